@@ -1,0 +1,128 @@
+"""Prototype building, naming, rejection and the report of cards too alike."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.cards import CODES
+from vision.builtin_deck import render_back
+from vision.deck_profiles import DeckProfileError, save_profile
+from vision.enroll import (
+    EnrollmentError,
+    PrototypeNamer,
+    card_prototypes,
+    card_views,
+    enroll_faces,
+    load_deck_namer,
+    non_card_crops,
+    read_deck_folder,
+    similar_pairs,
+)
+
+from .conftest import MILD
+
+
+def fresh_views(faces, embedder, seed: int, per_card: int = 3):
+    """Jittered views (both orientations) of every card, from another seed than enrollment."""
+    rng = np.random.default_rng(seed)
+    crops, truth = [], []
+    for code in CODES:
+        views, _ = card_views(faces[code], per_card + 2, embedder.crop_size, rng, MILD)
+        crops += views[2:]  # the first two are the clean views enrollment saw
+        truth += [code] * per_card
+    return crops, truth
+
+
+def test_profile_has_one_prototype_per_card_and_orientation(builtin_profile, embedder):
+    assert builtin_profile.cards == CODES and builtin_profile.missing == ()
+    assert len(builtin_profile.prototypes) == 2 * 78
+    assert builtin_profile.model == embedder.model_id and builtin_profile.views == 2
+    np.testing.assert_allclose(np.linalg.norm(builtin_profile.prototypes, axis=1), 1.0, atol=1e-5)
+
+
+def test_augmented_views_of_the_builtin_deck_are_named_right(builtin_profile, embedder, faces):
+    crops, truth = fresh_views(faces, embedder, seed=11)
+    namings = PrototypeNamer(builtin_profile, embedder).name(crops)
+    right = sum(n.card == t for n, t in zip(namings, truth))
+    assert right / len(truth) >= 0.97, f"{right}/{len(truth)} named right"
+
+
+def test_a_half_turned_card_is_named_right(builtin_profile, embedder, faces):
+    turned = [np.ascontiguousarray(card_views(faces[c], 1, embedder.crop_size, np.random.default_rng(0))[0][0][::-1, ::-1])
+              for c in ("T07", "HK", "EX", "C03")]
+    assert [n.card for n in PrototypeNamer(builtin_profile, embedder).name(turned)] == ["T07", "HK", "EX", "C03"]
+
+
+def test_non_card_crops_are_rejected_as_unknown(builtin_profile, embedder, faces):
+    import cv2
+
+    crops = non_card_crops(embedder.crop_size, np.random.default_rng(99), n=16)
+    crops.append(cv2.resize(render_back(), embedder.crop_size, interpolation=cv2.INTER_AREA))
+    namer = PrototypeNamer(builtin_profile, embedder)
+    namings = namer.name(crops)
+    assert [n.card for n in namings] == [None] * len(crops)
+    cards = namer.name(card_views(faces["S04"], 2, embedder.crop_size, np.random.default_rng(0))[0])
+    assert min(n.confidence for n in cards) > 2 * max(n.confidence for n in namings)
+
+
+def test_naming_nothing_gives_nothing(builtin_profile, embedder):
+    assert PrototypeNamer(builtin_profile, embedder).name([]) == []
+
+
+def test_the_same_image_enrolled_under_two_codes_is_reported(embedder, faces):
+    subset = {code: faces[code] for code in CODES[:12]}
+    subset["T05"] = faces["T02"]  # the player showed the 2 when asked for the 5
+    profile = enroll_faces("dup", subset, embedder, views=4, jitter=MILD)
+    assert profile.similar_pairs, "the duplicate was not reported"
+    top = profile.similar_pairs[0]
+    assert {top.first, top.second} == {"T02", "T05"} and top.similarity > 0.95
+    assert all({p.first, p.second} != {"T01", "T03"} for p in profile.similar_pairs)
+
+
+def test_similar_pairs_compares_cards_by_their_closest_prototypes():
+    protos = np.array([[1, 0, 0], [0, 1, 0], [0.8, 0.6, 0], [0, 0, 1]], np.float32)
+    pairs = similar_pairs(protos, ["T01", "T01", "T02", "T03"], min_similarity=0.7)
+    assert [(p.first, p.second) for p in pairs] == [("T01", "T02")]
+    assert pairs[0].similarity == pytest.approx(0.8)
+
+
+def test_prototype_strategies():
+    views = np.array([[1, 0], [1, 0.2], [0, 1], [0.1, 1]], np.float32)
+    turned = np.array([False, False, True, True])
+    assert card_prototypes(views, turned, "mean").shape == (1, 2)
+    orient = card_prototypes(views, turned, "orientation")
+    assert orient.shape == (2, 2) and orient[0, 0] > 0.9 and orient[1, 1] > 0.9
+    assert card_prototypes(views, turned, "views").shape == (4, 2)
+    with pytest.raises(EnrollmentError, match="unknown prototype strategy"):
+        card_prototypes(views, turned, "median")
+
+
+def test_deck_folder_sorts_card_images_from_the_rest(tmp_path):
+    for name in ("T01.png", "hk.JPG", "EX.jpeg", "SOURCE.md", "H15.png", "back.png"):
+        (tmp_path / name).write_bytes(b"x")
+    (tmp_path / ".DS_Store").write_bytes(b"x")
+    folder = read_deck_folder(tmp_path)
+    assert sorted(folder.files) == ["EX", "HK", "T01"]
+    assert folder.unknown == ("H15.png", "SOURCE.md", "back.png")
+    assert len(folder.missing) == 75 and "T01" not in folder.missing
+
+
+def test_deck_folder_refuses_a_card_given_twice(tmp_path):
+    (tmp_path / "T01.png").write_bytes(b"x")
+    (tmp_path / "t01.jpg").write_bytes(b"x")
+    with pytest.raises(EnrollmentError, match="T01 is given twice"):
+        read_deck_folder(tmp_path)
+
+
+def test_deck_namer_loads_the_profile_for_the_same_model(builtin_profile, embedder, faces, tmp_path):
+    save_profile(builtin_profile, tmp_path)
+    namer = load_deck_namer("builtin-test", base_namer=embedder, decks_dir=tmp_path)
+    crops = card_views(faces["D07"], 1, embedder.crop_size, np.random.default_rng(0))[0]
+    assert namer.name(crops)[0].card == "D07"
+
+    class OtherModel(type(embedder)):
+        model_id = "another-model"
+
+    with pytest.raises(DeckProfileError, match="enrolled with model pixel-22x40"):
+        load_deck_namer("builtin-test", base_namer=OtherModel(), decks_dir=tmp_path)

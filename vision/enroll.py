@@ -1,0 +1,475 @@
+"""Deck enrollment: teach Tarotmate a new deck without retraining the network.
+
+The recognition model maps a straightened card crop to an L2-normalised
+embedding. Enrollment embeds several augmented *views* of each card of the
+new deck (perspective jitter, blur, light, noise, half turns), averages them
+into per-card *prototypes*, and stores them as a deck profile
+(:mod:`vision.deck_profiles`). A crop of that deck is then named by the card
+whose prototype is the most similar (cosine), or rejected as unknown when no
+prototype is similar enough. Nothing is trained: building a profile costs one
+forward pass per view.
+
+Everything here works with any *embedder*: an object whose
+``embed(crops) -> (N, D)`` returns unit rows (the recognition
+:class:`vision.namer.Namer` is one).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Mapping, Protocol, Sequence
+
+import cv2
+import numpy as np
+
+from engine.cards import CODES, BY_CODE
+from engine.errors import TarotmateError
+from vision.deck_profiles import DeckProfile, DeckProfileError, SimilarPair, load_profile
+from vision.warp import CROP_SIZE, crop_corners, warp_card
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff")
+STRATEGIES = ("mean", "orientation", "views")
+DEFAULT_VIEWS = 16
+DEFAULT_STRATEGY = "orientation"
+TEMPERATURE = 0.05  # softmax temperature turning cosine scores into a confidence
+
+
+class Embedder(Protocol):
+    def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray: ...
+
+
+class EnrollmentError(TarotmateError):
+    """Enrollment input that cannot make a deck profile."""
+
+
+# --------------------------------------------------------------------------- views
+
+
+@dataclass(frozen=True)
+class Jitter:
+    """How far the augmented views of a card stray from the clean image.
+
+    ``corner``: largest corner displacement, as a fraction of the card's
+    width/height (perspective and localisation error); ``blur``: largest
+    Gaussian sigma in crop pixels; ``light``: largest relative change of
+    brightness and contrast, per channel for a colour cast; ``noise``: largest
+    standard deviation of the added Gaussian noise, in grey levels.
+    """
+
+    corner: float = 0.04
+    blur: float = 1.5
+    light: float = 0.25
+    noise: float = 6.0
+
+
+def face_quad(face: np.ndarray) -> np.ndarray:
+    """The quad of a whole card image (the image is the card)."""
+    h, w = face.shape[:2]
+    return crop_corners((w, h))
+
+
+def _photometric(crop: np.ndarray, rng: np.random.Generator, jitter: Jitter) -> np.ndarray:
+    out = crop.astype(np.float32)
+    gain = 1.0 + rng.uniform(-jitter.light, jitter.light) + rng.uniform(-0.3, 0.3, 3) * jitter.light
+    bias = rng.uniform(-jitter.light, jitter.light) * 60.0
+    mean = out.mean()
+    contrast = 1.0 + rng.uniform(-jitter.light, jitter.light)
+    out = (out - mean) * contrast + mean
+    out = out * gain + bias
+    sigma = rng.uniform(0.0, jitter.blur)
+    if sigma > 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), sigma)
+    out += rng.normal(0.0, rng.uniform(0.0, jitter.noise), out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def card_views(
+    face: np.ndarray,
+    n: int,
+    size: tuple[int, int],
+    rng: np.random.Generator,
+    jitter: Jitter = Jitter(),
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """``n`` crops of ``size`` (w, h) of a card ``face``, and which are turned a half turn.
+
+    View 0 is the clean face, view 1 the clean face turned a half turn; the
+    others alternate orientation and are jittered. The orientations are
+    returned as a boolean array (True: turned).
+    """
+    if n < 1:
+        raise EnrollmentError(f"need at least one view per card, got {n}")
+    h, w = face.shape[:2]
+    base = face_quad(face)
+    crops, turned = [], np.zeros(n, bool)
+    for i in range(n):
+        if i < 2:
+            crop = warp_card(face, base, size)
+        else:
+            shift = rng.uniform(-jitter.corner, jitter.corner, (4, 2)) * np.array([w, h], np.float32)
+            crop = _photometric(warp_card(face, base + shift.astype(np.float32), size), rng, jitter)
+        if i % 2 == 1:
+            crop = np.ascontiguousarray(crop[::-1, ::-1])
+            turned[i] = True
+        crops.append(crop)
+    return crops, turned
+
+
+def portrait(image: np.ndarray) -> np.ndarray:
+    """``image`` turned a quarter turn if it is wider than tall (cards are portrait)."""
+    if image.shape[1] > image.shape[0]:
+        return np.ascontiguousarray(np.rot90(image, -1))
+    return image
+
+
+# --------------------------------------------------------------------------- prototypes
+
+
+def normalise(rows: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length (zero rows stay zero)."""
+    rows = np.asarray(rows, np.float32)
+    norms = np.linalg.norm(rows, axis=-1, keepdims=True)
+    return rows / np.maximum(norms, 1e-12)
+
+
+def card_prototypes(views: np.ndarray, turned: np.ndarray, strategy: str = DEFAULT_STRATEGY) -> np.ndarray:
+    """The prototypes of one card from the embeddings of its views.
+
+    ``mean``: one prototype, the normalised mean of all views;
+    ``orientation``: one per orientation present (upright, turned);
+    ``views``: every view is a prototype (nearest-neighbour naming).
+    """
+    views = normalise(views)
+    if strategy == "mean":
+        return normalise(views.mean(0, keepdims=True))
+    if strategy == "orientation":
+        groups = [views[turned == t] for t in (False, True)]
+        return normalise(np.stack([g.mean(0) for g in groups if len(g)]))
+    if strategy == "views":
+        return views
+    raise EnrollmentError(f"unknown prototype strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
+
+
+@dataclass(frozen=True)
+class CardViews:
+    """The embeddings of the enrollment views of one card."""
+
+    code: str
+    embeddings: np.ndarray  # (V, D), unit rows
+    turned: np.ndarray  # (V,) bool
+
+
+def prototypes_of(cards: Sequence[CardViews], strategy: str = DEFAULT_STRATEGY) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Stack the prototypes of every card, in canonical card order, with their labels."""
+    rows, labels = [], []
+    for views in sorted(cards, key=lambda v: BY_CODE[v.code].index):
+        protos = card_prototypes(views.embeddings, views.turned, strategy)
+        rows.append(protos)
+        labels += [views.code] * len(protos)
+    if not rows:
+        raise EnrollmentError("no card was enrolled")
+    return np.concatenate(rows).astype(np.float32), tuple(labels)
+
+
+def card_scores(embeddings: np.ndarray, prototypes: np.ndarray, labels: Sequence[str]) -> tuple[np.ndarray, list[str]]:
+    """Per crop and per card, the best cosine similarity to one of the card's prototypes.
+
+    ``labels`` must list each card's rows together (as :func:`prototypes_of`
+    does). Returns an ``(N, C)`` array and the C card codes of its columns.
+    """
+    labels = list(labels)
+    starts = [i for i in range(len(labels)) if i == 0 or labels[i] != labels[i - 1]]
+    codes = [labels[i] for i in starts]
+    if len(set(codes)) != len(codes):
+        raise DeckProfileError("prototype rows of a card are not contiguous")
+    sims = np.asarray(embeddings, np.float32) @ prototypes.T
+    return np.maximum.reduceat(sims, starts, axis=1), codes
+
+
+def similar_pairs(prototypes: np.ndarray, labels: Sequence[str], min_similarity: float) -> list[SimilarPair]:
+    """Pairs of distinct cards with prototypes at least ``min_similarity`` alike, most alike first."""
+    scores, codes = card_scores(prototypes, prototypes, labels)
+    per_card = np.full((len(codes), len(codes)), -1.0, np.float32)
+    row_card = np.array([codes.index(code) for code in labels])
+    for i, c in enumerate(row_card):
+        per_card[c] = np.maximum(per_card[c], scores[i])
+    per_card = np.maximum(per_card, per_card.T)
+    pairs = [
+        SimilarPair(codes[a], codes[b], float(per_card[a, b]))
+        for a in range(len(codes))
+        for b in range(a + 1, len(codes))
+        if per_card[a, b] >= min_similarity
+    ]
+    return sorted(pairs, key=lambda p: -p.similarity)
+
+
+# --------------------------------------------------------------------------- rejection
+
+
+def non_card_crops(size: tuple[int, int], rng: np.random.Generator, n: int = 24) -> list[np.ndarray]:
+    """Crops that are not card faces: flat colours, gradients, stripes, noise, felt.
+
+    They stand for what the localiser may hand over by mistake (an empty
+    patch of table, a hand, a coin, glare); their similarities to the
+    prototypes set the rejection threshold.
+    """
+    w, h = size
+    crops = []
+    for i in range(n):
+        kind = i % 4
+        colour = rng.integers(0, 256, 3).astype(np.float32)
+        if kind == 0:  # flat colour with a little noise
+            img = np.broadcast_to(colour, (h, w, 3)) + rng.normal(0, 4, (h, w, 3))
+        elif kind == 1:  # linear gradient between two colours
+            other = rng.integers(0, 256, 3).astype(np.float32)
+            t = np.linspace(0, 1, h, dtype=np.float32)[:, None, None]
+            img = np.broadcast_to(colour * (1 - t) + other * t, (h, w, 3))
+        elif kind == 2:  # stripes, as wood grain or a tablecloth
+            period = rng.uniform(6, 40)
+            x = np.arange(w, dtype=np.float32)[None, :, None] + 0.3 * np.arange(h, dtype=np.float32)[:, None, None]
+            img = colour * (0.75 + 0.25 * np.sin(2 * np.pi * x / period))
+            img = np.broadcast_to(img, (h, w, 3))
+        else:  # smooth blotchy texture (felt, skin, marble)
+            small = rng.uniform(0, 1, (max(2, h // 16), max(2, w // 16), 3)).astype(np.float32)
+            img = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC) * colour
+        crops.append(np.clip(img, 0, 255).astype(np.uint8))
+    return crops
+
+
+def rejection_threshold(genuine: np.ndarray, impostor: np.ndarray) -> float:
+    """The cosine similarity a crop needs to be named.
+
+    ``genuine``: best scores of enrollment views to their own card;
+    ``impostor``: best scores of non-card crops. The threshold sits halfway
+    between the highest impostor and the 1st percentile of genuine scores,
+    and never above that percentile: naming a real card of the deck matters
+    more than refusing the odd non-card.
+    """
+    low_genuine = float(np.percentile(genuine, 1))
+    high_impostor = float(np.max(impostor)) if len(impostor) else -1.0
+    return min(low_genuine, (low_genuine + high_impostor) / 2)
+
+
+def pair_threshold(genuine: np.ndarray) -> float:
+    """Prototypes of two cards at least this alike cannot be told apart.
+
+    That is when they are closer than 95% of the views of a card are to its
+    own prototype: a slightly moved or blurred card could then land on either.
+    """
+    return float(np.percentile(genuine, 5))
+
+
+# --------------------------------------------------------------------------- building
+
+
+def model_id(embedder: Embedder) -> str:
+    """What identifies the embedding space of ``embedder`` (profiles record it)."""
+    explicit = getattr(embedder, "model_id", None)
+    if explicit:
+        return str(explicit)
+    path = getattr(embedder, "model_path", None)
+    if path and Path(path).is_file():
+        return "sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+    return type(embedder).__name__
+
+
+def crop_size(embedder: Embedder) -> tuple[int, int]:
+    """The (w, h) of the crops ``embedder`` expects (the recognition crop size by default)."""
+    size = getattr(embedder, "crop_size", None)
+    return tuple(size) if size else CROP_SIZE  # type: ignore[return-value]
+
+
+def embed_card(
+    embedder: Embedder,
+    code: str,
+    face: np.ndarray,
+    views: int,
+    rng: np.random.Generator,
+    jitter: Jitter = Jitter(),
+) -> CardViews:
+    """Embed ``views`` augmented views of one card face."""
+    crops, turned = card_views(portrait(face), views, crop_size(embedder), rng, jitter)
+    return CardViews(code, normalise(embedder.embed(crops)), turned)
+
+
+def build_profile(
+    name: str,
+    cards: Sequence[CardViews],
+    embedder: Embedder,
+    strategy: str = DEFAULT_STRATEGY,
+    source: str = "",
+    seed: int = 0,
+) -> DeckProfile:
+    """A deck profile from the embedded views of its cards (rejection and pair thresholds included)."""
+    prototypes, labels = prototypes_of(cards, strategy)
+    genuine = own_scores(cards, prototypes, labels)
+    rng = np.random.default_rng(seed)
+    impostors = normalise(embedder.embed(non_card_crops(crop_size(embedder), rng)))
+    impostor_scores = card_scores(impostors, prototypes, labels)[0].max(1)
+    return DeckProfile(
+        name=name,
+        prototypes=prototypes,
+        labels=labels,
+        threshold=rejection_threshold(genuine, impostor_scores),
+        model=model_id(embedder),
+        views=max(len(c.embeddings) for c in cards),
+        similar_pairs=tuple(similar_pairs(prototypes, labels, pair_threshold(genuine))),
+        source=source,
+    )
+
+
+def own_scores(cards: Sequence[CardViews], prototypes: np.ndarray, labels: Sequence[str]) -> np.ndarray:
+    """For every enrollment view, its best similarity to its own card's prototypes."""
+    scores, codes = card_scores(np.concatenate([c.embeddings for c in cards]), prototypes, labels)
+    own = np.concatenate([[codes.index(c.code)] * len(c.embeddings) for c in cards])
+    return scores[np.arange(len(own)), own]
+
+
+Progress = Callable[[int, int, str], None]
+
+
+def enroll_faces(
+    name: str,
+    faces: Mapping[str, np.ndarray],
+    embedder: Embedder,
+    views: int = DEFAULT_VIEWS,
+    strategy: str = DEFAULT_STRATEGY,
+    seed: int = 0,
+    source: str = "",
+    progress: Progress | None = None,
+    jitter: Jitter = Jitter(),
+) -> DeckProfile:
+    """Build the profile of deck ``name`` from one clean face image per card code."""
+    if not faces:
+        raise EnrollmentError("no card image to enrol")
+    rng = np.random.default_rng(seed)
+    cards = []
+    codes = [c for c in CODES if c in faces]
+    for i, code in enumerate(codes):
+        cards.append(embed_card(embedder, code, faces[code], views, rng, jitter))
+        if progress:
+            progress(i + 1, len(codes), code)
+    return build_profile(name, cards, embedder, strategy, source, seed)
+
+
+# --------------------------------------------------------------------------- deck folders
+
+
+@dataclass(frozen=True)
+class DeckFolder:
+    """A folder of card images named by card code (``H07.jpg``, ``EX.png``...)."""
+
+    path: Path
+    files: dict[str, Path]  # card code -> image file
+    missing: tuple[str, ...]  # codes without an image, canonical order
+    unknown: tuple[str, ...]  # file names that are not a card code with an image suffix
+
+
+def read_deck_folder(folder: Path | str) -> DeckFolder:
+    """Sort the files of ``folder`` into card images and the rest; refuse a card given twice."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise EnrollmentError(f"{folder} is not a folder")
+    files: dict[str, Path] = {}
+    unknown = []
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith(".") or not path.is_file():
+            continue
+        code = path.stem.strip().upper()
+        if path.suffix.lower() not in IMAGE_SUFFIXES or code not in BY_CODE:
+            unknown.append(path.name)
+            continue
+        if code in files:
+            raise EnrollmentError(f"card {code} is given twice in {folder}: {files[code].name} and {path.name}")
+        files[code] = path
+    missing = tuple(c for c in CODES if c not in files)
+    return DeckFolder(folder, files, missing, tuple(unknown))
+
+
+def read_image(path: Path) -> np.ndarray:
+    """A BGR image, or an EnrollmentError naming the file."""
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise EnrollmentError(f"cannot read image {path}")
+    return image
+
+
+def single_card(image: np.ndarray, size: tuple[int, int] = CROP_SIZE) -> np.ndarray | None:
+    """The one card found in ``image`` (a photo or camera frame), straightened to ``size``.
+
+    None when no card or several cards are found: the player is asked to show
+    one card alone.
+    """
+    from vision.localise import find_cards
+
+    quads = find_cards(image)
+    if len(quads) != 1:
+        return None
+    return warp_card(image, quads[0], size)
+
+
+# --------------------------------------------------------------------------- naming
+
+
+@dataclass(frozen=True)
+class Naming:
+    card: str | None
+    confidence: float
+    embedding: np.ndarray
+
+
+class PrototypeNamer:
+    """Names crops of an enrolled deck by their nearest prototype (same interface as the Namer)."""
+
+    def __init__(self, profile: DeckProfile, embedder: Embedder, temperature: float = TEMPERATURE):
+        self.profile = profile
+        self.embedder = embedder
+        self.temperature = temperature
+        self.deck = profile.name
+
+    def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        return normalise(self.embedder.embed(crops))
+
+    def name(self, crops: Sequence[np.ndarray]) -> list[Naming]:
+        if len(crops) == 0:
+            return []
+        return self.name_embeddings(self.embed(crops))
+
+    def name_embeddings(self, embeddings: np.ndarray) -> list[Naming]:
+        """Name crops already embedded (unit rows)."""
+        scores, codes = card_scores(embeddings, self.profile.prototypes, self.profile.labels)
+        best = scores.argmax(1)
+        logits = (scores - scores.max(1, keepdims=True)) / self.temperature
+        probs = np.exp(logits)
+        confidence = probs[np.arange(len(best)), best] / probs.sum(1)
+        namings = []
+        for i, b in enumerate(best):
+            accepted = scores[i, b] >= self.profile.threshold
+            namings.append(Naming(codes[b] if accepted else None, float(confidence[i]), embeddings[i]))
+        return namings
+
+
+def default_embedder() -> Embedder:
+    """The shipped recognition model, whose embeddings profiles are built from."""
+    from vision.namer import Namer
+
+    return Namer.load()
+
+
+def load_deck_namer(name: str, base_namer: Embedder | None = None, decks_dir: Path | str | None = None) -> PrototypeNamer:
+    """The namer of enrolled deck ``name``: its profile over the embeddings of ``base_namer``.
+
+    ``base_namer`` defaults to the shipped recognition model. A profile built
+    with another model is refused (its embeddings would not compare).
+    """
+    profile = load_profile(name, decks_dir)
+    if base_namer is None:
+        base_namer = default_embedder()
+    current = model_id(base_namer)
+    if profile.model != current:
+        raise DeckProfileError(
+            f"deck {name!r} was enrolled with model {profile.model}, not the current one ({current}): "
+            f"enrol it again with `tarotmate enroll {name} ...`"
+        )
+    return PrototypeNamer(profile, base_namer)
