@@ -1,0 +1,22 @@
+"""French tarot rules engine (FFT rules, 3, 4 and 5 players, named variants).
+
+Pure Python: no camera, screen or hardware here. See ``docs/french-tarot.md``.
+"""
+
+from engine.tarot.evidence import Violation
+from engine.tarot.legality import forbidden_if_held, is_legal, legal_cards
+from engine.tarot.operations import (AnnounceChelem, Bid, CallCard, DeclareMisere,
+                                     DeclarePoignee, Ecart, Operation, OperationError, PetitSec,
+                                     Play, RevealChien, operation_from_dict)
+from engine.tarot.options import FFT, OptionError, TarotOptions
+from engine.tarot.scoring import DealResult, score_deal
+from engine.tarot.state import IllegalOperation, LiveTarget, Poignee, TarotDeal, Trick
+from engine.tarot.simulate import InjectedFault, random_deal, random_deal_with_revoke
+
+__all__ = [
+    "TarotDeal", "TarotOptions", "FFT", "OptionError", "IllegalOperation", "Trick", "LiveTarget",
+    "Poignee", "Violation", "DealResult", "score_deal", "legal_cards", "is_legal",
+    "forbidden_if_held", "Operation", "OperationError", "operation_from_dict", "PetitSec", "Bid",
+    "CallCard", "RevealChien", "Ecart", "AnnounceChelem", "DeclarePoignee", "DeclareMisere",
+    "Play", "random_deal", "random_deal_with_revoke", "InjectedFault",
+]

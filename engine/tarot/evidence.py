@@ -1,0 +1,148 @@
+"""What the cards have proven about hidden hands, and the violations it shows.
+
+At a real table the device sees only the cards played. Each play is a piece
+of evidence: a seat that trumped on hearts had no heart; a seat that played
+T05 under T12 had no trump above T12; a seat that discarded had neither the
+suit nor a trump. The seat holds, from then on, none of the cards
+:func:`~engine.tarot.legality.forbidden_if_held` names for that play — until
+it plays one: then the earlier play was illegal and a :class:`Violation` is
+reported at the earlier trick, the moment the later card proves it.
+
+Because every card a seat plays was in its hand since the deal, this is exact:
+at the end of a complete deal it finds the same violations as replaying the
+tricks with the hands rebuilt from the plays (:func:`audit_tricks`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from engine.tarot.legality import LeadRules, forbidden_if_held, legal_plays
+from engine.tarot.tables import CODE, EXCUSE, EXCUSE_SUIT, RANK, SUIT, SUIT_NAMES, TRUMP
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """An illegal play (or announcement) proven by the cards.
+
+    ``trick`` counts from 1 (0: before the first trick, e.g. the écart or the
+    call); ``seat`` from 0; ``rule`` is a short name (``follow_suit``,
+    ``must_trump``, ``must_overtrump``, ``lead_out_of_turn``, ``no_trump_lead``,
+    ``called_suit_lead``, ``poignee``, ``misere``, ``ecart``, ``call``).
+    """
+
+    trick: int
+    seat: int
+    rule: str
+    evidence: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"trick": self.trick, "seat": self.seat, "rule": self.rule,
+                "evidence": self.evidence}
+
+    def __str__(self) -> str:
+        return f"trick {self.trick}, seat {self.seat}: {self.rule}: {self.evidence}"
+
+
+@dataclass(slots=True)
+class Constraint:
+    """From ``trick`` on, the seat held none of ``forbidden`` (or ``what`` was illegal)."""
+
+    trick: int
+    forbidden: frozenset[int]
+    rule_if_suit: str
+    rule_if_trump: str
+    what: str
+    reported: bool = False
+
+    def rule_for(self, card: int) -> str:
+        return self.rule_if_trump if SUIT[card] == TRUMP else self.rule_if_suit
+
+
+def play_constraint(card: int, trick: Sequence[int], trick_no: int,
+                    lead: LeadRules) -> Constraint | None:
+    """The evidence a play gives, or None when it proves nothing."""
+    forbidden = forbidden_if_held(card, trick, lead)
+    if not forbidden:
+        return None
+    led = next((SUIT[c] for c in trick if SUIT[c] != EXCUSE_SUIT), -1)
+    code = CODE[card]
+    if led < 0:
+        if SUIT[card] == TRUMP:
+            return Constraint(trick_no, forbidden, "no_trump_lead", "no_trump_lead",
+                              f"led {code} before trumps were broken")
+        return Constraint(trick_no, forbidden, "called_suit_lead", "called_suit_lead",
+                          f"led {code} in the called suit at the opening lead")
+    top = max((RANK[c] for c in trick if SUIT[c] == TRUMP), default=0)
+    if led == TRUMP:
+        if SUIT[card] == TRUMP:
+            return Constraint(trick_no, forbidden, "must_overtrump", "must_overtrump",
+                              f"played {code} under T{top:02d}")
+        return Constraint(trick_no, forbidden, "must_trump", "must_trump",
+                          f"discarded {code} on a trump lead")
+    suit = SUIT_NAMES[led]
+    if SUIT[card] == TRUMP:
+        what = (f"trumped on {suit} with {code} under T{top:02d}" if RANK[card] < top
+                else f"trumped on {suit}")
+        return Constraint(trick_no, forbidden, "follow_suit", "must_overtrump", what)
+    return Constraint(trick_no, forbidden, "follow_suit", "must_trump",
+                      f"discarded {code} on {suit}")
+
+
+class Evidence:
+    """The constraints proven so far for every seat, checked on each new play."""
+
+    __slots__ = ("constraints",)
+
+    def __init__(self, players: int) -> None:
+        self.constraints: list[list[Constraint]] = [[] for _ in range(players)]
+
+    def add(self, seat: int, constraint: Constraint | None) -> None:
+        if constraint is not None:
+            self.constraints[seat].append(constraint)
+
+    def check(self, seat: int, card: int, trick_no: int) -> list[Violation]:
+        """Violations proven by ``seat`` playing ``card`` at ``trick_no``."""
+        found = []
+        for k in self.constraints[seat]:
+            if not k.reported and card in k.forbidden:
+                k.reported = True
+                found.append(Violation(
+                    k.trick, seat, k.rule_for(card),
+                    f"{k.what} at trick {k.trick} but played {CODE[card]} at trick {trick_no}"
+                    if k.trick else f"{k.what} but played {CODE[card]} at trick {trick_no}",
+                ))
+        return found
+
+
+def audit_tricks(players: int, tricks: Sequence[tuple[int, Sequence[int], Sequence[int]]],
+                 lead_rules: Sequence[Sequence[LeadRules]]) -> list[Violation]:
+    """Exact audit of a complete deal: hands rebuilt from the plays.
+
+    ``tricks``: (leader, seats, cards) per trick; ``lead_rules[i][j]``: the lead
+    restrictions in force for the j-th card of trick i (only used when that
+    card sets the suit). Returns the play violations, in trick order.
+    """
+    hands: list[set[int]] = [set() for _ in range(players)]
+    order: list[list[int]] = [[] for _ in range(players)]
+    for _, seats, cards in tricks:
+        for s, c in zip(seats, cards):
+            hands[s].add(c)
+            order[s].append(c)
+    found: list[Violation] = []
+    for i, (_, seats, cards) in enumerate(tricks):
+        for j, (s, c) in enumerate(zip(seats, cards)):
+            legal = legal_plays(hands[s], cards[:j], lead_rules[i][j])
+            if c not in legal:
+                k = play_constraint(c, cards[:j], i + 1, lead_rules[i][j])
+                assert k is not None
+                later = [x for x in order[s] if x in k.forbidden and x in hands[s] and x != c]
+                found.append(Violation(i + 1, s, k.rule_for(later[0]) if later else "illegal",
+                                       f"{k.what} at trick {i + 1} while holding "
+                                       f"{', '.join(CODE[x] for x in later)}"))
+            hands[s].discard(c)
+    return found
+
+
+__all__ = ["Violation", "Evidence", "Constraint", "play_constraint", "audit_tricks", "EXCUSE"]
