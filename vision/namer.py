@@ -1,0 +1,170 @@
+"""Name straightened card crops with the ONNX card model.
+
+``Namer.load()`` opens ``models/cards.onnx`` (79 classes: the 78 cards in
+``engine.cards.CODES`` order, then ``unknown``) with onnxruntime, one thread by
+default. ``name(crops)`` returns one :class:`Naming` per crop: the card code,
+or ``None`` when the crop is rejected (the model says ``unknown``, or its
+confidence is under the threshold stored in the model). ``embed(crops)``
+returns the model's L2-normalised embeddings (one row per crop), on which
+per-deck prototype heads can be built.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.errors import TarotmateError
+
+MODEL_FILE = "cards.onnx"
+LABELS_FILE = "labels.txt"
+UNKNOWN = "unknown"
+DEFAULT_DECK = "default"
+DEFAULT_THRESHOLD = 0.5
+
+
+def models_dir() -> Path:
+    """The repository's ``models/`` folder."""
+    return Path(__file__).resolve().parents[1] / "models"
+
+
+def available_decks() -> list[str]:
+    """Deck names ``Namer.load(deck=...)`` accepts: ``default`` (the shipped model)
+    plus the enrolled deck profiles (:mod:`vision.deck_profiles`), when that module is present."""
+    try:
+        from vision.deck_profiles import list_profiles
+    except ImportError:
+        return [DEFAULT_DECK]
+    return [DEFAULT_DECK] + sorted({p.name for p in list_profiles()} - {DEFAULT_DECK})
+
+
+@dataclass(frozen=True)
+class Naming:
+    """What the model says about one crop; ``card`` is None for unknown / rejected."""
+
+    card: str | None
+    confidence: float
+    embedding: np.ndarray | None = None
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+class Namer:
+    """A loaded card model. Build it with :meth:`load`."""
+
+    def __init__(self, session, labels: list[str], threshold: float, input_size: tuple[int, int], deck: str = DEFAULT_DECK):
+        self.session = session
+        self.labels = labels
+        self.threshold = float(threshold)
+        self.input_size = input_size  # (width, height)
+        self.crop_size = input_size
+        self.model_path: Path | None = None
+        self.model_id: str | None = None
+        self.deck = deck
+        self._input = session.get_inputs()[0].name
+        outputs = [o.name for o in session.get_outputs()]
+        self._outputs = ["logits", "embedding"] if {"logits", "embedding"} <= set(outputs) else outputs[:2]
+
+    @classmethod
+    def load(
+        cls,
+        models_dir: str | Path | None = None,
+        deck: str | None = None,
+        threads: int = 1,
+        threshold: float | None = None,
+    ) -> "Namer":
+        """Open the card model of ``models_dir`` (default: the repository's ``models/``).
+
+        ``deck``: ``None`` or ``"default"`` for the shipped model; another name must
+        be a deck profile (see :func:`available_decks`). ``threads``: onnxruntime
+        intra-op threads (1 by default, as on the Pi next to the camera loop).
+        ``threshold``: minimum confidence to accept a card (default: the model's own).
+        """
+        import onnxruntime as ort
+
+        folder = Path(models_dir) if models_dir is not None else globals()["models_dir"]()
+        deck = deck or DEFAULT_DECK
+        if deck != DEFAULT_DECK:
+            decks = available_decks()
+            if deck not in decks:
+                raise TarotmateError(f"unknown deck {deck!r}; available decks: {', '.join(decks)}")
+            from vision.enroll import load_deck_namer
+
+            return load_deck_namer(deck, base_namer=cls.load(folder, threads=threads, threshold=threshold))
+        model = folder / MODEL_FILE
+        labels_path = folder / LABELS_FILE
+        if not model.is_file() or not labels_path.is_file():
+            raise TarotmateError(
+                f"no card model in {folder} (expected {MODEL_FILE} and {LABELS_FILE}); "
+                "rebuild it with: .venv-train/bin/python -m vision.training.build_models"
+            )
+        labels = [ln.strip() for ln in labels_path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = int(threads)
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        try:
+            session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise TarotmateError(f"cannot load the card model {model}: {exc}") from exc
+        meta = session.get_modelmeta().custom_metadata_map
+        info = json.loads(meta.get("tarotmate", "{}"))
+        shape = session.get_inputs()[0].shape  # [batch, 3, H, W]
+        size = tuple(info.get("input_size", (shape[3], shape[2])))
+        n_out = session.get_outputs()[0].shape[-1]
+        if isinstance(n_out, int) and n_out != len(labels):
+            raise TarotmateError(f"{labels_path} has {len(labels)} labels but the model has {n_out} outputs")
+        thr = threshold if threshold is not None else float(info.get("threshold", DEFAULT_THRESHOLD))
+        namer = cls(session, labels, thr, (int(size[0]), int(size[1])), deck)
+        namer.model_path = model
+        namer.model_id = "sha256:" + hashlib.sha256(model.read_bytes()).hexdigest()[:16]
+        return namer
+
+    # ------------------------------------------------------------------
+    def _batch(self, crops) -> np.ndarray:
+        w, h = self.input_size
+        out = np.empty((len(crops), 3, h, w), np.float32)
+        for i, crop in enumerate(crops):
+            img = np.asarray(crop)
+            if img.ndim == 2:
+                img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+            if img.shape[1] != w or img.shape[0] != h:
+                interp = cv2.INTER_AREA if img.shape[1] > w else cv2.INTER_LINEAR
+                img = cv2.resize(img, (w, h), interpolation=interp)
+            out[i] = img[..., ::-1].transpose(2, 0, 1) * np.float32(1 / 255)
+        return out
+
+    def run(self, crops) -> tuple[np.ndarray, np.ndarray]:
+        """(probabilities (n, classes), embeddings (n, d)) for BGR crops."""
+        if len(crops) == 0:
+            return np.zeros((0, len(self.labels)), np.float32), np.zeros((0, 0), np.float32)
+        logits, emb = self.session.run(self._outputs, {self._input: self._batch(crops)})
+        return softmax(logits.astype(np.float32)), emb.astype(np.float32)
+
+    def name(self, crops) -> list[Naming]:
+        """One Naming per BGR crop (portrait; any size, resized to the model's input)."""
+        probs, emb = self.run(crops)
+        out = []
+        for p, e in zip(probs, emb):
+            k = int(np.argmax(p))
+            label = self.labels[k]
+            conf = float(p[k])
+            card = label if label != UNKNOWN and conf >= self.threshold else None
+            out.append(Naming(card, conf, e))
+        return out
+
+    def embed(self, crops) -> np.ndarray:
+        """L2-normalised embeddings of BGR crops, shape (n, d)."""
+        _, emb = self.run(crops)
+        if emb.size:
+            emb = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
+        return emb

@@ -1,0 +1,518 @@
+"""Synthetic table images and card crops, for training, tests and benchmarks.
+
+Two products, both driven by a ``numpy.random.Generator`` so that a seed gives
+the same images again:
+
+* :func:`make_scene`: a whole camera frame (default 1280x720) with cards laid
+  on a table surface (scattered, or overlapping as in a trick), distractors
+  (card backs, hand-like blobs, coins) and camera effects; it returns the
+  image and the ground truth (code and true corners of each card face).
+* :func:`make_crop`: a straightened card crop as the localiser + warp would
+  give it (jittered corners, a little table at the edges, sometimes a
+  neighbouring card over a corner), or an ``unknown`` crop (a back, a hand, a
+  coin, an empty patch, a card mostly outside the crop).
+
+The photometric effects (:func:`photometric`) are shared by both: uneven
+light, glare, shadow, colour cast, hue/saturation changes, blur, noise, low
+resolution, JPEG.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import CODES
+
+UNKNOWN = "unknown"
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
+
+
+# ---------------------------------------------------------------- card faces
+@dataclass(frozen=True)
+class Face:
+    """One card image: BGR pixels and an alpha mask (255 = card), same size."""
+
+    code: str
+    bgr: np.ndarray
+    alpha: np.ndarray
+
+
+def rounded_alpha(h: int, w: int, radius_frac: float = 0.045) -> np.ndarray:
+    """A card-shaped alpha mask with rounded corners."""
+    r = max(1, int(round(radius_frac * w)))
+    a = np.zeros((h, w), np.uint8)
+    cv2.rectangle(a, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(a, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(a, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    return a
+
+
+def face_from_image(code: str, img: np.ndarray) -> Face:
+    """A Face from a BGR or BGRA image (transparent corners are kept)."""
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    if img.shape[2] == 4:
+        alpha = img[..., 3].copy()
+        bgr = img[..., :3].copy()
+        bgr[alpha == 0] = 255
+    else:
+        bgr = img[..., :3].copy()
+        alpha = rounded_alpha(*bgr.shape[:2])
+    return Face(code, bgr, alpha)
+
+
+def deck_folders(decks_dir: str | Path) -> list[Path]:
+    """The deck folders of ``decks_dir`` (each holds CODE.jpg/png images), sorted by name."""
+    root = Path(decks_dir)
+    return sorted(p for p in root.iterdir() if p.is_dir() and any(p.glob("T01.*")))
+
+
+@lru_cache(maxsize=16)
+def load_deck(folder: str | Path, max_height: int = 800) -> tuple[Face, ...]:
+    """The 78 faces of the deck in ``folder`` (images named by card code), in CODES order."""
+    folder = Path(folder)
+    faces = []
+    for code in CODES:
+        path = next((folder / f"{code}{s}" for s in IMAGE_SUFFIXES if (folder / f"{code}{s}").exists()), None)
+        if path is None:
+            raise FileNotFoundError(f"deck {folder.name}: no image for card {code}")
+        img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+        if img is None:
+            raise ValueError(f"deck {folder.name}: cannot read {path.name}")
+        if img.shape[0] > max_height:
+            f = max_height / img.shape[0]
+            img = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        faces.append(face_from_image(code, img))
+    return tuple(faces)
+
+
+@lru_cache(maxsize=1)
+def builtin_faces() -> tuple[Face, ...]:
+    """The 78 faces of Tarotmate's built-in deck."""
+    from vision.builtin_deck import render_card
+
+    return tuple(face_from_image(code, np.array(render_card(code))) for code in CODES)
+
+
+def builtin_back() -> Face:
+    from vision.builtin_deck import render_back
+
+    return face_from_image(UNKNOWN, np.array(render_back()))
+
+
+def random_back(rng: np.random.Generator, h: int = 400, w: int = 220) -> Face:
+    """A procedural card back: solid, striped, checked, tartan or dotted, with a border."""
+    c1 = rng.integers(0, 256, 3).tolist()
+    c2 = rng.integers(0, 256, 3).tolist()
+    img = np.full((h, w, 3), c1, np.uint8)
+    kind = rng.integers(5)
+    step = int(rng.integers(8, 30))
+    if kind == 1:
+        for x in range(-h, w + h, step):
+            cv2.line(img, (x, 0), (x + h, h), c2, max(1, step // 3))
+    elif kind == 2:
+        for y in range(0, h, step):
+            for x in range(0, w, step):
+                if (x // step + y // step) % 2:
+                    img[y : y + step, x : x + step] = c2
+    elif kind == 3:
+        for x in range(0, w, step):
+            cv2.line(img, (x, 0), (x, h), c2, max(1, step // 4))
+        for y in range(0, h, step):
+            cv2.line(img, (0, y), (w, y), c2, max(1, step // 4))
+    elif kind == 4:
+        for y in range(step // 2, h, step):
+            for x in range(step // 2, w, step):
+                cv2.circle(img, (x, y), max(1, step // 4), c2, -1)
+    if rng.random() < 0.7:
+        border = rng.integers(180, 256, 3).tolist() if rng.random() < 0.6 else c2
+        cv2.rectangle(img, (3, 3), (w - 4, h - 4), border, int(rng.integers(3, 10)))
+    return Face(UNKNOWN, img, rounded_alpha(h, w))
+
+
+# ---------------------------------------------------------------- tables
+@lru_cache(maxsize=4)
+def _texture_files(folder: str) -> tuple[np.ndarray, ...]:
+    out = []
+    for p in sorted(Path(folder).glob("*")):
+        if p.suffix.lower() in IMAGE_SUFFIXES:
+            img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+            if img is not None:
+                out.append(img)
+    return tuple(out)
+
+
+def procedural_table(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """A table surface: solid, noisy felt, gradient or wood-like grain."""
+    base = rng.integers(0, 256, 3).astype(np.float32)
+    if rng.random() < 0.5:  # most tables are mid/dark
+        base *= rng.uniform(0.25, 0.8)
+    kind = rng.integers(4)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    if kind == 1:  # felt: fine noise
+        n = rng.normal(0, rng.uniform(3, 12), (h // 2 + 1, w // 2 + 1, 1)).astype(np.float32)
+        img += cv2.resize(n, (w, h))[..., None]
+    elif kind == 2:  # gradient to a second colour
+        other = rng.integers(0, 256, 3).astype(np.float32) * 0.6
+        t = np.linspace(0, 1, w if rng.random() < 0.5 else h, dtype=np.float32)
+        t = t[None, :, None] if t.size == w else t[:, None, None]
+        img = img * (1 - t * 0.6) + other * (t * 0.6)
+    elif kind == 3:  # wood: stretched noise grain
+        gh = max(4, h // int(rng.integers(20, 60)))
+        n = rng.normal(0, 1, (gh, max(4, w // 200))).astype(np.float32)
+        grain = cv2.resize(n, (w, h), interpolation=cv2.INTER_CUBIC)
+        fine = cv2.resize(rng.normal(0, 1, (h // 2, 8)).astype(np.float32), (w, h))
+        img += (grain * 18 + fine * 6)[..., None] * np.array([0.6, 0.8, 1.0], np.float32)
+        if rng.random() < 0.5:
+            img = np.ascontiguousarray(np.swapaxes(cv2.resize(img, (h, w)), 0, 1))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def table_surface(rng: np.random.Generator, w: int, h: int, backgrounds_dir: str | Path | None = None) -> np.ndarray:
+    """A table surface of (w, h): a texture from ``backgrounds_dir`` half of the time, else procedural."""
+    textures = _texture_files(str(backgrounds_dir)) if backgrounds_dir else ()
+    if textures and rng.random() < 0.5:
+        tex = textures[rng.integers(len(textures))]
+        th, tw = tex.shape[:2]
+        zoom = rng.uniform(0.8, 2.5) * max(1.0, 256 / max(th, tw))
+        tex = cv2.resize(tex, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
+        reps = (h // tex.shape[0] + 2, w // tex.shape[1] + 2, 1)
+        big = np.tile(tex, reps)
+        y, x = rng.integers(0, tex.shape[0]), rng.integers(0, tex.shape[1])
+        out = big[y : y + h, x : x + w].copy()
+        if rng.random() < 0.3:
+            out = np.ascontiguousarray(cv2.rotate(cv2.resize(out, (h, w)), cv2.ROTATE_90_CLOCKWISE))
+        return out
+    return procedural_table(rng, w, h)
+
+
+# ---------------------------------------------------------------- photometry
+def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0, colour: float = 1.0) -> np.ndarray:
+    """Camera and lighting effects on a BGR uint8 image (returns a new image).
+
+    ``strength`` scales the geometric-light effects (gradient, glare, shadow,
+    blur, noise, JPEG); ``colour`` scales the colour changes (cast, hue,
+    saturation, grey).
+    """
+    h, w = img.shape[:2]
+    out = img.astype(np.float32)
+    # colour: hue rotation / saturation / grey (other colourings of a deck, white balance)
+    if colour > 0 and rng.random() < 0.6 * colour:
+        hsv = cv2.cvtColor(np.clip(out, 0, 255).astype(np.uint8), cv2.COLOR_BGR2HSV).astype(np.float32)
+        if rng.random() < 0.5:
+            hsv[..., 0] = (hsv[..., 0] + rng.uniform(-25, 25) * colour) % 180
+        hsv[..., 1] *= rng.uniform(1 - 0.6 * colour, 1 + 0.4 * colour)
+        out = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR).astype(np.float32)
+    if colour > 0 and rng.random() < 0.08 * colour:
+        g = cv2.cvtColor(np.clip(out, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32)
+        out = np.repeat(g[..., None], 3, axis=2)
+    if colour > 0:
+        out *= rng.uniform(1 - 0.15 * colour, 1 + 0.15 * colour, 3).astype(np.float32)
+    # global exposure and gamma
+    out *= rng.uniform(1 - 0.35 * strength, 1 + 0.2 * strength)
+    out += rng.uniform(-20, 20) * strength
+    # uneven light: a linear ramp
+    if rng.random() < 0.6 * strength:
+        ang = rng.uniform(0, 2 * np.pi)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        ramp = ((xx / w - 0.5) * np.cos(ang) + (yy / h - 0.5) * np.sin(ang))
+        out *= (1 + rng.uniform(0.2, 0.7) * strength * ramp)[..., None]
+    # shadow: a dark soft polygon
+    if rng.random() < 0.3 * strength:
+        pts = (rng.random((int(rng.integers(3, 6)), 2)) * [w, h] * 1.4 - [0.2 * w, 0.2 * h]).astype(np.int32)
+        m = np.zeros((h, w), np.float32)
+        cv2.fillPoly(m, [pts], 1.0)
+        k = int(max(3, min(h, w) * 0.15)) | 1
+        m = cv2.GaussianBlur(m, (k, k), 0)
+        out *= (1 - rng.uniform(0.25, 0.55) * m)[..., None]
+    # glare: a bright soft ellipse
+    if rng.random() < 0.3 * strength:
+        m = np.zeros((h, w), np.float32)
+        c = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+        ax = (int(rng.uniform(0.05, 0.3) * w) + 1, int(rng.uniform(0.05, 0.3) * h) + 1)
+        cv2.ellipse(m, c, ax, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+        k = int(max(3, min(h, w) * 0.1)) | 1
+        m = cv2.GaussianBlur(m, (k, k), 0)
+        out += (rng.uniform(60, 180) * m)[..., None]
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    # blur (defocus or motion)
+    r = rng.random()
+    if r < 0.25 * strength:
+        s = rng.uniform(0.5, 1.6) * max(1.0, min(h, w) / 200)
+        out = cv2.GaussianBlur(out, (0, 0), s)
+    elif r < 0.33 * strength:
+        k = int(rng.integers(3, 7))
+        kern = np.zeros((k, k), np.float32)
+        kern[k // 2] = 1 / k
+        rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1)
+        kern = cv2.warpAffine(kern, rot, (k, k))
+        out = cv2.filter2D(out, -1, kern / max(kern.sum(), 1e-6))
+    # sensor noise
+    if rng.random() < 0.5 * strength:
+        noise = rng.normal(0, rng.uniform(2, 9) * strength, out.shape).astype(np.float32)
+        out = np.clip(out.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    # JPEG
+    if rng.random() < 0.5 * strength:
+        q = int(rng.integers(30, 90))
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+        if ok:
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out
+
+
+# ---------------------------------------------------------------- compositing
+def face_corners(face: Face) -> np.ndarray:
+    h, w = face.bgr.shape[:2]
+    return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+
+
+def paste(canvas: np.ndarray, face: Face, quad: np.ndarray, shade: float = 1.0) -> np.ndarray:
+    """Warp ``face`` onto ``canvas`` (in place) so that its corners land on ``quad``; return the coverage mask."""
+    h, w = canvas.shape[:2]
+    m = cv2.getPerspectiveTransform(face_corners(face), np.asarray(quad, np.float32))
+    x0, y0 = np.floor(quad.min(0)).astype(int)
+    x1, y1 = np.ceil(quad.max(0)).astype(int) + 1
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 <= x0 or y1 <= y0:
+        return np.zeros((h, w), bool)
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ m
+    size = (x1 - x0, y1 - y0)
+    src, alpha = face.bgr, face.alpha
+    scale = max(np.linalg.norm(quad[1] - quad[0]) / face.bgr.shape[1], 1e-3)
+    if scale < 0.5:  # shrink first (area filter) to avoid aliasing
+        f = min(1.0, 2 * scale)
+        src = cv2.resize(src, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        alpha = cv2.resize(alpha, (src.shape[1], src.shape[0]), interpolation=cv2.INTER_AREA)
+        shift = shift @ np.diag([1 / f, 1 / f, 1.0])
+    warped = cv2.warpPerspective(src, shift, size, flags=cv2.INTER_LINEAR)
+    a = cv2.warpPerspective(alpha, shift, size, flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255.0
+    roi = canvas[y0:y1, x0:x1].astype(np.float32)
+    canvas[y0:y1, x0:x1] = np.clip(roi * (1 - a) + warped.astype(np.float32) * shade * a, 0, 255).astype(np.uint8)
+    cover = np.zeros((h, w), bool)
+    cover[y0:y1, x0:x1] = a[..., 0] > 0.5
+    return cover
+
+
+def card_quad(centre, length: float, angle: float, aspect: float, tilt: float = 0.0, rng=None) -> np.ndarray:
+    """Corners (TL, TR, BR, BL of the face) of a card of long side ``length`` centred at ``centre``,
+    turned by ``angle`` radians; ``tilt`` adds a mild perspective (corner jitter, fraction of the width)."""
+    w, h = length / aspect, length
+    local = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]], np.float32)
+    c, s = np.cos(angle), np.sin(angle)
+    rot = np.array([[c, -s], [s, c]], np.float32)
+    q = local @ rot.T + np.asarray(centre, np.float32)
+    if tilt and rng is not None:
+        q += rng.uniform(-tilt, tilt, (4, 2)).astype(np.float32) * w
+    return q.astype(np.float32)
+
+
+def hand_blob(canvas: np.ndarray, rng: np.random.Generator, centre, size: float) -> np.ndarray:
+    """Draw a skin-coloured hand-like blob (palm + fingers); return its mask."""
+    h, w = canvas.shape[:2]
+    skin = np.array([rng.uniform(60, 170), rng.uniform(90, 190), rng.uniform(140, 240)], np.float32)
+    mask = np.zeros((h, w), np.uint8)
+    cx, cy = centre
+    ang = rng.uniform(0, 360)
+    cv2.ellipse(mask, (int(cx), int(cy)), (int(size * 0.45), int(size * 0.35)), ang, 0, 360, 255, -1)
+    for k in range(int(rng.integers(3, 6))):
+        a = np.deg2rad(ang + rng.uniform(-60, 60))
+        x2, y2 = cx + np.cos(a) * size * rng.uniform(0.7, 1.1), cy + np.sin(a) * size * rng.uniform(0.7, 1.1)
+        cv2.line(mask, (int(cx), int(cy)), (int(x2), int(y2)), 255, max(3, int(size * 0.14)))
+    m = cv2.GaussianBlur(mask, (5, 5), 0).astype(np.float32)[..., None] / 255
+    shade = 0.8 + 0.4 * rng.random((h, w, 1)).astype(np.float32) * 0  # flat skin, lit below
+    canvas[:] = np.clip(canvas * (1 - m) + skin * shade * m, 0, 255).astype(np.uint8)
+    return mask > 127
+
+
+def coin(canvas: np.ndarray, rng: np.random.Generator, centre, radius: float) -> np.ndarray:
+    h, w = canvas.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    cv2.circle(mask, (int(centre[0]), int(centre[1])), int(radius), 255, -1, cv2.LINE_AA)
+    metal = rng.choice([[60, 160, 200], [170, 170, 170], [40, 110, 170]]).astype(np.float32)
+    col = np.zeros_like(canvas, dtype=np.float32)
+    col[:] = metal
+    cv2.circle(col, (int(centre[0]), int(centre[1])), int(radius * 0.75), (metal * 0.8).tolist(), 2)
+    m = mask.astype(np.float32)[..., None] / 255
+    canvas[:] = np.clip(canvas * (1 - m) + col * m, 0, 255).astype(np.uint8)
+    return mask > 127
+
+
+# ---------------------------------------------------------------- scenes
+@dataclass
+class PlacedCard:
+    """A card in a synthetic scene: its code and the true corners of its face (TL, TR, BR, BL)."""
+
+    code: str
+    corners: np.ndarray
+    visible: float = 1.0  # fraction of its area not covered by what lies above it
+    in_trick: bool = False
+
+
+@dataclass
+class Scene:
+    image: np.ndarray
+    cards: list[PlacedCard] = field(default_factory=list)
+    distractors: list[str] = field(default_factory=list)
+
+
+def make_scene(
+    rng: np.random.Generator,
+    faces,
+    size: tuple[int, int] = (1280, 720),
+    n_cards: int | None = None,
+    trick: int = 0,
+    distractors: int = 0,
+    backgrounds_dir: str | Path | None = None,
+    card_length: tuple[float, float] = (0.28, 0.4),
+    tilt: float = 0.04,
+    effects: float = 1.0,
+    back: Face | None = None,
+) -> Scene:
+    """A table frame with ``n_cards`` scattered faces (not touching) and a ``trick`` of
+    overlapping faces, plus ``distractors`` (backs, hands, coins) in free space.
+
+    ``faces`` is a sequence of Face (a deck); cards are drawn without replacement.
+    ``card_length`` is the card's long side as a fraction of the frame height.
+    """
+    w, h = size
+    canvas = table_surface(rng, w, h, backgrounds_dir)
+    if n_cards is None:
+        n_cards = int(rng.integers(1, 5))
+    aspect = faces[0].bgr.shape[0] / faces[0].bgr.shape[1]
+    length = rng.uniform(*card_length) * h
+    order = rng.permutation(len(faces))
+    picks = [faces[i] for i in order[: n_cards + trick]]
+    occupied = np.zeros((h, w), bool)
+    scene = Scene(canvas)
+    # the trick first, in the middle: cards fanned around a centre, each overlapping the previous
+    if trick:
+        centre = np.array([w / 2 + rng.uniform(-0.15, 0.15) * w, h / 2 + rng.uniform(-0.1, 0.1) * h])
+        base = rng.uniform(0, 2 * np.pi)
+        covers = []
+        for k, face in enumerate(picks[:trick]):
+            a = base + 2 * np.pi * k / trick + rng.uniform(-0.2, 0.2)
+            offset = length * rng.uniform(0.45, 0.6) * np.array([np.cos(a), np.sin(a)])
+            quad = card_quad(centre + offset, length, a + np.pi / 2 + rng.uniform(-0.3, 0.3), aspect, tilt, rng)
+            cover = paste(canvas, face, quad, shade=rng.uniform(0.9, 1.05))
+            for pc, cv in zip(scene.cards, covers):
+                cv &= ~cover
+            covers.append(cover.copy())
+            scene.cards.append(PlacedCard(face.code, quad, 1.0, True))
+        for pc, cv in zip(scene.cards, covers):
+            pc.visible = float(cv.sum()) / max(1.0, cv2.contourArea(pc.corners))
+            occupied |= cv
+        occupied = cv2.dilate(occupied.astype(np.uint8), np.ones((15, 15), np.uint8)) > 0
+    for face in picks[trick:]:
+        for _ in range(40):
+            angle = rng.uniform(0, 2 * np.pi) if rng.random() < 0.6 else rng.choice([0, np.pi / 2, np.pi, 1.5 * np.pi]) + rng.uniform(-0.1, 0.1)
+            centre = rng.uniform([length * 0.55, length * 0.55], [w - length * 0.55, h - length * 0.55])
+            quad = card_quad(centre, length, angle, aspect, tilt, rng)
+            m = np.zeros((h, w), np.uint8)
+            cv2.fillPoly(m, [np.round(quad).astype(np.int32)], 255)
+            m = cv2.dilate(m, np.ones((11, 11), np.uint8)) > 0
+            if not (m & occupied).any():
+                paste(canvas, face, quad, shade=rng.uniform(0.9, 1.05))
+                occupied |= m
+                scene.cards.append(PlacedCard(face.code, quad))
+                break
+    for _ in range(distractors):
+        kind = rng.choice(["back", "hand", "coin"])
+        for _ in range(30):
+            c = rng.uniform([0.1 * w, 0.1 * h], [0.9 * w, 0.9 * h])
+            probe = np.zeros((h, w), np.uint8)
+            r = length * (0.6 if kind != "coin" else 0.12)
+            cv2.circle(probe, (int(c[0]), int(c[1])), int(r), 255, -1)
+            if (probe.astype(bool) & occupied).any():
+                continue
+            if kind == "back":
+                bk = back or random_back(rng)
+                quad = card_quad(c, length, rng.uniform(0, 2 * np.pi), aspect, tilt, rng)
+                occupied |= paste(canvas, bk, quad)
+            elif kind == "hand":
+                occupied |= hand_blob(canvas, rng, c, length * 0.5)
+            else:
+                occupied |= coin(canvas, rng, c, r)
+            scene.distractors.append(str(kind))
+            break
+    scene.image = photometric(canvas, rng, strength=effects, colour=0.3 * effects)
+    return scene
+
+
+# ---------------------------------------------------------------- crops
+def make_crop(
+    rng: np.random.Generator,
+    face: Face,
+    size: tuple[int, int],
+    backgrounds_dir: str | Path | None = None,
+    jitter: float = 0.06,
+    occluder: Face | None = None,
+    effects: float = 1.0,
+    colour: float = 1.0,
+) -> np.ndarray:
+    """A straightened crop of ``face`` as the localiser would give it (BGR, ``size`` = (w, h)).
+
+    The card's corners land within ``jitter`` (fraction of the crop width) of the
+    crop's corners; half of the crops are turned a half turn (the label does not
+    change); ``occluder`` (another face) may cover one corner region.
+    """
+    w, h = size
+    pad = int(0.25 * w)
+    canvas = table_surface(rng, w + 2 * pad, h + 2 * pad, backgrounds_dir)
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) + pad
+    dst += rng.uniform(-jitter, jitter, (4, 2)).astype(np.float32) * w
+    if rng.random() < 0.5:
+        dst = np.roll(dst, 2, axis=0)  # upside down
+    low_res = rng.random() < 0.25 * effects
+    src_face = face
+    if low_res:  # a low-resolution scan: shrink the face a lot before placing it
+        width = int(rng.uniform(45, 100))
+        f = width / face.bgr.shape[1]
+        small = cv2.resize(face.bgr, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        if rng.random() < 0.6:
+            ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 85))])
+            small = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        src_face = Face(face.code, small, cv2.resize(face.alpha, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA))
+    paste(canvas, src_face, dst)
+    if occluder is not None:
+        corner = dst[rng.integers(4)]
+        ang = rng.uniform(0, 2 * np.pi)
+        length = h * rng.uniform(0.9, 1.1)
+        centre = corner + rng.uniform(0.35, 0.55) * length * np.array([np.cos(ang), np.sin(ang)])
+        paste(canvas, occluder, card_quad(centre, length, rng.uniform(0, 2 * np.pi), h / w))
+    crop = canvas[pad : pad + h, pad : pad + w]
+    return photometric(crop, rng, strength=effects, colour=colour)
+
+
+def make_unknown_crop(
+    rng: np.random.Generator,
+    size: tuple[int, int],
+    faces_pool=(),
+    backgrounds_dir: str | Path | None = None,
+    effects: float = 1.0,
+) -> tuple[np.ndarray, str]:
+    """A crop that is not a card face; returns (crop, kind)."""
+    w, h = size
+    kinds = ["back", "builtin_back", "hand", "coin", "table"] + (["partial"] if faces_pool else [])
+    kind = kinds[rng.integers(len(kinds))]
+    if kind in ("back", "builtin_back"):
+        bk = builtin_back() if kind == "builtin_back" else random_back(rng)
+        return make_crop(rng, bk, size, backgrounds_dir, effects=effects), kind
+    canvas = table_surface(rng, w, h, backgrounds_dir)
+    if kind == "hand":
+        hand_blob(canvas, rng, rng.uniform([0.2 * w, 0.2 * h], [0.8 * w, 0.8 * h]), rng.uniform(0.5, 1.2) * w)
+    elif kind == "coin":
+        for _ in range(int(rng.integers(1, 4))):
+            coin(canvas, rng, rng.uniform([0, 0], [w, h]), rng.uniform(0.15, 0.4) * w)
+    elif kind == "partial":  # a card mostly outside the crop
+        face = faces_pool[rng.integers(len(faces_pool))]
+        shift = rng.choice([-1, 1]) * np.array([w, h], np.float32) * rng.uniform(0.6, 0.85) * (np.array([1, 0]) if rng.random() < 0.5 else np.array([0, 1]))
+        quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) + shift.astype(np.float32)
+        paste(canvas, face, np.roll(quad, 2 * int(rng.integers(2)), axis=0))
+    return photometric(canvas, rng, strength=effects, colour=0.5), kind
