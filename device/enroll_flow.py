@@ -1,0 +1,378 @@
+"""Guided enrollment of a deck at the table, as a state machine without I/O.
+
+The device names a card ("Show: Rey de Copas"), the player lays it under the
+camera and moves it a little while a few views are captured, then confirms
+(or redoes, or skips) and the next card is named. After the last card, pairs
+of cards that the model can hardly tell apart are shown one by one and the
+player may show both again. Finally the deck profile is built.
+
+:class:`EnrollFlow` holds only embeddings, never a camera or a screen: the
+app feeds it the embedded views of what the camera saw
+(:meth:`EnrollFlow.add_views`) and the button presses (:meth:`confirm`,
+:meth:`redo`, :meth:`skip`, :meth:`back`, :meth:`accept`), and shows
+:meth:`EnrollFlow.prompt`. After every card it hands a :class:`Snapshot` to
+its ``save`` callback (:class:`ProgressFile` writes it next to the deck
+profiles), so an interrupted enrollment resumes where it stopped
+(:meth:`EnrollFlow.resume`).
+
+Typical wiring in the app::
+
+    progress = ProgressFile.for_deck(name)
+    flow = progress.resume_or_start(name, model_id(namer))   # saves into progress
+    # each camera frame, while flow.prompt().step == SHOW:
+    crop = single_card_crop(frame)            # None: zero or several cards seen
+    if crop is not None:
+        views = embed_card(namer, flow.prompt().card, crop, VIEWS_PER_CAPTURE, rng)
+        flow.add_views(views.embeddings, views.turned)
+    # buttons: OK -> confirm() or accept(), BACK -> redo(), long BACK -> skip() ...
+    # when flow.prompt().step == DONE:
+    save_profile(flow.build_profile(namer)); progress.remove()
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from engine.cards import BY_CODE, CODES
+from engine.errors import TarotmateError
+from vision.deck_profiles import DeckProfile, SimilarPair, check_name, user_decks_dir
+from vision.enroll import CardViews, Embedder, build_profile, normalise, own_scores, pair_threshold, prototypes_of, similar_pairs
+
+SHOW = "show"  # name a card and wait for its views
+CONFIRM = "confirm"  # enough views: confirm, redo or skip
+REVIEW = "review"  # a pair of cards too alike: show both again, or accept
+DONE = "done"  # every card enrolled or skipped: build the profile
+
+DEFAULT_VIEWS_NEEDED = 6
+
+
+class EnrollFlowError(TarotmateError):
+    """A button or a capture that makes no sense in the current step, or bad progress."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the screen shows now.
+
+    ``card``: the card to show (SHOW, CONFIRM); ``pair``: the two cards too
+    alike (REVIEW); ``views``/``views_needed``: captured views of the current
+    card; ``enrolled``/``skipped``/``total``: the progress over the deck.
+    """
+
+    step: str
+    card: str | None
+    views: int
+    views_needed: int
+    enrolled: int
+    skipped: int
+    total: int
+    pair: SimilarPair | None = None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """All an interrupted enrollment needs to resume."""
+
+    deck: str
+    model: str
+    views_needed: int
+    order: tuple[str, ...]  # the cards of this enrollment, in the order they are named
+    enrolled: dict[str, CardViews] = field(default_factory=dict)
+    skipped: tuple[str, ...] = ()
+    requeued: tuple[str, ...] = ()  # cards to show again, before the rest
+    reviewed: tuple[tuple[str, str], ...] = ()  # pairs already shown once
+
+
+class EnrollFlow:
+    """The enrollment of one deck; see the module docstring."""
+
+    def __init__(
+        self,
+        deck: str,
+        model: str,
+        views_needed: int = DEFAULT_VIEWS_NEEDED,
+        order: Sequence[str] = CODES,
+        save: Callable[[Snapshot], None] | None = None,
+    ):
+        if views_needed < 1:
+            raise EnrollFlowError(f"views_needed must be at least 1, got {views_needed}")
+        unknown = [c for c in order if c not in BY_CODE]
+        if unknown or len(set(order)) != len(order) or not order:
+            raise EnrollFlowError(f"bad card order: {list(order)[:5]}...")
+        self.deck = check_name(deck)
+        self.model = model
+        self.views_needed = views_needed
+        self.order = tuple(order)
+        self._save = save
+        self._enrolled: dict[str, CardViews] = {}
+        self._skipped: list[str] = []
+        self._requeued: list[str] = []
+        self._reviewed: set[tuple[str, str]] = set()
+        self._views: list[np.ndarray] = []
+        self._turned: list[np.ndarray] = []
+        self._confirming = False
+        self._pairs: list[SimilarPair] = []
+        self._last: str | None = None  # the card confirmed or skipped last, for back()
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def current(self) -> str | None:
+        """The card being shown, or None when every card is enrolled or skipped."""
+        if self._requeued:
+            return self._requeued[0]
+        done = set(self._enrolled) | set(self._skipped)
+        return next((c for c in self.order if c not in done), None)
+
+    @property
+    def step(self) -> str:
+        if self.current is not None:
+            return CONFIRM if self._confirming else SHOW
+        return REVIEW if self._pairs else DONE
+
+    def prompt(self) -> Prompt:
+        views = sum(len(v) for v in self._views)
+        return Prompt(
+            step=self.step,
+            card=self.current,
+            views=views,
+            views_needed=self.views_needed,
+            enrolled=len(self._enrolled),
+            skipped=len(self._skipped),
+            total=len(self.order),
+            pair=self._pairs[0] if self.step == REVIEW else None,
+        )
+
+    @property
+    def enrolled(self) -> dict[str, CardViews]:
+        return dict(self._enrolled)
+
+    @property
+    def skipped(self) -> tuple[str, ...]:
+        return tuple(self._skipped)
+
+    # ------------------------------------------------------------------ events
+
+    def add_views(self, embeddings: np.ndarray, turned: np.ndarray | None = None) -> Prompt:
+        """Record embedded views of the current card (one capture may give several)."""
+        self._expect(SHOW)
+        embeddings = np.atleast_2d(np.asarray(embeddings, np.float32))
+        turned = np.zeros(len(embeddings), bool) if turned is None else np.asarray(turned, bool)
+        if len(turned) != len(embeddings):
+            raise EnrollFlowError(f"{len(embeddings)} views but {len(turned)} orientations")
+        self._views.append(normalise(embeddings))
+        self._turned.append(turned)
+        if sum(len(v) for v in self._views) >= self.views_needed:
+            self._confirming = True
+        return self.prompt()
+
+    def confirm(self) -> Prompt:
+        """Keep the views of the current card and move on (progress is saved)."""
+        self._expect(CONFIRM)
+        code = self.current
+        assert code is not None
+        self._enrolled[code] = CardViews(code, np.concatenate(self._views), np.concatenate(self._turned))
+        self._done_with(code)
+        return self.prompt()
+
+    def redo(self) -> Prompt:
+        """Forget the views captured for the current card and capture again."""
+        self._expect(SHOW, CONFIRM)
+        self._clear_views()
+        return self.prompt()
+
+    def skip(self) -> Prompt:
+        """Leave the current card out of this deck (a missing or damaged card)."""
+        self._expect(SHOW, CONFIRM)
+        code = self.current
+        assert code is not None
+        self._enrolled.pop(code, None)
+        if code not in self._skipped:
+            self._skipped.append(code)
+        self._done_with(code)
+        return self.prompt()
+
+    def back(self) -> Prompt:
+        """Show the previous card again (its views are captured anew)."""
+        self._expect(SHOW, CONFIRM, DONE)
+        if self._last is None:
+            raise EnrollFlowError("there is no previous card to show again")
+        self._requeue([self._last])
+        self._last = None
+        self._save_snapshot()
+        return self.prompt()
+
+    def show_again(self) -> Prompt:
+        """In review: show both cards of the pair again."""
+        self._expect(REVIEW)
+        pair = self._pairs.pop(0)
+        self._reviewed.add((pair.first, pair.second))
+        self._requeue([pair.first, pair.second])
+        self._pairs = []
+        self._save_snapshot()
+        return self.prompt()
+
+    def accept(self) -> Prompt:
+        """In review: keep this pair as it is (it stays reported in the profile)."""
+        self._expect(REVIEW)
+        pair = self._pairs.pop(0)
+        self._reviewed.add((pair.first, pair.second))
+        self._save_snapshot()
+        return self.prompt()
+
+    def build_profile(self, embedder: Embedder, source: str = "device") -> DeckProfile:
+        """The deck profile, once every card is enrolled or skipped and every pair reviewed."""
+        self._expect(DONE)
+        return build_profile(self.deck, list(self._enrolled.values()), embedder, source=source)
+
+    # ------------------------------------------------------------------ snapshots
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(
+            deck=self.deck,
+            model=self.model,
+            views_needed=self.views_needed,
+            order=self.order,
+            enrolled=dict(self._enrolled),
+            skipped=tuple(self._skipped),
+            requeued=tuple(self._requeued),
+            reviewed=tuple(sorted(self._reviewed)),
+        )
+
+    @classmethod
+    def resume(cls, snapshot: Snapshot, save: Callable[[Snapshot], None] | None = None) -> "EnrollFlow":
+        """The flow where ``snapshot`` left it (the current card's views are captured anew)."""
+        flow = cls(snapshot.deck, snapshot.model, snapshot.views_needed, snapshot.order, save)
+        unknown = (set(snapshot.enrolled) | set(snapshot.skipped) | set(snapshot.requeued)) - set(snapshot.order)
+        if unknown:
+            raise EnrollFlowError(f"progress of deck {snapshot.deck!r} names cards outside it: {sorted(unknown)}")
+        flow._enrolled = dict(snapshot.enrolled)
+        flow._skipped = list(snapshot.skipped)
+        flow._requeued = list(snapshot.requeued)
+        flow._reviewed = set(snapshot.reviewed)
+        if flow.current is None:
+            flow._pairs = flow._unreviewed_pairs()
+        return flow
+
+    # ------------------------------------------------------------------ internals
+
+    def _expect(self, *steps: str) -> None:
+        if self.step not in steps:
+            raise EnrollFlowError(f"not possible now: enrollment is at step {self.step!r}, not {' or '.join(steps)}")
+
+    def _clear_views(self) -> None:
+        self._views, self._turned = [], []
+        self._confirming = False
+
+    def _requeue(self, codes: Sequence[str]) -> None:
+        for code in codes:
+            self._enrolled.pop(code, None)
+            if code in self._skipped:
+                self._skipped.remove(code)
+            if code not in self._requeued:
+                self._requeued.append(code)
+        self._clear_views()
+
+    def _done_with(self, code: str) -> None:
+        if code in self._requeued:
+            self._requeued.remove(code)
+        self._last = code
+        self._clear_views()
+        if self.current is None:
+            self._pairs = self._unreviewed_pairs()
+        self._save_snapshot()
+
+    def _unreviewed_pairs(self) -> list[SimilarPair]:
+        cards = list(self._enrolled.values())
+        if len(cards) < 2:
+            return []
+        prototypes, labels = prototypes_of(cards)
+        threshold = pair_threshold(own_scores(cards, prototypes, labels))
+        return [
+            p for p in similar_pairs(prototypes, labels, threshold) if (p.first, p.second) not in self._reviewed
+        ]
+
+    def _save_snapshot(self) -> None:
+        if self._save is not None:
+            self._save(self.snapshot())
+
+
+# ---------------------------------------------------------------------- progress on disk
+
+
+class ProgressFile:
+    """The saved progress of one deck's enrollment: ``<decks>/.progress/<deck>.npz``."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+
+    @classmethod
+    def for_deck(cls, deck: str, decks_dir: Path | str | None = None) -> "ProgressFile":
+        folder = Path(decks_dir) if decks_dir is not None else user_decks_dir()
+        return cls(folder / ".progress" / f"{check_name(deck)}.npz")
+
+    def exists(self) -> bool:
+        return self.path.is_file()
+
+    def save(self, snapshot: Snapshot) -> None:
+        """Write ``snapshot`` (atomically: a crash leaves the previous one)."""
+        meta = {
+            "deck": snapshot.deck,
+            "model": snapshot.model,
+            "views_needed": snapshot.views_needed,
+            "order": list(snapshot.order),
+            "enrolled": [c for c in snapshot.order if c in snapshot.enrolled],
+            "skipped": list(snapshot.skipped),
+            "requeued": list(snapshot.requeued),
+            "reviewed": [list(p) for p in snapshot.reviewed],
+        }
+        arrays = {"meta": np.array(json.dumps(meta))}
+        for code, views in snapshot.enrolled.items():
+            arrays[f"emb_{code}"] = views.embeddings.astype(np.float16)
+            arrays[f"turned_{code}"] = views.turned
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp.npz")
+        with open(tmp, "wb") as f:
+            np.savez(f, **arrays)
+        os.replace(tmp, self.path)
+
+    def load(self) -> Snapshot:
+        try:
+            with np.load(self.path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                enrolled = {
+                    code: CardViews(code, data[f"emb_{code}"].astype(np.float32), data[f"turned_{code}"].astype(bool))
+                    for code in meta["enrolled"]
+                }
+            return Snapshot(
+                deck=meta["deck"],
+                model=meta["model"],
+                views_needed=int(meta["views_needed"]),
+                order=tuple(meta["order"]),
+                enrolled=enrolled,
+                skipped=tuple(meta["skipped"]),
+                requeued=tuple(meta["requeued"]),
+                reviewed=tuple(tuple(p) for p in meta["reviewed"]),
+            )
+        except (OSError, KeyError, ValueError, TypeError) as exc:
+            raise EnrollFlowError(f"cannot read enrollment progress {self.path}: {exc}") from None
+
+    def remove(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+    def resume_or_start(self, deck: str, model: str, views_needed: int = DEFAULT_VIEWS_NEEDED) -> EnrollFlow:
+        """Resume the saved enrollment of ``deck`` if there is one for this model, else start afresh.
+
+        The returned flow saves its progress into this file after every card.
+        """
+        if self.exists():
+            snapshot = self.load()
+            if snapshot.deck == deck and snapshot.model == model:
+                return EnrollFlow.resume(snapshot, save=self.save)
+        return EnrollFlow(deck, model, views_needed, save=self.save)
