@@ -1,0 +1,138 @@
+"""``TriviumMatch``: several games with running totals.
+
+The match ends after an agreed number of games, or when a player reaches an
+agreed total (whichever comes first when both are set). Only the winner of a
+game scores: the value of their combination.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from engine.errors import TarotmateError
+from engine.trivium.game import TriviumGame
+from engine.trivium.options import TriviumOptions
+
+
+class MatchError(TarotmateError):
+    """A match operation refused now (a game still being played, the match over...)."""
+
+
+class TriviumMatch:
+    """Games of Trivium between the same players; the dealer moves one seat each game."""
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        options: TriviumOptions | None = None,
+        target_total: int | None = None,
+        games: int | None = None,
+        first_dealer: int = 0,
+    ):
+        if target_total is None and games is None:
+            raise MatchError("a match needs a number of games or a target total")
+        if target_total is not None and target_total <= 0:
+            raise MatchError("the target total must be positive")
+        if games is not None and games <= 0:
+            raise MatchError("the number of games must be positive")
+        self.players = tuple(players)
+        self.options = options or TriviumOptions()
+        self.target_total = target_total
+        self.game_count = games
+        self.first_dealer = first_dealer
+        self.games: list[TriviumGame] = []
+        TriviumGame(self.players, self.options)  # validates the players now
+
+    @property
+    def current(self) -> TriviumGame | None:
+        """The game being played, if any."""
+        if self.games and self.games[-1].phase != "finished":
+            return self.games[-1]
+        return None
+
+    @property
+    def finished_games(self) -> list[TriviumGame]:
+        return [g for g in self.games if g.phase == "finished"]
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Running totals per seat over the finished games."""
+        totals = [0] * len(self.players)
+        for game in self.finished_games:
+            for seat, points in enumerate(game.scores):
+                totals[seat] += points
+        return tuple(totals)
+
+    @property
+    def is_over(self) -> bool:
+        if self.current is not None:
+            return False
+        if self.game_count is not None and len(self.finished_games) >= self.game_count:
+            return True
+        return self.target_total is not None and max(self.totals) >= self.target_total
+
+    @property
+    def winner(self) -> int | None:
+        """The seat with the highest total once the match is over (None if tied or not over)."""
+        if not self.is_over:
+            return None
+        totals = self.totals
+        best = max(totals)
+        leaders = [s for s, t in enumerate(totals) if t == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    @property
+    def next_dealer(self) -> int:
+        return (self.first_dealer + len(self.games)) % len(self.players)
+
+    def new_game(self) -> TriviumGame:
+        """Start the next game (its Deal operation is the caller's, with ``next_dealer``)."""
+        self._check_can_add()
+        game = TriviumGame(self.players, self.options)
+        self.games.append(game)
+        return game
+
+    def add_game(self, game: TriviumGame) -> None:
+        """Add a game played elsewhere (a replayed record) with the same players and options."""
+        self._check_can_add()
+        if game.players != self.players or game.options != self.options:
+            raise MatchError("the game's players or options differ from the match's")
+        self.games.append(game)
+
+    def _check_can_add(self) -> None:
+        if self.current is not None:
+            raise MatchError("the current game is not finished")
+        if self.is_over:
+            raise MatchError("the match is over")
+
+    def to_dict(self) -> dict:
+        """A JSON-ready ``trivium-match/1`` object (each game a ``trivium-game/1`` record)."""
+        from engine.trivium.record import game_to_record
+
+        return {
+            "format": "trivium-match/1",
+            "players": list(self.players),
+            "options": self.options.to_dict(),
+            "target_total": self.target_total,
+            "games_agreed": self.game_count,
+            "first_dealer": self.first_dealer,
+            "games": [game_to_record(g) for g in self.games],
+            "totals": list(self.totals),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "TriviumMatch":
+        from engine.trivium.record import RecordError, game_from_record
+
+        if not isinstance(data, dict) or data.get("format") != "trivium-match/1":
+            raise RecordError("not a trivium-match/1 record")
+        match = cls(
+            data["players"],
+            TriviumOptions.from_dict(data.get("options") or {}),
+            target_total=data.get("target_total"),
+            games=data.get("games_agreed"),
+            first_dealer=data.get("first_dealer", 0),
+        )
+        for record in data.get("games", []):
+            match.games.append(game_from_record(record))
+        return match

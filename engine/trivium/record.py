@@ -1,0 +1,88 @@
+"""``trivium-game/1``: a Trivium game saved as JSON, to resume or replay it.
+
+A record is the players, the options and the operations; the ``result`` is
+written for readers and checked against the replay when the record is read.
+The format is described in ``docs/trivium.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine.errors import TarotmateError
+from engine.trivium.game import TriviumGame
+from engine.trivium.operations import IllegalOperation, operation_from_dict
+from engine.trivium.options import TriviumOptions
+
+FORMAT = "trivium-game/1"
+
+
+class RecordError(TarotmateError):
+    """A file or object that is not a readable ``trivium-game/1`` record."""
+
+
+def result_of(game: TriviumGame) -> dict:
+    state = game.state
+    return {
+        "phase": state.phase,
+        "winner": state.winner,
+        "combination": state.result.combination if state.result else None,
+        "points": state.result.points if state.result else None,
+        "scores": list(state.scores),
+    }
+
+
+def game_to_record(game: TriviumGame) -> dict:
+    """The JSON-ready ``trivium-game/1`` object of ``game`` (finished or not)."""
+    return {
+        "format": FORMAT,
+        "players": list(game.players),
+        "options": game.options.to_dict(),
+        "operations": [op.to_dict() for op in game.operations],
+        "result": result_of(game),
+    }
+
+
+def game_from_record(data: dict) -> TriviumGame:
+    """Replay a ``trivium-game/1`` object; RecordError if it is not one or does not replay."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        found = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise RecordError(f"not a {FORMAT} record (format: {found!r})")
+    for key in ("players", "operations"):
+        if not isinstance(data.get(key), list):
+            raise RecordError(f"a {FORMAT} record needs a list {key!r}")
+    try:
+        options = TriviumOptions.from_dict(data.get("options") or {})
+        operations = [operation_from_dict(d) for d in data["operations"]]
+        game = TriviumGame.replay(data["players"], options, operations)
+    except (IllegalOperation, TarotmateError) as exc:
+        raise RecordError(f"the record does not replay: {exc}") from None
+    expected = data.get("result")
+    if expected is not None and expected != result_of(game):
+        raise RecordError(f"the record's result {expected} differs from its replay {result_of(game)}")
+    return game
+
+
+def dumps(game: TriviumGame) -> str:
+    return json.dumps(game_to_record(game), ensure_ascii=False, indent=1)
+
+
+def loads(text: str) -> TriviumGame:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not JSON: {exc}") from None
+    return game_from_record(data)
+
+
+def save(game: TriviumGame, path: str | Path) -> None:
+    Path(path).write_text(dumps(game) + "\n", encoding="utf-8")
+
+
+def load(path: str | Path) -> TriviumGame:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+    return loads(text)
