@@ -1,0 +1,243 @@
+"""Drawing helpers shared by every screen: the canvas, the font, text fitting.
+
+Every screen is a 128x64 one-bit image. Text goes through :class:`Canvas`,
+which never lets a string run past its box: a string too wide is either cut
+with an ellipsis ("…") or, when the caller passes a ``scroll`` tick, shown as a
+window that moves one character per tick (a marquee).
+
+While :func:`recording` is active, every string drawn is recorded with its
+box and how it was fitted, so tests can check that nothing leaves the screen
+and that no string is cut without an ellipsis.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterator
+
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH = 128
+HEIGHT = 64
+FONT_PATH = Path(__file__).resolve().parent.parent / "fonts" / "DejaVuSansCondensed-Bold.ttf"
+
+# Font sizes (pixels). SMALL is the normal text size; the line pitch leaves
+# room for accents on capitals and for descenders.
+SMALL = 10
+MEDIUM = 12
+LARGE = 16
+HUGE = 24
+LINE = {SMALL: 13, MEDIUM: 15, LARGE: 19, HUGE: 28}
+HEADER_HEIGHT = 13
+ELLIPSIS = "…"
+SCROLL_GAP = "   "
+
+
+@lru_cache(maxsize=None)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """The screens' font (DejaVu Sans Condensed Bold, shipped in device/fonts)."""
+    return ImageFont.truetype(str(FONT_PATH), size)
+
+
+@lru_cache(maxsize=4096)
+def text_width(text: str, size: int) -> int:
+    """Width in pixels of ``text`` drawn at ``size`` (ink box, rounded up)."""
+    if not text:
+        return 0
+    left, _, right, _ = font(size).getbbox(text, anchor="la")
+    return int(right - min(left, 0))
+
+
+def ellipsize(text: str, size: int, max_width: int) -> str:
+    """``text`` if it fits in ``max_width``, else its longest prefix plus "…"."""
+    if text_width(text, size) <= max_width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # longest prefix whose ellipsized form fits
+        mid = (lo + hi + 1) // 2
+        if text_width(text[:mid].rstrip() + ELLIPSIS, size) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + ELLIPSIS if lo else ELLIPSIS
+
+
+def scroll_window(text: str, size: int, max_width: int, tick: int) -> str:
+    """The part of a too-long ``text`` to show at scroll step ``tick``.
+
+    The text loops with a gap of spaces; each tick moves one character.
+    A text that fits is returned unchanged, whatever the tick.
+    """
+    if text_width(text, size) <= max_width:
+        return text
+    loop = text + SCROLL_GAP
+    start = tick % len(loop)
+    doubled = loop[start:] + loop + loop
+    lo, hi = 1, len(doubled)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if text_width(doubled[:mid], size) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return doubled[:lo]
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    """One string as drawn: what was asked, what was shown, where and how."""
+
+    wanted: str
+    shown: str
+    box: tuple[int, int, int, int]
+    fit: str  # "full", "ellipsis" or "scroll"
+
+
+def ink_box(text: str, size: int, xy: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The pixels ``text`` really covers when drawn at ``xy`` (x0, y0, x1, y1 exclusive).
+
+    Drawn on a scratch image with a wide margin, so that ink falling outside
+    the screen is measured rather than clipped. Empty text gives an empty box
+    at ``xy``.
+    """
+    margin = 64
+    scratch = Image.new("1", (WIDTH + 2 * margin, HEIGHT + 2 * margin), 0)
+    pen = ImageDraw.Draw(scratch)
+    pen.fontmode = "1"
+    pen.text((xy[0] + margin, xy[1] + margin), text, font=font(size), fill=1, anchor="la")
+    box = scratch.getbbox()
+    if box is None:
+        return (xy[0], xy[1], xy[0], xy[1])
+    return (box[0] - margin, box[1] - margin, box[2] - margin, box[3] - margin)
+
+
+_recorder: contextvars.ContextVar[list[DrawnText] | None] = contextvars.ContextVar(
+    "tarotmate_screen_recorder", default=None
+)
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[list[DrawnText]]:
+    """Collect every string drawn by the screens inside the ``with`` block."""
+    items: list[DrawnText] = []
+    token = _recorder.set(items)
+    try:
+        yield items
+    finally:
+        _recorder.reset(token)
+
+
+class Canvas:
+    """A blank 128x64 one-bit image with text and shape helpers."""
+
+    def __init__(self) -> None:
+        self.image = Image.new("1", (WIDTH, HEIGHT), 0)
+        self.draw = ImageDraw.Draw(self.image)
+        self.draw.fontmode = "1"
+
+    def text(
+        self,
+        xy: tuple[int, int],
+        text: str,
+        size: int = SMALL,
+        *,
+        max_width: int | None = None,
+        align: str = "left",
+        scroll: int | None = None,
+        fill: int = 1,
+    ) -> int:
+        """Draw ``text`` with its top-left (or top-centre/right) at ``xy``.
+
+        ``max_width`` defaults to the room left on the screen in the drawing
+        direction. Returns the width drawn.
+        """
+        x, y = xy
+        if max_width is None:
+            max_width = {
+                "left": WIDTH - x,
+                "right": x + 1,
+                "center": 2 * min(x, WIDTH - x),
+            }[align]
+        if scroll is not None:
+            shown = scroll_window(text, size, max_width, scroll)
+            fit = "full" if shown == text else "scroll"
+        else:
+            shown = ellipsize(text, size, max_width)
+            fit = "full" if shown == text else "ellipsis"
+        w = text_width(shown, size)
+        left = {"left": x, "right": x + 1 - w, "center": x - w // 2}[align]
+        if shown:
+            self.draw.text((left, y), shown, font=font(size), fill=fill, anchor="la")
+        items = _recorder.get()
+        if items is not None:
+            items.append(DrawnText(text, shown, ink_box(shown, size, (left, y)), fit))
+        return w
+
+    def header(self, left: str, right: str = "", *, scroll: int | None = None) -> None:
+        """The inverted title band at the top (rows 0..12)."""
+        self.draw.rectangle((0, 0, WIDTH - 1, HEADER_HEIGHT - 1), fill=1)
+        right_w = 0
+        if right:
+            right_w = self.text((WIDTH - 2, 0), right, SMALL, align="right", max_width=60, fill=0)
+        room = WIDTH - 4 - (right_w + 4 if right_w else 0)
+        self.text((2, 0), left, SMALL, max_width=room, scroll=scroll, fill=0)
+
+    def footer(self, hint: str) -> None:
+        """A one-line hint at the bottom, above a thin rule (rows 51..63)."""
+        self.draw.line((0, HEIGHT - 14, WIDTH - 1, HEIGHT - 14), fill=1)
+        self.text((WIDTH // 2, HEIGHT - 13), hint, SMALL, align="center", max_width=WIDTH - 2)
+
+    def inverted_row(self, y: int, height: int) -> None:
+        """A filled band (a selected menu row, a marked card)."""
+        self.draw.rectangle((0, y, WIDTH - 1, y + height - 1), fill=1)
+
+    def frame(self) -> None:
+        self.draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
+
+
+def scaled(image: Image.Image, factor: int = 4) -> Image.Image:
+    """A nearest-neighbour enlargement (for the docs and desktop windows)."""
+    return image.convert("L").resize((image.width * factor, image.height * factor), Image.NEAREST)
+
+
+def wrap(text: str, size: int, max_width: int, max_lines: int) -> list[str]:
+    """Break ``text`` into at most ``max_lines`` lines that fit ``max_width``.
+
+    Words longer than a line are cut with an ellipsis; when the text needs
+    more lines, the last line ends with an ellipsis.
+    """
+    lines: list[str] = []
+    words = text.split()
+    current = ""
+    for i, word in enumerate(words):
+        candidate = f"{current} {word}".strip()
+        if text_width(candidate, size) <= max_width:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        current = word
+        if len(lines) == max_lines:
+            break
+    else:
+        if current:
+            lines.append(current)
+        return [ellipsize(line, size, max_width) for line in lines]
+    # Ran out of lines: end the last one with an ellipsis.
+    last = lines[max_lines - 1] + " " + " ".join(words[i:])
+    lines[max_lines - 1] = ellipsize(last, size, max_width)
+    if lines[max_lines - 1] == last:  # pragma: no cover - cannot fit by construction
+        lines[max_lines - 1] = ellipsize(last + ELLIPSIS, size, max_width)
+    return [ellipsize(line, size, max_width) for line in lines[:max_lines]]
+
+
+def largest_size(text: str, sizes: tuple[int, ...], max_width: int) -> int:
+    """The first of ``sizes`` (largest first) at which ``text`` fits ``max_width``."""
+    for size in sizes:
+        if text_width(text, size) <= max_width:
+            return size
+    return sizes[-1]

@@ -1,0 +1,253 @@
+"""French tarot screens: setup, bidding, target, trick, violation, end of deal, scores."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from device.i18n import N_, translator
+from device.screens.draw import (
+    HEIGHT,
+    HUGE,
+    LARGE,
+    MEDIUM,
+    SMALL,
+    WIDTH,
+    Canvas,
+    largest_size,
+    wrap,
+)
+from device.screens.labels import (
+    GAME_NAMES,
+    POIGNEE_NAMES,
+    bid_name,
+    card_label,
+    card_name,
+    contract_name,
+    suit_name,
+)
+from device.screens.views import (
+    BiddingView,
+    DealEndView,
+    ScoreTableView,
+    SetupView,
+    TargetView,
+    TrickView,
+    ViolationView,
+)
+
+ROWS = (14, 26, 38, 50)  # tops of the four SMALL lines under the header
+PITCH = 12
+
+
+def points(value: float) -> str:
+    """``41``, ``27.5``: halves shown, whole numbers without ``.0``."""
+    return f"{value:g}" if value != int(value) else str(int(value))
+
+
+def signed(value: float) -> str:
+    return ("+" if value > 0 else "") + points(value)
+
+
+def oudlers_text(n: int, lang: str) -> str:
+    tr = translator(lang)
+    return (tr(N_("{n} oudler")) if n == 1 else tr(N_("{n} oudlers"))).format(n=n)
+
+
+def render_setup(view: SetupView, lang: str = "en", style: str = "french", tick: int | None = None) -> Image.Image:
+    """Game, variant and the players (the dealer shown inverted), up to 6 players."""
+    tr = translator(lang)
+    c = Canvas()
+    c.header(tr(GAME_NAMES.get(view.game, view.game)), view.variant)
+    for i, player in enumerate(view.players[:6]):
+        x = 0 if i % 2 == 0 else WIDTH // 2
+        y = ROWS[i // 2]
+        if i == view.dealer:
+            c.draw.rectangle((x, y, x + WIDTH // 2 - 2, y + PITCH - 1), fill=1)
+        c.text((x + 2, y), player, SMALL, max_width=WIDTH // 2 - 5, fill=0 if i == view.dealer else 1)
+    hint = tr(N_("Dealer: {name}")).format(name=view.players[view.dealer]) if view.dealer is not None else ""
+    c.footer(hint or tr(N_("OK: start")))
+    return c.image
+
+
+def render_bidding(view: BiddingView, lang: str = "en", style: str = "french", tick: int | None = None) -> Image.Image:
+    """One row per seat: dealer mark, name, bid (or "?" for the seat to speak)."""
+    tr = translator(lang)
+    c = Canvas()
+    n = len(view.players)
+    if n <= 4:
+        c.header(tr(N_("Bidding")))
+        top = 14
+    else:
+        top = (HEIGHT - n * PITCH) // 2
+    taker = _best_bidder(view.bids)
+    for seat, player in enumerate(view.players):
+        y = top + seat * PITCH
+        ink = 1
+        if seat == view.current:
+            c.inverted_row(y, PITCH)
+            ink = 0
+        if seat == view.dealer:
+            c.text((1, y), tr(N_("D")), SMALL, max_width=9, fill=ink)
+        bid = view.bids[seat] if seat < len(view.bids) else None
+        if seat == view.current:
+            said = "?"
+        elif bid is None:
+            said = "·"
+        else:
+            said = bid_name(bid, lang)
+            if seat == taker and view.called_king:
+                said += " " + card_label(view.called_king, lang, style)
+        said_w = c.text((WIDTH - 2, y), said, SMALL, align="right", max_width=84, fill=ink)
+        c.text((11, y), player, SMALL, max_width=WIDTH - 11 - said_w - 6, fill=ink)
+    return c.image
+
+
+def _best_bidder(bids: tuple[str | None, ...]) -> int | None:
+    order = ("prise", "garde", "garde_sans", "garde_contre")
+    best, seat = -1, None
+    for i, bid in enumerate(bids):
+        rank = order.index(bid) if bid in order else (0 if bid == "petite" else -1)
+        if rank > best:
+            best, seat = rank, i
+    return seat
+
+
+def render_target(view: TargetView, lang: str = "en", style: str = "french", tick: int | None = None) -> Image.Image:
+    """The taker's target: what the side needs and has, in large figures."""
+    tr = translator(lang)
+    c = Canvas()
+    side = view.taker
+    if view.partner:
+        side += " + " + view.partner
+    elif view.called_king:
+        side += " + " + card_label(view.called_king, lang, style) + "?"
+    c.header(f"{contract_name(view.contract, lang)} · {side}", scroll=tick)
+    half = WIDTH // 2
+    c.draw.line((half, 15, half, 47), fill=1)
+    c.text((2, 14), tr(N_("needs")), SMALL, max_width=half - 4)
+    c.text((half + 4, 14), tr(N_("has")), SMALL, max_width=half - 6)
+    for x, value in ((2, view.needs), (half + 4, view.has)):
+        text = points(value)
+        size = largest_size(text, (HUGE, LARGE), half - 6)
+        c.text((x, 24 if size == HUGE else 28), text, size, max_width=half - 6)
+    right_w = c.text((WIDTH - 2, 51), oudlers_text(view.oudlers, lang), SMALL, align="right", max_width=56)
+    left = tr(N_("{n} tricks left")).format(n=view.tricks_left)
+    c.text((2, 51), left, SMALL, max_width=WIDTH - 8 - right_w)
+    return c.image
+
+
+def render_trick(view: TrickView, lang: str = "en", style: str = "french", tick: int | None = None) -> Image.Image:
+    """The cards of the trick with their seats; the winning card inverted."""
+    tr = translator(lang)
+    c = Canvas()
+    plays = view.plays[:5]
+    if len(plays) <= 4:
+        c.header(tr(N_("Trick {n}/{total}")).format(n=view.number, total=view.total))
+        top = ROWS[0]
+    else:  # five cards: the rows take the whole screen
+        top = (HEIGHT - len(plays) * PITCH) // 2
+    for i, play in enumerate(plays):
+        y = top + i * PITCH
+        ink = _mark_winner(c, i == view.winner, 0, y, WIDTH)
+        name = card_name(play.card, lang, style)
+        name_w = c.text((WIDTH - 2, y), name, SMALL, align="right", max_width=78, fill=ink)
+        c.text((2, y), play.seat, SMALL, max_width=WIDTH - 8 - name_w, fill=ink)
+    return c.image
+
+
+def _mark_winner(c: Canvas, winner: bool, x: int, y: int, width: int) -> int:
+    if winner:
+        c.draw.rectangle((x, y, x + width - 1, y + PITCH - 1), fill=1)
+        return 0
+    return 1
+
+
+VIOLATION_TITLES = {
+    "revoke": N_("REVOKE!"),
+    "must_trump": N_("MUST TRUMP!"),
+    "undertrump": N_("MUST OVERTRUMP!"),
+    "out_of_turn": N_("OUT OF TURN!"),
+    "excuse": N_("EXCUSE!"),
+    "other": N_("FOUL!"),
+}
+VIOLATION_MESSAGES = {
+    "revoke": N_("{seat} did not follow {suit}"),
+    "must_trump": N_("{seat} did not trump on {suit}"),
+    "undertrump": N_("{seat} played under the best trump"),
+    "out_of_turn": N_("{seat} played out of turn"),
+    "excuse": N_("{seat} misplayed the Excuse"),
+    "other": N_("{seat}: {detail}"),
+}
+
+
+def render_violation(view: ViolationView, lang: str = "en", style: str = "french", tick: int | None = None) -> Image.Image:
+    """A big inverted alert, who did what, at which trick."""
+    tr = translator(lang)
+    c = Canvas()
+    title = tr(VIOLATION_TITLES.get(view.kind, VIOLATION_TITLES["other"]))
+    size = largest_size(title, (LARGE, MEDIUM, SMALL), WIDTH - 4)
+    c.draw.rectangle((0, 0, WIDTH - 1, 20), fill=1)
+    c.text((WIDTH // 2, 10 - size // 2 - 1), title, size, align="center", max_width=WIDTH - 4, fill=0)
+    suit = suit_name(view.suit, lang, style) if view.suit else "?"
+    template = tr(VIOLATION_MESSAGES.get(view.kind, VIOLATION_MESSAGES["other"]))
+    message = template.format(seat=view.seat, suit=suit, detail=view.detail)
+    for y, line in zip((23, 35), wrap(message, SMALL, WIDTH - 4, 2)):
+        c.text((2, y), line, SMALL, max_width=WIDTH - 4)
+    c.draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
+    where = tr(N_("Trick {n}")).format(n=view.trick)
+    if view.card:
+        where += " · " + card_name(view.card, lang, style)
+    c.text((WIDTH // 2, 50), where, SMALL, align="center", max_width=WIDTH - 4, scroll=tick)
+    return c.image
+
+
+CHELEM_TEXT = {
+    "announced_made": N_("Chelem announced and made"),
+    "made": N_("Chelem made"),
+    "announced_failed": N_("Chelem announced, failed"),
+}
+
+
+def render_deal_end(view: DealEndView, lang: str = "en", style: str = "french", tick: int | None = None) -> Image.Image:
+    """Made or failed and by how much, the taker's score, then the bonuses."""
+    tr = translator(lang)
+    c = Canvas()
+    c.header(f"{contract_name(view.contract, lang)} · {view.taker}")
+    verdict = (tr(N_("MADE by {n}")) if view.made else tr(N_("FAILED by {n}"))).format(n=points(abs(view.margin)))
+    size = largest_size(verdict, (LARGE, MEDIUM, SMALL), WIDTH - 4)
+    c.text((WIDTH // 2, 14 if size == LARGE else 16), verdict, size, align="center", max_width=WIDTH - 4)
+    score_w = c.text((WIDTH - 2, 36), signed(view.score), SMALL, align="right", max_width=40)
+    got = tr(N_("{n} pts")).format(n=points(view.points)) + " · " + oudlers_text(view.oudlers, lang)
+    c.text((2, 36), got, SMALL, max_width=WIDTH - 8 - score_w)
+    extras = []
+    if view.petit_au_bout:
+        extras.append(tr(N_("Petit au bout: {seat}")).format(seat=view.petit_au_bout))
+    for seat, level in view.poignees:
+        extras.append(f"{tr(POIGNEE_NAMES.get(level, level))}: {seat}")
+    if view.chelem:
+        extras.append(tr(CHELEM_TEXT.get(view.chelem, view.chelem)))
+    c.draw.line((0, 49, WIDTH - 1, 49), fill=1)
+    c.text((2, 51), " · ".join(extras) or tr(N_("No bonus")), SMALL, max_width=WIDTH - 4, scroll=tick)
+    return c.image
+
+
+def render_score_table(view: ScoreTableView, lang: str = "en", style: str = "french", tick: int | None = None) -> Image.Image:
+    """Name, score of the last deal, running total; the leader inverted."""
+    tr = translator(lang)
+    c = Canvas()
+    c.header(tr(N_("Deal {n}")).format(n=view.deal_number), tr(N_("Total")))
+    n = len(view.players)
+    size, pitch = (SMALL, PITCH) if n <= 4 else (9, 10)
+    rows = 4 if n <= 4 else 5
+    leader = max(range(n), key=lambda i: view.totals[i]) if n else None
+    first = max(0, min(view.first_row, n - rows))
+    for row, i in enumerate(range(first, min(n, first + rows))):
+        y = 13 + row * pitch + (1 if size == SMALL else 0)
+        ink = 1
+        if i == leader:
+            c.draw.rectangle((0, y, WIDTH - 1, y + pitch - 1), fill=1)
+            ink = 0
+        c.text((WIDTH - 2, y), signed(view.totals[i]) if view.totals[i] else "0", size, align="right", max_width=36, fill=ink)
+        c.text((86, y), signed(view.deal_scores[i]) if view.deal_scores[i] else "0", size, align="right", max_width=38, fill=ink)
+        c.text((2, y), view.players[i], size, max_width=46, fill=ink)
+    return c.image

@@ -1,0 +1,91 @@
+"""Trivium screens: the table (tercias, olla, Loco) and the big announcements."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from device.i18n import N_, translator
+from device.screens.draw import HEIGHT, HUGE, LARGE, MEDIUM, SMALL, WIDTH, Canvas, largest_size
+from device.screens.labels import card_label
+from device.screens.views import AnnouncementView, TriviumView
+
+PITCH = 12
+BOX_W, BOX_H, BOX_GAP = 7, 9, 3
+
+LOCO_TEXT = {
+    "unseen": N_("Loco: not seen"),
+    "in_olla": N_("Loco: in the olla"),
+    "wild": N_("Loco: wild for {seat}"),
+    "stolen": N_("Loco: stolen by {seat}"),
+}
+
+
+def _tercia_boxes(c: Canvas, right: int, y: int, tercias, ink: int) -> int:
+    """Three boxes, right-aligned at ``right``: filled = valid tercia, crossed = invalid.
+
+    Returns the left edge of the boxes.
+    """
+    left = right - 3 * BOX_W - 2 * BOX_GAP
+    for k in range(3):
+        x0 = left + k * (BOX_W + BOX_GAP)
+        box = (x0, y + 2, x0 + BOX_W - 1, y + 2 + BOX_H - 1)
+        if k < len(tercias) and tercias[k].valid:
+            c.draw.rectangle(box, fill=ink)
+        else:
+            c.draw.rectangle(box, outline=ink)
+            if k < len(tercias):  # laid down but not a valid tercia
+                c.draw.line(box, fill=ink)
+                c.draw.line((box[0], box[3], box[2], box[1]), fill=ink)
+    return left
+
+
+def render_trivium(view: TriviumView, lang: str = "en", style: str = "french", tick: int | None = None) -> Image.Image:
+    """Each seat with its tercias (three boxes), the olla's top card, the Loco."""
+    tr = translator(lang)
+    c = Canvas()
+    top = card_label(view.olla_top, lang, style) if view.olla_top else "—"
+    c.header(tr(N_("Trivium")), tr(N_("Olla: {card}")).format(card=top))
+    seats = view.seats[:4]
+    two_columns = len(seats) > 3
+    width = WIDTH // 2 if two_columns else WIDTH
+    for i, seat in enumerate(seats):
+        x = (i % 2) * width if two_columns else 0
+        y = 14 + (i // 2 if two_columns else i) * PITCH
+        ink = 1
+        if i == view.current:
+            c.draw.rectangle((x, y, x + width - 2, y + PITCH - 1), fill=1)
+            ink = 0
+        boxes_left = _tercia_boxes(c, x + width - 4, y, seat.tercias, ink)
+        c.text((x + 2, y), seat.name, SMALL, max_width=boxes_left - x - 5, fill=ink)
+    if two_columns:
+        c.draw.line((WIDTH // 2 - 1, 14, WIDTH // 2 - 1, 37), fill=1)
+    loco = tr(LOCO_TEXT.get(view.loco, LOCO_TEXT["unseen"])).format(seat=view.loco_seat or "?")
+    c.draw.line((0, HEIGHT - 14, WIDTH - 1, HEIGHT - 14), fill=1)
+    c.text((2, HEIGHT - 13), loco, SMALL, max_width=WIDTH - 4, scroll=tick)
+    return c.image
+
+
+ANNOUNCEMENT_TITLES = {
+    "trivium": N_("TRIVIUM!"),
+    "cuadrivium": N_("CUADRIVIUM!"),
+    "gran_cuadrivium": N_("GRAN CUADRIVIUM!"),
+    "gran_maestre": N_("GRAN MAESTRE!"),
+    "chelem": N_("CHELEM!"),
+    "poignee": N_("POIGNÉE!"),
+}
+
+
+def render_announcement(view: AnnouncementView, lang: str = "en", style: str = "french", tick: int | None = None) -> Image.Image:
+    """A full-screen announcement: the title, the points in large type, who."""
+    tr = translator(lang)
+    c = Canvas()
+    title = tr(ANNOUNCEMENT_TITLES.get(view.kind, view.kind))
+    size = largest_size(title, (LARGE, MEDIUM, SMALL), WIDTH - 4)
+    c.draw.rectangle((0, 0, WIDTH - 1, 20), fill=1)
+    c.text((WIDTH // 2, 10 - size // 2 - 1), title, size, align="center", max_width=WIDTH - 4, fill=0)
+    if not view.valid:
+        c.text((WIDTH // 2, 24), tr(N_("NOT VALID")), LARGE, align="center", max_width=WIDTH - 4)
+    elif view.points is not None:
+        c.text((WIDTH // 2, 20), str(view.points), HUGE, align="center", max_width=WIDTH - 4)
+    c.text((WIDTH // 2, 50), view.seat, SMALL, align="center", max_width=WIDTH - 4, scroll=tick)
+    return c.image

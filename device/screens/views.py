@@ -1,0 +1,181 @@
+"""What each screen shows: small frozen view models, filled by the app.
+
+The screens never look into the engines. The app builds one of these from the
+game state (or from a menu) and passes it to the matching ``render_*``
+function. Cards are card codes (``"HK"``, ``"T21"``, ``"EX"``); players are
+display names; numbers are points as the engine counts them.
+
+Keys used by several views:
+
+* ``contract``: ``"prise"``, ``"garde"``, ``"garde_sans"``, ``"garde_contre"``
+  (``"petite"`` is accepted as a synonym of ``"prise"``).
+* ``bid``: a contract key or ``"pass"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
+BIDS = ("pass",) + CONTRACTS
+VIOLATIONS = ("revoke", "must_trump", "undertrump", "out_of_turn", "excuse", "other")
+POIGNEE_LEVELS = ("simple", "double", "triple")
+
+
+@dataclass(frozen=True)
+class SetupView:
+    """Game and players before the first deal."""
+
+    game: str  # "tarot" or "trivium"
+    variant: str  # a display name of the variant, e.g. "FFT" or "5 players"
+    players: tuple[str, ...]
+    dealer: int | None = None  # index in players
+
+
+@dataclass(frozen=True)
+class BiddingView:
+    """The auction: who deals, what each seat said, who speaks now."""
+
+    players: tuple[str, ...]
+    dealer: int
+    bids: tuple[str | None, ...]  # per seat: a bid key, or None if not spoken yet
+    current: int | None = None  # seat whose turn it is
+    called_king: str | None = None  # card code, at 5 players
+
+
+@dataclass(frozen=True)
+class TargetView:
+    """The taker's live target during the play."""
+
+    contract: str
+    taker: str
+    oudlers: int
+    needs: float  # points needed with that many oudlers (56, 51, 41, 36)
+    has: float  # points won so far by the taker's side
+    tricks_left: int
+    partner: str | None = None  # once the called King has shown
+    called_king: str | None = None
+
+
+@dataclass(frozen=True)
+class TrickPlay:
+    seat: str
+    card: str  # card code
+
+
+@dataclass(frozen=True)
+class TrickView:
+    """The trick on the table; ``winner`` indexes ``plays``."""
+
+    number: int
+    plays: tuple[TrickPlay, ...]
+    winner: int | None = None
+    total: int = 18  # tricks in the deal
+
+
+@dataclass(frozen=True)
+class ViolationView:
+    """A rule broken at the table (shown with the buzzer)."""
+
+    kind: str  # one of VIOLATIONS
+    seat: str
+    trick: int
+    suit: str | None = None  # suit letter S/H/D/C involved (revoke, must_trump)
+    card: str | None = None  # the card played
+    detail: str = ""  # free text for kind "other"
+
+
+@dataclass(frozen=True)
+class DealEndView:
+    """The end of a deal: made or failed, by how much, and the bonuses."""
+
+    contract: str
+    taker: str
+    made: bool
+    margin: float  # points above (made) or below (failed) the target
+    oudlers: int
+    points: float  # card points of the taker's side
+    petit_au_bout: str | None = None  # seat name whose Petit won the last trick
+    poignees: tuple[tuple[str, str], ...] = ()  # (seat, level)
+    chelem: str | None = None  # "announced_made", "made", "announced_failed"
+    score: int = 0  # the taker's score for the deal (may be negative)
+
+
+@dataclass(frozen=True)
+class ScoreTableView:
+    """Every player's score for the last deal and the running totals."""
+
+    players: tuple[str, ...]
+    deal_scores: tuple[int, ...]
+    totals: tuple[int, ...]
+    deal_number: int
+    first_row: int = 0  # for scrolling through 6+ players
+
+
+@dataclass(frozen=True)
+class TerciaView:
+    cards: tuple[str, ...]  # card codes (a Loco/Mundo pair has two)
+    valid: bool
+
+
+@dataclass(frozen=True)
+class TriviumSeatView:
+    name: str
+    tercias: tuple[TerciaView, ...] = ()
+    hand_size: int = 0
+
+
+@dataclass(frozen=True)
+class TriviumView:
+    """Trivium: each seat's tercias, the olla's top card and where the Loco is."""
+
+    seats: tuple[TriviumSeatView, ...]
+    olla_top: str | None
+    loco: str = "unseen"  # "unseen", "in_olla", "wild" or "stolen"
+    loco_seat: str | None = None  # who holds it as a wild card / stole it
+    current: int | None = None  # seat whose turn it is
+
+
+@dataclass(frozen=True)
+class AnnouncementView:
+    """A big announcement: "TRIVIUM! 63", "CUADRIVIUM! 50", "CHELEM!"."""
+
+    kind: str  # "trivium", "cuadrivium", "gran_cuadrivium", "gran_maestre", "chelem", "poignee"
+    seat: str
+    points: int | None = None
+    valid: bool = True
+
+
+@dataclass(frozen=True)
+class CameraStatusView:
+    """Camera and recognition health."""
+
+    camera: str  # "ok", "starting", "no_camera", "no_frames"
+    fps: float = 0.0
+    model: str = ""
+    cards_seen: int = 0
+    last_card: str | None = None
+    confidence: float | None = None  # of the last card, 0..1
+
+
+@dataclass(frozen=True)
+class ConfirmCardView:
+    """An uncertain card: confirm it or pick an alternative."""
+
+    card: str
+    confidence: float
+    alternatives: tuple[str, ...] = ()
+    selected: int = 0  # 0 = the card itself, 1.. = alternatives, last = "other card"
+    seat: str | None = None
+
+
+@dataclass(frozen=True)
+class MenuView:
+    """A list to choose from with up/down/OK; ``selected`` indexes ``items``."""
+
+    title: str
+    items: tuple[str, ...]
+    selected: int = 0
+    hint: str = ""
+    scroll: int | None = None  # marquee tick for the selected item
+    marks: tuple[int, ...] = field(default_factory=tuple)  # items shown ticked
