@@ -1,0 +1,93 @@
+"""``tarotmate replay RECORD.json [--json]``: audit and score a recorded deal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+HELP = "replay a French tarot deal record: trick winners, score, and every illegal play the cards prove"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("record", metavar="RECORD.json", help="a tarot-deal/1 record ('-' reads stdin)")
+    parser.add_argument("--json", action="store_true",
+                        help="print exactly the tarot-replay/1 object (JSON) on stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.errors import TarotmateError
+    from engine.tarot.record import deal_from_record, load_record, replay_deal
+
+    if args.record == "-":
+        try:
+            record = json.load(sys.stdin)
+        except json.JSONDecodeError as exc:
+            raise TarotmateError(f"stdin: invalid JSON at line {exc.lineno}, column {exc.colno}: "
+                                 f"{exc.msg}") from None
+    else:
+        record = load_record(args.record)
+    deal = deal_from_record(record)
+    replay = replay_deal(deal)
+    if args.json:
+        print(json.dumps(replay, ensure_ascii=False))
+    else:
+        sys.stdout.write(summary(deal, replay))
+    return 0
+
+
+def _who(deal, seat: int | None) -> str:
+    if seat is None:
+        return "-"
+    if deal.names:
+        return f"{deal.names[seat]} (seat {seat})"
+    return f"seat {seat}"
+
+
+def summary(deal, replay: dict) -> str:
+    """A readable account of a replayed deal."""
+    from engine.tarot.tables import CONTRACT_LABEL
+
+    lines = [f"French tarot, {deal.players} players, dealer {_who(deal, deal.dealer)}"]
+    if deal.phase == "redeal":
+        lines.append("Everyone passed: the cards are dealt again.")
+        return "\n".join(lines) + "\n"
+    contract = CONTRACT_LABEL[deal.contract]
+    head = f"{contract} by {_who(deal, deal.taker)}"
+    if deal.called_card:
+        head += f", calling {deal.called_card}"
+        head += (f" (partner: {_who(deal, replay['partner'])})" if replay["partner"] is not None
+                 else " (plays alone)")
+    if deal.chelem_announced:
+        head += ", chelem announced"
+    lines.append(head)
+    for p in deal.poignees:
+        lines.append(f"Poignée {p.level} shown by {_who(deal, p.seat)}: {' '.join(p.shown)}")
+    lines.append("")
+    for i, t in enumerate(replay["tricks"], 1):
+        lines.append(f"{i:>3}. {_who(deal, t['leader'])} leads: {' '.join(t['cards'])}"
+                     f"  -> {_who(deal, t['winner'])}")
+    lines.append("")
+    if replay["won"] is None:
+        lines.append(f"Deal in progress: attack has {replay['attack_points']:g} points with "
+                     f"{replay['attack_oudlers']} oudler(s), needs {replay['target']}")
+    else:
+        verdict = "made" if replay["won"] else "lost"
+        lines.append(f"Attack: {replay['attack_points']:g} points, {replay['attack_oudlers']} "
+                     f"oudler(s), target {replay['target']}: {verdict} by {replay['diff']}")
+        if replay["petit_au_bout"]:
+            lines.append(f"Petit au bout: {replay['petit_au_bout']}")
+        if replay["chelem"]:
+            lines.append(f"Chelem: {replay['chelem']}")
+        lines.append(f"Unit: {replay['unit']:+d}")
+        lines.append("Scores: " + ", ".join(f"{_who(deal, s)} {v:+d}"
+                                            for s, v in enumerate(replay["scores"])))
+    if replay["violations"]:
+        lines.append("")
+        lines.append(f"Violations ({len(replay['violations'])}):")
+        for v in replay["violations"]:
+            where = f"trick {v['trick']}" if v["trick"] else "before play"
+            lines.append(f"  {where}, {_who(deal, v['seat'])}: {v['rule']}: {v['evidence']}")
+    else:
+        lines.append("No illegal play.")
+    return "\n".join(lines) + "\n"
