@@ -181,7 +181,7 @@ def test_declarations_are_validated(deal):
     assert game.can(Declare(0, "SJ HJ DQ CK")) == (
         "not a winning combination: sota (SJ) + sota (HJ): a sota twice; a Cuadrivium has one of each court"
     )
-    assert game.can(Declare(0, "SJ HN DQ CK SK")).startswith("not a winning combination: 5 cards")
+    assert game.can(Declare(0, "SJ HN DQ CK HJ")).startswith("not a winning combination: 5 cards")
     assert game.can(Declare(0, "SJ HN DQ CK")) is None
     game.apply(LayTercia(0, "C10 H10 S01"))
     assert game.can(Withdraw(0, 0)) == "a valid tercia stays on the table: laid tercias are not taken back"
