@@ -23,6 +23,9 @@ from device.screens.views import (
     ViolationView,
 )
 
+# The card style each language shows by default (Spanish players use Spanish suits).
+DEFAULT_STYLE = {"en": "french", "fr": "french", "es": "tarot"}
+
 FIVE = ("Ana", "Bertrand", "Carmen", "Dominique", "Esteban")
 FOUR = ("Ana", "Bertrand", "Carmen", "Dominique")
 

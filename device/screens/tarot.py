@@ -235,14 +235,20 @@ def render_score_table(view: ScoreTableView, lang: str = "en", style: str = "fre
     """Name, score of the last deal, running total; the leader inverted."""
     tr = translator(lang)
     c = Canvas()
-    c.header(tr(N_("Deal {n}")).format(n=view.deal_number), tr(N_("Total")))
     n = len(view.players)
-    size, pitch = (SMALL, PITCH) if n <= 4 else (9, 10)
-    rows = 4 if n <= 4 else 5
+    deal, total = tr(N_("Deal {n}")).format(n=view.deal_number), tr(N_("Total"))
+    if n <= 4:
+        c.header(deal, total)
+        size, pitch, top, rows = SMALL, PITCH, 14, 4
+    else:  # five or more: a thin band and smaller rows, so that every player shows
+        c.draw.rectangle((0, 0, WIDTH - 1, 8), fill=1)
+        c.text((WIDTH - 2, -1), total, 9, align="right", max_width=40, fill=0)
+        c.text((2, -1), deal, 9, max_width=80, fill=0)
+        size, pitch, top, rows = 9, 11, 9, 5
     leader = max(range(n), key=lambda i: view.totals[i]) if n else None
     first = max(0, min(view.first_row, n - rows))
     for row, i in enumerate(range(first, min(n, first + rows))):
-        y = 13 + row * pitch + (1 if size == SMALL else 0)
+        y = top + row * pitch
         ink = 1
         if i == leader:
             c.draw.rectangle((0, y, WIDTH - 1, y + pitch - 1), fill=1)

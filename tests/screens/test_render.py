@@ -1,0 +1,113 @@
+"""Every screen: pixel-exact against its golden image, and nothing cut off."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+from PIL import Image
+
+from device.i18n import LANGUAGES
+from device.screens import RENDERERS, render
+from device.screens.draw import ELLIPSIS, HEIGHT, WIDTH, ellipsize, recording, scroll_window, text_width
+from device.screens.examples import DEFAULT_STYLE, examples
+from device.screens.golden import differing_pixels, golden_path
+from device.screens.views import (
+    BiddingView,
+    MenuView,
+    ScoreTableView,
+    TargetView,
+    TrickPlay,
+    TrickView,
+)
+
+CASES = [(lang, name) for lang in LANGUAGES for name in examples(lang)]
+REGENERATE = "regenerate with: .venv/bin/python -m device.screens.golden --update (then look at them)"
+
+
+@pytest.mark.parametrize("lang,name", CASES)
+def test_screen_matches_its_golden_image(lang, name):
+    image = render(examples(lang)[name], lang, DEFAULT_STYLE[lang])
+    assert image.mode == "1" and image.size == (WIDTH, HEIGHT)
+    golden = Image.open(golden_path(lang, name))
+    assert differing_pixels(image, golden) == 0, f"{lang}/{name} differs from its golden image; {REGENERATE}"
+
+
+def test_every_view_class_has_an_example():
+    shown = {type(view) for view in examples("en").values()}
+    assert set(RENDERERS) <= shown
+
+
+def _check_fits(items):
+    assert items, "the screen drew no text"
+    for item in items:
+        x0, y0, x1, y1 = item.box
+        assert 0 <= x0 and 0 <= y0 and x1 <= WIDTH and y1 <= HEIGHT, f"{item.shown!r} leaves the screen: {item.box}"
+        if item.fit == "ellipsis":
+            assert item.shown.endswith(ELLIPSIS) and item.shown[:-1] == item.wanted[: len(item.shown) - 1]
+        elif item.fit == "full":
+            assert item.shown == item.wanted
+    for i, a in enumerate(items):
+        for b in items[i + 1 :]:
+            overlap = not (a.box[2] <= b.box[0] or b.box[2] <= a.box[0] or a.box[3] <= b.box[1] or b.box[3] <= a.box[1])
+            assert not overlap or not a.shown.strip() or not b.shown.strip(), f"{a.shown!r} overlaps {b.shown!r}"
+
+
+@pytest.mark.parametrize("style", ["french", "tarot"])
+@pytest.mark.parametrize("lang,name", CASES)
+def test_text_stays_on_screen_and_is_cut_only_with_an_ellipsis(lang, name, style):
+    with recording() as items:
+        render(examples(lang)[name], lang, style)
+    _check_fits(items)
+
+
+def test_scroll_tick_moves_a_long_name_and_keeps_it_on_screen():
+    view = TargetView("garde_contre", "Maximiliano Bartolomé", 3, 36, 12, 14, called_king="SK")
+    frames = []
+    for tick in range(3):
+        with recording() as items:
+            frames.append(render(view, "es", "tarot", tick).tobytes())
+        _check_fits(items)
+        assert any(item.fit == "scroll" for item in items)
+    assert len(set(frames)) == 3
+
+
+def test_ellipsis_and_scroll_window_fit():
+    text = "Guarda contra · Maximiliano Bartolomé"
+    cut = ellipsize(text, 10, 60)
+    assert cut.endswith(ELLIPSIS) and text_width(cut, 10) <= 60 and text.startswith(cut[:-1])
+    assert ellipsize("Ana", 10, 60) == "Ana"
+    window = scroll_window(text, 10, 60, 5)
+    assert text_width(window, 10) <= 60 and window.startswith(text[5:8])
+
+
+names = st.text(alphabet="AaBÉéñÑçœgjpqyWM ", min_size=1, max_size=30)
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=st.lists(names, min_size=3, max_size=5), lang=st.sampled_from(LANGUAGES))
+def test_any_player_names_fit(players, lang):
+    n = len(players)
+    views = [
+        BiddingView(tuple(players), 0, tuple(["garde_contre"] * (n - 1) + [None]), current=n - 1),
+        ScoreTableView(tuple(players), tuple([-1234] * n), tuple([-12345] * n), deal_number=99),
+        TrickView(18, tuple(TrickPlay(p, "D07") for p in players), winner=0),
+        MenuView(players[0], tuple(players), selected=n - 1),
+    ]
+    for view in views:
+        with recording() as items:
+            render(view, lang, "tarot")
+        _check_fits(items)
+
+
+def test_winning_card_is_inverted_and_others_are_not():
+    view = examples("en")["trick4"]
+    image = render(view, "en", "french")
+    first_row = [image.getpixel((x, 15)) for x in range(WIDTH)]
+    second_row = [image.getpixel((x, 27)) for x in range(WIDTH)]
+    assert sum(first_row) > WIDTH * 0.6  # mostly lit: the winner (seat 0) is inverted
+    assert sum(second_row) < WIDTH * 0.4
+
+
+def test_render_refuses_an_unknown_view():
+    with pytest.raises(TypeError):
+        render(object())
