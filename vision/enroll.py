@@ -27,6 +27,7 @@ import numpy as np
 from engine.cards import CODES, BY_CODE
 from engine.errors import TarotmateError
 from vision.deck_profiles import DeckProfile, DeckProfileError, SimilarPair, load_profile
+from vision.namer import Naming
 from vision.warp import CROP_SIZE, crop_corners, warp_card
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff")
@@ -48,20 +49,20 @@ class EnrollmentError(TarotmateError):
 
 
 @dataclass(frozen=True)
-class Jitter:
-    """How far the augmented views of a card stray from the clean image.
+class Augment:
+    """How far the augmented enrollment views of a card stray from the clean image.
 
-    ``corner``: largest corner displacement, as a fraction of the card's
-    width/height (perspective and localisation error); ``blur``: largest
-    Gaussian sigma in crop pixels; ``light``: largest relative change of
-    brightness and contrast, per channel for a colour cast; ``noise``: largest
-    standard deviation of the added Gaussian noise, in grey levels.
+    The views are made by :func:`vision.synth.make_crop`, the crop synthesis
+    the recognition model is trained with: ``jitter`` is the largest corner
+    displacement (fraction of the crop width: perspective and localisation
+    error, a little table at the edges), ``effects`` the strength of the light,
+    glare, shadow, blur, noise, low resolution and JPEG effects, ``colour``
+    the strength of the colour changes (white balance, hue, saturation).
     """
 
-    corner: float = 0.04
-    blur: float = 1.5
-    light: float = 0.25
-    noise: float = 6.0
+    jitter: float = 0.04
+    effects: float = 0.5
+    colour: float = 0.3
 
 
 def face_quad(face: np.ndarray) -> np.ndarray:
@@ -70,50 +71,29 @@ def face_quad(face: np.ndarray) -> np.ndarray:
     return crop_corners((w, h))
 
 
-def _photometric(crop: np.ndarray, rng: np.random.Generator, jitter: Jitter) -> np.ndarray:
-    out = crop.astype(np.float32)
-    gain = 1.0 + rng.uniform(-jitter.light, jitter.light) + rng.uniform(-0.3, 0.3, 3) * jitter.light
-    bias = rng.uniform(-jitter.light, jitter.light) * 60.0
-    mean = out.mean()
-    contrast = 1.0 + rng.uniform(-jitter.light, jitter.light)
-    out = (out - mean) * contrast + mean
-    out = out * gain + bias
-    sigma = rng.uniform(0.0, jitter.blur)
-    if sigma > 0.3:
-        out = cv2.GaussianBlur(out, (0, 0), sigma)
-    out += rng.normal(0.0, rng.uniform(0.0, jitter.noise), out.shape)
-    return np.clip(out, 0, 255).astype(np.uint8)
-
-
 def card_views(
     face: np.ndarray,
     n: int,
     size: tuple[int, int],
     rng: np.random.Generator,
-    jitter: Jitter = Jitter(),
-) -> tuple[list[np.ndarray], np.ndarray]:
-    """``n`` crops of ``size`` (w, h) of a card ``face``, and which are turned a half turn.
+    augment: Augment = Augment(),
+) -> list[np.ndarray]:
+    """``n`` crops of ``size`` (w, h) of a card ``face`` (BGR, the image is the card).
 
     View 0 is the clean face, view 1 the clean face turned a half turn; the
-    others alternate orientation and are jittered. The orientations are
-    returned as a boolean array (True: turned).
+    others are synthesised crops, half of them turned, with the jitter and
+    effects of ``augment``.
     """
+    from vision.synth import face_from_image, make_crop
+
     if n < 1:
         raise EnrollmentError(f"need at least one view per card, got {n}")
-    h, w = face.shape[:2]
-    base = face_quad(face)
-    crops, turned = [], np.zeros(n, bool)
-    for i in range(n):
-        if i < 2:
-            crop = warp_card(face, base, size)
-        else:
-            shift = rng.uniform(-jitter.corner, jitter.corner, (4, 2)) * np.array([w, h], np.float32)
-            crop = _photometric(warp_card(face, base + shift.astype(np.float32), size), rng, jitter)
-        if i % 2 == 1:
-            crop = np.ascontiguousarray(crop[::-1, ::-1])
-            turned[i] = True
-        crops.append(crop)
-    return crops, turned
+    clean = warp_card(face, face_quad(face), size)
+    views = [clean, np.ascontiguousarray(clean[::-1, ::-1])][:n]
+    synth_face = face_from_image("view", face)
+    for _ in range(n - len(views)):
+        views.append(make_crop(rng, synth_face, size, jitter=augment.jitter, effects=augment.effects, colour=augment.colour))
+    return views
 
 
 def portrait(image: np.ndarray) -> np.ndarray:
@@ -207,34 +187,15 @@ def similar_pairs(prototypes: np.ndarray, labels: Sequence[str], min_similarity:
 # --------------------------------------------------------------------------- rejection
 
 
-def non_card_crops(size: tuple[int, int], rng: np.random.Generator, n: int = 24) -> list[np.ndarray]:
-    """Crops that are not card faces: flat colours, gradients, stripes, noise, felt.
+def non_card_crops(size: tuple[int, int], rng: np.random.Generator, n: int = 32) -> list[np.ndarray]:
+    """Crops that are not card faces (backs, hands, coins, bare table), by :func:`vision.synth.make_unknown_crop`.
 
-    They stand for what the localiser may hand over by mistake (an empty
-    patch of table, a hand, a coin, glare); their similarities to the
-    prototypes set the rejection threshold.
+    They stand for what the localiser may hand over by mistake; their
+    similarities to the prototypes set the rejection threshold.
     """
-    w, h = size
-    crops = []
-    for i in range(n):
-        kind = i % 4
-        colour = rng.integers(0, 256, 3).astype(np.float32)
-        if kind == 0:  # flat colour with a little noise
-            img = np.broadcast_to(colour, (h, w, 3)) + rng.normal(0, 4, (h, w, 3))
-        elif kind == 1:  # linear gradient between two colours
-            other = rng.integers(0, 256, 3).astype(np.float32)
-            t = np.linspace(0, 1, h, dtype=np.float32)[:, None, None]
-            img = np.broadcast_to(colour * (1 - t) + other * t, (h, w, 3))
-        elif kind == 2:  # stripes, as wood grain or a tablecloth
-            period = rng.uniform(6, 40)
-            x = np.arange(w, dtype=np.float32)[None, :, None] + 0.3 * np.arange(h, dtype=np.float32)[:, None, None]
-            img = colour * (0.75 + 0.25 * np.sin(2 * np.pi * x / period))
-            img = np.broadcast_to(img, (h, w, 3))
-        else:  # smooth blotchy texture (felt, skin, marble)
-            small = rng.uniform(0, 1, (max(2, h // 16), max(2, w // 16), 3)).astype(np.float32)
-            img = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC) * colour
-        crops.append(np.clip(img, 0, 255).astype(np.uint8))
-    return crops
+    from vision.synth import make_unknown_crop
+
+    return [make_unknown_crop(rng, size)[0] for _ in range(n)]
 
 
 def rejection_threshold(genuine: np.ndarray, impostor: np.ndarray) -> float:
@@ -286,11 +247,21 @@ def embed_card(
     face: np.ndarray,
     views: int,
     rng: np.random.Generator,
-    jitter: Jitter = Jitter(),
+    augment: Augment = Augment(),
 ) -> CardViews:
-    """Embed ``views`` augmented views of one card face."""
-    crops, turned = card_views(portrait(face), views, crop_size(embedder), rng, jitter)
-    return CardViews(code, normalise(embedder.embed(crops)), turned)
+    """Embed ``views`` augmented views of one card face.
+
+    A view counts as turned when its embedding is closer to that of the clean
+    turned face than to the clean upright one (the synthesis turns half of
+    the views and does not say which).
+    """
+    crops = card_views(portrait(face), views, crop_size(embedder), rng, augment)
+    embeddings = normalise(embedder.embed(crops))
+    if len(embeddings) < 2:
+        return CardViews(code, embeddings, np.zeros(len(embeddings), bool))
+    turned = embeddings @ embeddings[1] > embeddings @ embeddings[0]
+    turned[:2] = (False, True)
+    return CardViews(code, embeddings, turned)
 
 
 def build_profile(
@@ -304,8 +275,7 @@ def build_profile(
     """A deck profile from the embedded views of its cards (rejection and pair thresholds included)."""
     prototypes, labels = prototypes_of(cards, strategy)
     genuine = own_scores(cards, prototypes, labels)
-    rng = np.random.default_rng(seed)
-    impostors = normalise(embedder.embed(non_card_crops(crop_size(embedder), rng)))
+    impostors = normalise(embedder.embed(non_card_crops(crop_size(embedder), np.random.default_rng(seed))))
     impostor_scores = card_scores(impostors, prototypes, labels)[0].max(1)
     return DeckProfile(
         name=name,
@@ -338,7 +308,7 @@ def enroll_faces(
     seed: int = 0,
     source: str = "",
     progress: Progress | None = None,
-    jitter: Jitter = Jitter(),
+    augment: Augment = Augment(),
 ) -> DeckProfile:
     """Build the profile of deck ``name`` from one clean face image per card code."""
     if not faces:
@@ -347,7 +317,7 @@ def enroll_faces(
     cards = []
     codes = [c for c in CODES if c in faces]
     for i, code in enumerate(codes):
-        cards.append(embed_card(embedder, code, faces[code], views, rng, jitter))
+        cards.append(embed_card(embedder, code, faces[code], views, rng, augment))
         if progress:
             progress(i + 1, len(codes), code)
     return build_profile(name, cards, embedder, strategy, source, seed)
@@ -412,13 +382,6 @@ def single_card(image: np.ndarray, size: tuple[int, int] = CROP_SIZE) -> np.ndar
 # --------------------------------------------------------------------------- naming
 
 
-@dataclass(frozen=True)
-class Naming:
-    card: str | None
-    confidence: float
-    embedding: np.ndarray
-
-
 class PrototypeNamer:
     """Names crops of an enrolled deck by their nearest prototype (same interface as the Namer)."""
 
@@ -427,6 +390,7 @@ class PrototypeNamer:
         self.embedder = embedder
         self.temperature = temperature
         self.deck = profile.name
+        self.input_size = crop_size(embedder)  # the crop size recognition warps to
 
     def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         return normalise(self.embedder.embed(crops))

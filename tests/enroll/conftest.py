@@ -8,11 +8,11 @@ import pytest
 
 from engine.cards import CODES
 from vision.builtin_deck import render_card
-from vision.enroll import Jitter, enroll_faces, normalise
+from vision.enroll import Augment, enroll_faces, normalise
 
 # Enrollment views for the pixel embedder below: it is not invariant to
 # shifts, so views stray less than with the real model.
-MILD = Jitter(corner=0.01, blur=1.0, light=0.2, noise=4.0)
+MILD = Augment(jitter=0.01, effects=0.15, colour=0.1)
 
 
 class PixelEmbedder:
@@ -54,4 +54,4 @@ def builtin_profile(embedder, faces):
     (Averaging jittered views blurs pixel prototypes; the real model's
     embedding is what gains from them, see the benchmark.)
     """
-    return enroll_faces("builtin-test", faces, embedder, views=2, jitter=MILD)
+    return enroll_faces("builtin-test", faces, embedder, views=2, augment=MILD)

@@ -153,5 +153,5 @@ def test_a_finished_enrollment_builds_a_profile_that_names_the_deck(embedder, fa
     assert profile.cards == order and profile.source == "device" and profile.views == 4
     from vision.enroll import PrototypeNamer, card_views
 
-    crops = [card_views(faces[c], 3, embedder.crop_size, rng, MILD)[0][2] for c in order]
+    crops = [card_views(faces[c], 3, embedder.crop_size, rng, MILD)[2] for c in order]
     assert [n.card for n in PrototypeNamer(profile, embedder).name(crops)] == list(order)

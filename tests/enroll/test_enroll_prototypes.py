@@ -28,7 +28,7 @@ def fresh_views(faces, embedder, seed: int, per_card: int = 3):
     rng = np.random.default_rng(seed)
     crops, truth = [], []
     for code in CODES:
-        views, _ = card_views(faces[code], per_card + 2, embedder.crop_size, rng, MILD)
+        views = card_views(faces[code], per_card + 2, embedder.crop_size, rng, MILD)
         crops += views[2:]  # the first two are the clean views enrollment saw
         truth += [code] * per_card
     return crops, truth
@@ -49,7 +49,7 @@ def test_augmented_views_of_the_builtin_deck_are_named_right(builtin_profile, em
 
 
 def test_a_half_turned_card_is_named_right(builtin_profile, embedder, faces):
-    turned = [np.ascontiguousarray(card_views(faces[c], 1, embedder.crop_size, np.random.default_rng(0))[0][0][::-1, ::-1])
+    turned = [np.ascontiguousarray(card_views(faces[c], 1, embedder.crop_size, np.random.default_rng(0))[0][::-1, ::-1])
               for c in ("T07", "HK", "EX", "C03")]
     assert [n.card for n in PrototypeNamer(builtin_profile, embedder).name(turned)] == ["T07", "HK", "EX", "C03"]
 
@@ -62,7 +62,7 @@ def test_non_card_crops_are_rejected_as_unknown(builtin_profile, embedder, faces
     namer = PrototypeNamer(builtin_profile, embedder)
     namings = namer.name(crops)
     assert [n.card for n in namings] == [None] * len(crops)
-    cards = namer.name(card_views(faces["S04"], 2, embedder.crop_size, np.random.default_rng(0))[0])
+    cards = namer.name(card_views(faces["S04"], 2, embedder.crop_size, np.random.default_rng(0)))
     assert min(n.confidence for n in cards) > 2 * max(n.confidence for n in namings)
 
 
@@ -73,11 +73,11 @@ def test_naming_nothing_gives_nothing(builtin_profile, embedder):
 def test_the_same_image_enrolled_under_two_codes_is_reported(embedder, faces):
     subset = {code: faces[code] for code in CODES[:12]}
     subset["T05"] = faces["T02"]  # the player showed the 2 when asked for the 5
-    profile = enroll_faces("dup", subset, embedder, views=4, jitter=MILD)
+    profile = enroll_faces("dup", subset, embedder, views=2)
     assert profile.similar_pairs, "the duplicate was not reported"
     top = profile.similar_pairs[0]
     assert {top.first, top.second} == {"T02", "T05"} and top.similarity > 0.95
-    assert all({p.first, p.second} != {"T01", "T03"} for p in profile.similar_pairs)
+    assert len(profile.similar_pairs) == 1  # the other eleven cards are told apart
 
 
 def test_similar_pairs_compares_cards_by_their_closest_prototypes():
@@ -118,7 +118,7 @@ def test_deck_folder_refuses_a_card_given_twice(tmp_path):
 def test_deck_namer_loads_the_profile_for_the_same_model(builtin_profile, embedder, faces, tmp_path):
     save_profile(builtin_profile, tmp_path)
     namer = load_deck_namer("builtin-test", base_namer=embedder, decks_dir=tmp_path)
-    crops = card_views(faces["D07"], 1, embedder.crop_size, np.random.default_rng(0))[0]
+    crops = card_views(faces["D07"], 1, embedder.crop_size, np.random.default_rng(0))
     assert namer.name(crops)[0].card == "D07"
 
     class OtherModel(type(embedder)):

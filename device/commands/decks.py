@@ -1,0 +1,53 @@
+"""``tarotmate decks``: the decks Tarotmate can name, built-in and enrolled."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+HELP = "list the decks Tarotmate knows: the built-in recognition and the enrolled deck profiles"
+
+BUILTIN = "builtin"
+BUILTIN_NOTE = "the recognition model's own classes (no profile needed)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--decks-dir", metavar="DIR",
+                        help="list only this folder of profiles (default: the user's decks, then the shipped ones)")
+    parser.add_argument("--json", action="store_true", help="print the list as JSON")
+
+
+def deck_rows(decks_dir=None) -> list[dict]:
+    """One row per deck: the built-in recognition first, then every profile found."""
+    from vision.deck_profiles import list_profiles
+
+    rows = [{"name": BUILTIN, "kind": "built-in", "cards": 78, "note": BUILTIN_NOTE}]
+    for entry in list_profiles(decks_dir):
+        m = entry.manifest
+        rows.append({
+            "name": entry.name,
+            "kind": "shipped" if entry.shipped else "enrolled",
+            "cards": m.get("cards"),
+            "views": m.get("views"),
+            "model": m.get("model"),
+            "similar_pairs": len(m.get("similar_pairs", [])),
+            "created": m.get("created"),
+            "path": str(entry.path),
+        })
+    return rows
+
+
+def run(args: argparse.Namespace) -> int:
+    rows = deck_rows(args.decks_dir)
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        if r["kind"] == "built-in":
+            print(f"{r['name']:<{width}}  built-in  {r['note']}")
+            continue
+        alike = f", {r['similar_pairs']} pairs too alike" if r["similar_pairs"] else ""
+        print(f"{r['name']:<{width}}  {r['kind']:<8}  {r['cards']} cards, {r['views']} views{alike}, "
+              f"{(r['created'] or '')[:10]}  {r['path']}")
+    return 0
