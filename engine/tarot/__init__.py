@@ -11,6 +11,9 @@ from engine.tarot.operations import (AnnounceChelem, Bid, CallCard, DeclareMiser
 from engine.tarot.options import FFT, OptionError, TarotOptions
 from engine.tarot.scoring import DealResult, score_deal
 from engine.tarot.state import IllegalOperation, LiveTarget, Poignee, TarotDeal, Trick
+from engine.tarot.game import DealSummary, TarotGame
+from engine.tarot.record import (RecordError, deal_from_record, deal_to_record, load_record,
+                                 replay_record, validate_record)
 from engine.tarot.simulate import InjectedFault, random_deal, random_deal_with_revoke
 
 __all__ = [
@@ -18,5 +21,7 @@ __all__ = [
     "Poignee", "Violation", "DealResult", "score_deal", "legal_cards", "is_legal",
     "forbidden_if_held", "Operation", "OperationError", "operation_from_dict", "PetitSec", "Bid",
     "CallCard", "RevealChien", "Ecart", "AnnounceChelem", "DeclarePoignee", "DeclareMisere",
-    "Play", "random_deal", "random_deal_with_revoke", "InjectedFault",
+    "Play", "random_deal", "random_deal_with_revoke", "InjectedFault", "TarotGame",
+    "DealSummary", "RecordError", "validate_record", "replay_record", "deal_from_record",
+    "deal_to_record", "load_record",
 ]
