@@ -165,12 +165,12 @@ def check_tercia(cards: Iterable[Card | str], allow_pair: bool = True) -> Verdic
                 TERCIA, [cs], "XXI + Loco: the pair that sums to 21 (counts as a tercia in a Trivium only)"
             )
         return _no("XXI + Loco is the pair of the Trivium only: here the tercia must be three cards")
-    for c in cs:
-        if c.is_court:
-            return _no(f"{label(c)} cannot be in a tercia: courts never are")
     if n != 3:
         extra = " (only XXI + Loco make a pair)" if n == 2 else ""
         return _no(f"{n} card{'s' if n != 1 else ''}: a tercia has three cards{extra}")
+    for c in cs:
+        if c.is_court:
+            return _no(f"{label(c)} cannot be in a tercia: courts never are")
     if any(is_mundo(c) for c in cs):
         return _no(
             f"{_sum_text(cs)}: three cards with XXI cannot reach 21 "
@@ -383,13 +383,11 @@ def classify(cards: Iterable[Card | str], options: TriviumOptions = TriviumOptio
         return check_gran_maestre(cs, options)
     if n in (8, 9):
         return check_trivium(cs)
-    if n == 6:
-        two = partition_into_tercias(cs)
-        if two is not None:
-            return _no("two tercias win nothing: a Trivium needs three")
+    if n in (5, 6) and partition_into_tercias(cs, allow_pair=True) is not None:
+        return _no("two tercias win nothing: a Trivium needs three")
     if n == 0:
         return _no("no cards")
     return _no(
-        f"{n} card{'s' if n != 1 else ''} form no combination: a tercia has three cards, "
+        f"{n} card{'s form' if n != 1 else ' forms'} no combination: a tercia has three cards, "
         "a Cuadrivium four, a Gran Maestre seven, a Trivium nine (eight with the pair XXI + Loco)"
     )

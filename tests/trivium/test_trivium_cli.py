@@ -87,3 +87,28 @@ def test_check_needs_cards(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["trivium", "check"])
     assert exc.value.code != 0
+
+
+def test_simulate_prints_the_announcements_of_one_game(capsys):
+    assert main(["trivium", "simulate", "--players", "2", "--seed", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Player ") and " starts: " in lines[0]
+    assert lines[-1].startswith("result: ")
+
+
+def test_simulate_json_statistics_and_record(capsys, tmp_path):
+    from engine.trivium.record import load
+
+    path = tmp_path / "last.json"
+    status = main(["trivium", "simulate", "--games", "20", "--players", "4", "--json", "--record", str(path)])
+    out, err = capsys.readouterr()
+    assert status == 0
+    stats = json.loads(out)
+    assert stats["games"] == 20 and sum(stats["outcomes"].values()) == 20
+    assert "saved the last game" in err
+    assert load(path).phase == "finished"
+
+
+def test_simulate_refuses_zero_games(capsys):
+    assert main(["trivium", "simulate", "--games", "0"]) == 2
+    assert "--games must be at least 1" in capsys.readouterr().err
