@@ -136,28 +136,28 @@ class Bot:
             return _is_court(top) and card(top).rank not in {card(c).rank for c in hand if _is_court(c)}
         if top == MUNDO:
             return LOCO in hand
-        return bool(self.real_tercias(hand + [top])) and any(top in t for t in self.real_tercias(hand + [top]))
+        return any(top in t for t in self.real_tercias(list(hand) + [top]))
 
-    def actions(self, state: TriviumState) -> list[Operation]:
-        """The first action to take after the exchange, or [] to end the turn."""
+    def next_action(self, state: TriviumState) -> Operation | None:
+        """The next thing to do after the exchange, or None to end the turn."""
         steal = self._steal(state)
         if steal is not None:
-            return [steal]
+            return steal
         hand = self.hand(state)
         declaration = self.best_declaration(hand, state.options)
         if declaration is not None:
-            return [Declare(self.seat, declaration)]
+            return Declare(self.seat, declaration)
         tercias = self.real_tercias(hand)
         if tercias:
-            return [LayTercia(self.seat, tercias[0])]
+            return LayTercia(self.seat, tercias[0])
         if MUNDO in hand and LOCO in hand:
-            return [LayTercia(self.seat, (MUNDO, LOCO))]
+            return LayTercia(self.seat, (MUNDO, LOCO))
         if LOCO in hand and state.valid_tercias(self.seat) == 2:
             numbered = [c for c in hand if _value(c) is not None and c != MUNDO]
             for a, b in subsets(numbered, 2):
                 if check_tercia((a, b, LOCO)).is_combination:
-                    return [LayTercia(self.seat, (a, b, LOCO))]
-        return []
+                    return LayTercia(self.seat, (a, b, LOCO))
+        return None
 
     def _steal(self, state: TriviumState) -> Steal | None:
         hand = self.hand(state)
@@ -231,10 +231,10 @@ def play_turn(game: TriviumGame, bot: Bot) -> None:
     if game.phase != "play" or not game.state.exchanged:
         return  # the game ended, or the pozo was reshuffled and the exchange comes next
     while game.phase == "play":
-        actions = bot.actions(game.state)
-        if not actions:
+        action = bot.next_action(game.state)
+        if action is None:
             return
-        game.apply(actions[0])
+        game.apply(action)
 
 
 def table_view(game: TriviumGame) -> list[Operation]:

@@ -420,6 +420,9 @@ def _declare(state: TriviumState, op: Declare) -> TriviumState:
         raise IllegalOperation(f"not a winning combination: {verdict.reason}")
     if from_laid and verdict.combination != GRAN_MAESTRE:
         raise IllegalOperation("only a Gran Maestre may use a laid-down tercia")
+    used = [g for g in state.laid[op.seat] if g.valid and set(g.cards) & set(from_laid)]
+    if len(used) > 1 or any(not set(g.cards) <= set(op.cards) for g in used):
+        raise IllegalOperation("a Gran Maestre may use one whole laid-down tercia, not parts of several")
     shown = [c for c in op.cards if c not in valid_laid]
     # The shown cards go back to the hand, now known to the table.
     hand = Hand(sort_codes(hand.known + tuple(shown)), hand.hidden)

@@ -15,9 +15,9 @@ hand slots and the unknown pozo cards. With a known deal ``unseen`` is empty.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from engine.cards import CODES, card
+from engine.cards import CODES
 from engine.trivium.combinations import Verdict
 from engine.trivium.options import TriviumOptions
 
@@ -166,7 +166,7 @@ class TriviumState:
     robbed: int | None = None
     winner: int | None = None
     result: Verdict | None = None
-    announcements: tuple[Announcement, ...] = field(default=())
+    announcements: tuple[Announcement, ...] = ()
 
     # ------------------------------------------------------------------ derived
 
@@ -289,7 +289,3 @@ def initial_state(players, options: TriviumOptions | None = None) -> TriviumStat
     if len(set(names)) != len(names):
         raise IllegalOperation("two players have the same name")
     return TriviumState(names, options or TriviumOptions())
-
-
-def card_value(code: str) -> int:
-    return card(code).rank

@@ -185,7 +185,11 @@ def test_declarations_are_validated(deal):
     assert game.can(Declare(0, "SJ HN DQ CK")) is None
     game.apply(LayTercia(0, "C10 H10 S01"))
     assert game.can(Withdraw(0, 0)) == "a valid tercia stays on the table: laid tercias are not taken back"
-    # A Gran Maestre may use a laid tercia
+    # A Gran Maestre may use one whole laid tercia, not part of it
+    assert game.state.hands[0].known == ("T01", "SJ", "HJ", "HN", "DQ", "CK")
+    assert game.can(Declare(0, "SJ HN DQ CK C10 H10 T01")) == (
+        "a Gran Maestre may use one whole laid-down tercia, not parts of several"
+    )
     game.apply(Declare(0, "SJ HN DQ CK C10 H10 S01"))
     assert game.result.combination == "gran_maestre"
 
