@@ -42,14 +42,36 @@ import numpy as np
 from engine.cards import BY_CODE, CODES
 from engine.errors import TarotmateError
 from vision.deck_profiles import DeckProfile, SimilarPair, check_name, user_decks_dir
-from vision.enroll import CardViews, Embedder, build_profile, normalise, own_scores, pair_threshold, prototypes_of, similar_pairs
+from vision.enroll import (
+    DEFAULT_STRATEGY,
+    CardViews,
+    Embedder,
+    build_profile,
+    embed_card,
+    normalise,
+    own_scores,
+    pair_threshold,
+    prototypes_of,
+    similar_pairs,
+)
 
 SHOW = "show"  # name a card and wait for its views
 CONFIRM = "confirm"  # enough views: confirm, redo or skip
 REVIEW = "review"  # a pair of cards too alike: show both again, or accept
 DONE = "done"  # every card enrolled or skipped: build the profile
 
-DEFAULT_VIEWS_NEEDED = 6
+DEFAULT_VIEWS_NEEDED = 12  # three captures of four views each
+VIEWS_PER_CAPTURE = 4  # the crop, its half turn and two synthesised variations
+CAPTURE_INTERVAL_S = 0.3  # between two captures of the same card (the player moves it a little)
+FACE_SIZE = (440, 800)  # a captured card is straightened at this size before its views are made
+
+# what Capturer.offer did with a frame
+CAPTURED = "captured"
+NO_CARD = "no-card"  # no card, or several cards, in the frame
+REMOVE = "remove"  # the card just done is still there: take it away first
+MOVING = "moving"  # the card is moving: wait until it lies still
+WAITING = "waiting"  # too soon after the previous capture
+IDLE = "idle"  # the flow is not waiting for views
 
 
 class EnrollFlowError(TarotmateError):
@@ -226,10 +248,10 @@ class EnrollFlow:
         self._save_snapshot()
         return self.prompt()
 
-    def build_profile(self, embedder: Embedder, source: str = "device") -> DeckProfile:
+    def build_profile(self, embedder: Embedder, strategy: str = DEFAULT_STRATEGY, source: str = "device") -> DeckProfile:
         """The deck profile, once every card is enrolled or skipped and every pair reviewed."""
         self._expect(DONE)
-        return build_profile(self.deck, list(self._enrolled.values()), embedder, source=source)
+        return build_profile(self.deck, list(self._enrolled.values()), embedder, strategy, source=source)
 
     # ------------------------------------------------------------------ snapshots
 
@@ -303,6 +325,70 @@ class EnrollFlow:
             self._save(self.snapshot())
 
 
+# ---------------------------------------------------------------------- camera frames
+
+
+class Capturer:
+    """Turns camera frames into views of the card the flow asks for.
+
+    A frame gives views when it shows exactly one card lying still (same
+    corners as in the previous frame, within ``steady`` of the card's length)
+    and ``interval_s`` seconds have passed since the last capture: the
+    straightened card, its half turn and synthesised variations of it
+    (``views_per_capture`` in all). After a card is done, nothing is
+    captured until the table has been seen without it, so the previous card
+    is never taken for the next one.
+    """
+
+    def __init__(
+        self,
+        flow: EnrollFlow,
+        embedder: Embedder,
+        views_per_capture: int = VIEWS_PER_CAPTURE,
+        interval_s: float = CAPTURE_INTERVAL_S,
+        steady: float = 0.02,
+        seed: int = 0,
+    ):
+        self.flow = flow
+        self.embedder = embedder
+        self.views_per_capture = views_per_capture
+        self.interval_s = interval_s
+        self.steady = steady
+        self._rng = np.random.default_rng(seed)
+        self._card: str | None = flow.current  # the card the captures are for
+        self._cleared = True  # the table was seen without the previous card
+        self._last: float | None = None  # time of the last capture
+        self._previous_quad: np.ndarray | None = None
+
+    def offer(self, image: np.ndarray, timestamp: float) -> str:
+        """Capture views from one BGR frame if the flow wants them; say what happened."""
+        from vision.localise import find_cards
+        from vision.warp import warp_card
+
+        if self.flow.current != self._card:  # the previous card was confirmed, skipped or redone
+            self._card, self._cleared, self._last = self.flow.current, False, None
+        if self.flow.step != SHOW:
+            return IDLE
+        quads = find_cards(image)
+        if len(quads) != 1:
+            self._cleared, self._previous_quad = True, None
+            return NO_CARD
+        if not self._cleared:
+            return REMOVE
+        quad, previous = np.asarray(quads[0], np.float32), self._previous_quad
+        self._previous_quad = quad
+        length = float(np.linalg.norm(quad[0] - quad[3]))
+        if previous is None or np.abs(quad - previous).max() > self.steady * length:
+            return MOVING
+        if self._last is not None and timestamp - self._last < self.interval_s:
+            return WAITING
+        face = warp_card(image, quad, FACE_SIZE)
+        views = embed_card(self.embedder, self._card, face, self.views_per_capture, self._rng)
+        self.flow.add_views(views.embeddings, views.turned)
+        self._last = timestamp
+        return CAPTURED
+
+
 # ---------------------------------------------------------------------- progress on disk
 
 
@@ -366,13 +452,15 @@ class ProgressFile:
     def remove(self) -> None:
         self.path.unlink(missing_ok=True)
 
-    def resume_or_start(self, deck: str, model: str, views_needed: int = DEFAULT_VIEWS_NEEDED) -> EnrollFlow:
-        """Resume the saved enrollment of ``deck`` if there is one for this model, else start afresh.
+    def resume_or_start(
+        self, deck: str, model: str, views_needed: int = DEFAULT_VIEWS_NEEDED, order: Sequence[str] = CODES
+    ) -> EnrollFlow:
+        """Resume the saved enrollment of ``deck`` if there is one for this model and cards, else start afresh.
 
         The returned flow saves its progress into this file after every card.
         """
         if self.exists():
             snapshot = self.load()
-            if snapshot.deck == deck and snapshot.model == model:
+            if snapshot.deck == deck and snapshot.model == model and snapshot.order == tuple(order):
                 return EnrollFlow.resume(snapshot, save=self.save)
-        return EnrollFlow(deck, model, views_needed, save=self.save)
+        return EnrollFlow(deck, model, views_needed, order, save=self.save)

@@ -67,6 +67,9 @@ def test_an_existing_deck_is_replaced_only_with_force(data_dir, deck_folder, cap
         (["enroll", "x", "--from-dir", "/nonexistent/folder"], "is not a folder"),
         (["enroll", "x", "--from-dir", "{empty}"], "no card image in"),
         (["enroll", "x", "--from-dir", ".", "--views", "0"], "--views must be at least 1"),
+        (["enroll", "x", "--camera", "{empty}", "--cards", "T01,ZZ"], "unknown card code 'ZZ'"),
+        (["enroll", "x", "--camera", "{empty}", "--cards", "T01,t01"], "card T01 is given twice"),
+        (["enroll", "x", "--camera", "{empty}"], "no images in"),
     ],
 )
 def test_bad_input_is_a_clear_error(data_dir, tmp_path, capsys, args, message):
