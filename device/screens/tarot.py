@@ -14,6 +14,7 @@ from device.screens.draw import (
     WIDTH,
     Canvas,
     largest_size,
+    text_width,
     wrap,
 )
 from device.screens.labels import (
@@ -37,6 +38,8 @@ from device.screens.views import (
 
 ROWS = (14, 26, 38, 50)  # tops of the four SMALL lines under the header
 PITCH = 12
+SEAT_MAX_W = 48
+TARGET_SPLIT = 54  # the "needs" column is narrower: at most two digits  # a seat name longer than this is cut to leave room for the card
 
 
 def points(value: float) -> str:
@@ -116,20 +119,24 @@ def render_target(view: TargetView, lang: str = "en", style: str = "french", tic
     """The taker's target: what the side needs and has, in large figures."""
     tr = translator(lang)
     c = Canvas()
-    side = view.taker
     if view.partner:
-        side += " + " + view.partner
+        partner = "+" + view.partner
     elif view.called_king:
-        side += " + " + card_label(view.called_king, lang, style) + "?"
-    c.header(f"{contract_name(view.contract, lang)} · {side}", scroll=tick)
-    half = WIDTH // 2
-    c.draw.line((half, 15, half, 47), fill=1)
-    c.text((2, 14), tr(N_("needs")), SMALL, max_width=half - 4)
-    c.text((half + 4, 14), tr(N_("has")), SMALL, max_width=half - 6)
-    for x, value in ((2, view.needs), (half + 4, view.has)):
+        partner = "+" + card_label(view.called_king, lang, style) + "?"
+    else:
+        partner = ""
+    c.header(contract_name(view.contract, lang), view.taker, scroll=tick)
+    split = TARGET_SPLIT
+    c.draw.line((split, 15, split, 47), fill=1)
+    c.text((2, 14), tr(N_("needs")), SMALL, max_width=split - 4)
+    has_w = c.text((split + 4, 14), tr(N_("has")), SMALL, max_width=WIDTH - split - 6)
+    if partner:  # the taker's side: the called King, or the partner once known
+        c.text((WIDTH - 2, 14), partner, SMALL, align="right", max_width=WIDTH - 2 - (split + 4 + has_w + 4),
+               scroll=tick)
+    for x, value, room in ((2, view.needs, split - 6), (split + 4, view.has, WIDTH - split - 6)):
         text = points(value)
-        size = largest_size(text, (HUGE, LARGE), half - 6)
-        c.text((x, 24 if size == HUGE else 28), text, size, max_width=half - 6)
+        size = largest_size(text, (HUGE, LARGE), room)
+        c.text((x, 24 if size == HUGE else 28), text, size, max_width=room)
     right_w = c.text((WIDTH - 2, 51), oudlers_text(view.oudlers, lang), SMALL, align="right", max_width=56)
     left = tr(N_("{n} tricks left")).format(n=view.tricks_left)
     c.text((2, 51), left, SMALL, max_width=WIDTH - 8 - right_w)
@@ -146,11 +153,15 @@ def render_trick(view: TrickView, lang: str = "en", style: str = "french", tick:
         top = ROWS[0]
     else:  # five cards: the rows take the whole screen
         top = (HEIGHT - len(plays) * PITCH) // 2
-    for i, play in enumerate(plays):
+    seat_w = min(SEAT_MAX_W, max(text_width(p.seat, SMALL) for p in plays)) if plays else 0
+    names = [card_name(p.card, lang, style) for p in plays]
+    if any(text_width(name, SMALL) > WIDTH - 8 - seat_w for name in names):
+        # One name too long: the whole trick in compact labels ("C♦" reads better than "Cavalier de C…").
+        names = [card_label(p.card, lang, style) for p in plays]
+    for i, (play, name) in enumerate(zip(plays, names)):
         y = top + i * PITCH
         ink = _mark_winner(c, i == view.winner, 0, y, WIDTH)
-        name = card_name(play.card, lang, style)
-        name_w = c.text((WIDTH - 2, y), name, SMALL, align="right", max_width=78, fill=ink)
+        name_w = c.text((WIDTH - 2, y), name, SMALL, align="right", max_width=WIDTH - 8 - seat_w, fill=ink)
         c.text((2, y), play.seat, SMALL, max_width=WIDTH - 8 - name_w, fill=ink)
     return c.image
 
