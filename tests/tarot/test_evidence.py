@@ -1,0 +1,160 @@
+"""Hands hidden: what the cards prove, and violations reported the moment they are proven."""
+
+import pytest
+
+from engine.tarot import (DeclarePoignee, Ecart, IllegalOperation, Play, RevealChien, TarotDeal,
+                          TarotOptions, random_deal)
+from engine.tarot.record import deal_from_record
+from tarot_helpers import bid_to, play_out
+
+
+def hidden(players=4, dealer=3, taker=0, contract="prise", options=None, chien=None, ecart=None):
+    deal = TarotDeal(players, dealer, options)
+    bid_to(deal, taker, contract)
+    if deal.phase == "calling":
+        from engine.tarot import CallCard
+        deal.apply(CallCard("CK"))
+    if deal.phase == "chien":
+        deal.apply(RevealChien(chien))
+        deal.apply(Ecart(ecart))
+    return deal
+
+
+def found(deal):
+    return [(v.trick, v.seat, v.rule) for v in deal.violations]
+
+
+def test_revoke_reported_when_the_suit_is_played_later():
+    deal = hidden()
+    play_out(deal, ["H01", "T05", "H02", "H03"])   # seat 1 trumps on hearts
+    assert found(deal) == []
+    assert deal.tricks[0].winner == 1
+    play_out(deal, ["H04"])                          # ... and now plays a heart
+    assert found(deal) == [(1, 1, "follow_suit")]
+    assert deal.violations[0].evidence == "trumped on hearts at trick 1 but played H04 at trick 2"
+
+
+def test_failure_to_overtrump():
+    deal = hidden()
+    play_out(deal, ["H01", "T12", "T05", "H03"])   # seat 2 plays T05 under T12
+    play_out(deal, ["C01", "C02", "T15"])          # seat 1 leads; seat 2 plays C02 (following)
+    assert found(deal) == []
+    play_out(deal, ["C03"])
+    assert deal.tricks[1].winner == 3
+    # trick 3: seat 3 leads T09, seat 0 T10, seat 1 T11, seat 2 T18:
+    # seat 2 held a trump above T12 at trick 1
+    play_out(deal, ["T09", "T10", "T11"])
+    assert found(deal) == []
+    play_out(deal, ["T18"])
+    assert found(deal) == [(1, 2, "must_overtrump")]
+    assert "under T12 at trick 1" in deal.violations[0].evidence
+
+
+def test_discard_while_holding_a_trump():
+    deal = hidden()
+    play_out(deal, ["H01", "SK", "H02", "H03"])    # seat 1 discards on hearts
+    assert deal.tricks[0].winner == 3
+    play_out(deal, ["C04", "C05", "T02"])          # seat 3 leads; seat 1 plays T02
+    assert found(deal) == [(1, 1, "must_trump")]
+    assert deal.violations[0].evidence == "discarded SK on hearts at trick 1 but played T02 at trick 2"
+
+
+def test_discard_on_a_trump_lead_then_a_trump():
+    deal = hidden()
+    play_out(deal, ["T05", "C01", "T06", "T07"])   # seat 1 discards on a trump lead
+    assert deal.tricks[0].winner == 3
+    play_out(deal, ["T08", "T09", "T10"])          # seat 3 leads, seat 0, seat 1 plays T10
+    assert found(deal) == [(1, 1, "must_trump")]
+    assert "discarded C01 on a trump lead at trick 1" in deal.violations[0].evidence
+
+
+def test_excuse_proves_nothing():
+    deal = hidden()
+    play_out(deal, ["H01", "EX", "H02", "H03"])
+    play_out(deal, ["H04", "H05", "H06", "H07"])
+    assert found(deal) == []
+
+
+def test_each_illegal_play_reported_once():
+    deal = hidden()
+    play_out(deal, ["H01", "T05", "H02", "H03"])
+    play_out(deal, ["H04", "H05", "H06", "H07"])
+    play_out(deal, ["H08", "H09", "H10", "HJ"])    # seat 3 leads... seats rotate
+    assert [v.trick for v in deal.violations] == [1]
+
+
+def test_physically_impossible_plays_are_refused_not_reported():
+    deal = hidden(chien=("S01", "S02", "S03", "S04", "S05", "S06"))
+    # the chien went to the taker (seat 0): another seat cannot play its cards
+    assert deal.can(Play(0, "S01")) is None
+    deal.apply(Play(0, "H01"))
+    assert "chien" in deal.can(Play(1, "S02"))
+    with pytest.raises(IllegalOperation) as e:
+        deal.apply(Play(1, "H01"))
+    assert e.value.rule == "card_seen"
+    with pytest.raises(IllegalOperation) as e:
+        deal.apply(Play(2, "H02"))
+    assert e.value.rule == "turn"
+
+
+def test_known_ecart_cards_cannot_be_played():
+    deal = hidden(chien=("S01", "S02", "S03", "S04", "S05", "S06"),
+                  ecart=("S01", "S02", "S03", "S04", "S05", "H09"))
+    assert "écart" in deal.can(Play(0, "H09"))
+
+
+def test_poignee_with_the_excuse_then_another_trump():
+    deal = hidden()
+    shown = tuple(f"T{r:02d}" for r in range(21, 12, -1)) + ("EX",)
+    deal.apply(DeclarePoignee(0, "simple", shown))
+    play_out(deal, ["H01", "H02", "H03", "H04"])
+    play_out(deal, ["C01", "T02", "C03", "C04"])    # seat 3 leads; seat 0 plays T02
+    assert found(deal) == [(1, 0, "poignee")]
+
+
+def test_poignee_shown_cards_belong_to_their_owner():
+    deal = hidden()
+    deal.apply(DeclarePoignee(0, "simple", tuple(f"T{r:02d}" for r in range(21, 11, -1))))
+    deal.apply(Play(0, "H01"))
+    assert "poignée" in deal.can(Play(1, "T21"))
+
+
+def test_ecart_trump_when_a_suit_card_could_have_gone():
+    deal2 = TarotDeal(4, 3)
+    bid_to(deal2, 0, "garde")
+    deal2.apply(RevealChien())
+    deal2.apply(Ecart(None, ("T05",)))
+    assert "écart" in deal2.can(Play(0, "T05"))
+    play_out(deal2, ["H01", "H02", "H03", "H04"])
+    play_out(deal2, ["C01", "C02", "C03", "C04"])   # seat 3 leads, seat 0 plays C02
+    assert found(deal2) == [(0, 0, "ecart")]
+
+
+def test_no_trump_lead_until_broken_variant_in_hidden_mode():
+    deal = hidden(options=TarotOptions(no_trump_lead_until_broken=True))
+    play_out(deal, ["T05", "T06", "T07", "T08"])   # seat 0 leads a trump before they are broken
+    assert found(deal) == []
+    play_out(deal, ["C01", "C02", "C03", "C04"])   # seat 3 leads; seat 0 plays C02
+    assert found(deal) == [(1, 0, "no_trump_lead")]
+
+
+def test_five_player_opening_lead_in_the_called_suit():
+    deal = hidden(players=5, dealer=4)
+    play_out(deal, ["C05", "C06", "C07", "C08", "C09"])  # called CK: seat 0 leads clubs
+    play_out(deal, ["H01", "H02", "H03", "H04", "H05"])  # seat 4 leads; seat 0 plays H02
+    assert found(deal) == [(1, 0, "called_suit_lead")]
+
+
+def test_five_player_called_king_itself_may_open():
+    deal = hidden(players=5, dealer=4)
+    play_out(deal, ["CK", "C06", "C07", "C08", "C09"])
+    play_out(deal, ["H01", "H02", "H03", "H04", "H05"])
+    assert found(deal) == []
+
+
+def test_a_legal_random_deal_replayed_hidden_has_no_violation():
+    for seed in range(20):
+        deal = random_deal(5, seed)
+        again = deal_from_record(deal.to_record())
+        assert again.violations == ()
+        assert again.audit() == []
