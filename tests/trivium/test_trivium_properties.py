@@ -2,13 +2,16 @@
 
 from collections import Counter
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.cards import CODES
 from engine.trivium.bot import random_game, table_view
 from engine.trivium.game import TriviumGame
-from engine.trivium.operations import Declare, DrawFromPozo, LayTercia, Steal, TakeFromOlla
+from engine.trivium.operations import IllegalOperation
+from engine.trivium.operations import Declare, DrawFromPozo, LayTercia, Steal, TakeFromOlla, Withdraw
 from engine.trivium.options import TriviumOptions
 from engine.trivium.record import dumps, loads
 
@@ -83,6 +86,7 @@ def wrong_seat_operations(state):
         if seat != state.to_play:
             other = (seat + 1) % state.n
             yield Steal(seat, other, 0)
+            yield Withdraw(seat, 0)
 
 
 @SETTINGS
@@ -90,8 +94,12 @@ def wrong_seat_operations(state):
 def test_no_operation_is_accepted_out_of_turn(game):
     for state, replay in states_of(game):
         for op in wrong_seat_operations(state):
+            before = replay.state
             reason = replay.can(op)
             assert reason is not None, op
+            with pytest.raises(IllegalOperation):
+                replay.apply(op)
+            assert replay.state is before
             if state.phase == "play":
                 assert "turn" in reason or "already exchanged" in reason, reason
 
