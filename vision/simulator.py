@@ -443,7 +443,7 @@ class TableSimulator:
     def _retreat(self, seat: Seat, start: int, palm_from) -> int:
         frames = self._frames(self._rng.integers(7, 11))
         ex, ey = seat.edge
-        self._hands.append(_HandMove(start, start + frames, seat.number, palm_from, (ex, ey, palm_from[2]), "in"))
+        self._hands.append(_HandMove(start, start + frames, seat.number, palm_from, (ex, ey, palm_from[2]), "out"))
         return start + frames
 
     def _land(self, ident: int, zone: str, rest: int, action: int, expect: bool = True) -> None:
@@ -1056,3 +1056,73 @@ class GroundTruthRecogniser:
             else:
                 out.append(TruthNaming(code, self.confidence))
         return out
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+@dataclass
+class EventScore:
+    """How a list of table events compares with the simulator's expected events."""
+
+    right: int = 0
+    wrong: int = 0  # a card event that named another card
+    uncertain: int = 0  # an expected card reported as ``uncertain``: a person is asked
+    missed: int = 0
+    spurious: int = 0
+    cleared_right: int = 0
+    cleared_missed: int = 0
+    in_order: bool = True
+    latencies: list[int] = field(default_factory=list)  # frames from rest to the card event
+    cleared_latencies: list[int] = field(default_factory=list)
+    details: list[str] = field(default_factory=list)
+
+    @property
+    def expected_cards(self) -> int:
+        return self.right + self.wrong + self.uncertain + self.missed
+
+
+def score_events(expected: Sequence[ExpectedEvent], events: Sequence, window: int = 60) -> EventScore:
+    """Match events to expected ones (same kind and zone, from 2 frames before the
+    expected frame to ``window`` frames after it, earliest first)."""
+    score = EventScore()
+    used: set[int] = set()
+    order: list[int] = []
+    for e in expected:
+        kinds = ("appeared", "uncertain", "moved") if e.type == "appeared" else (e.type,)
+        match = None
+        for i, a in enumerate(events):
+            if i in used or a.type not in kinds or a.zone != e.zone:
+                continue
+            if e.frame - 2 <= a.frame <= e.frame + window:
+                match = i
+                break
+        if match is None:
+            if e.type == "cleared":
+                score.cleared_missed += 1
+            else:
+                score.missed += 1
+            score.details.append(f"missed {e.type} {e.card or ''} in {e.zone} (rest at frame {e.frame})")
+            continue
+        used.add(match)
+        a = events[match]
+        if e.type == "cleared":
+            score.cleared_right += 1
+            score.cleared_latencies.append(a.frame - e.frame)
+            continue
+        order.append(match)
+        if a.type == "uncertain":
+            score.uncertain += 1
+            score.details.append(f"uncertain for {e.card} at frame {a.frame}")
+        elif a.card == e.card:
+            score.right += 1
+            score.latencies.append(a.frame - e.frame)
+        else:
+            score.wrong += 1
+            score.details.append(f"wrong: {a.card} for {e.card} at frame {a.frame}")
+    score.in_order = order == sorted(order)
+    for i, a in enumerate(events):
+        if i not in used:
+            score.spurious += 1
+            score.details.append(f"spurious {a.type} {a.card or ''} in {a.zone} at frame {a.frame}")
+    return score

@@ -1,0 +1,592 @@
+"""From a stream of frames to table events: the tracker.
+
+Per frame, in order:
+
+1. **Motion** (always, ~1 ms): the frame is reduced to a small grey image
+   (``motion_width`` pixels wide), its brightness matched to the previous one
+   (so that a lamp dimming is not motion), and differenced with it; only
+   pixels inside the zones count.
+2. **Localisation** (only while something moves, for ``quiet_frames`` after,
+   and while a card is still being decided): the localiser gives card quads;
+   a quad whose centre lies in no zone is dropped.
+3. **Association**: quads are matched to tracks by corner distance (a card
+   at rest keeps its track; a card moved slowly is followed).
+4. **Naming** (only for a card that is new or has changed, and is still): a
+   card is *still* when its quad has stayed within ``still_tolerance`` and no
+   motion touched it for ``settle_frames`` localisations. It is then named on
+   each following frame until the votes agree (``min_votes`` confident votes
+   for one card) or ``votes`` are spent. Agreement gives ``appeared``; a split
+   or weak vote gives ``uncertain`` (never a silent guess); a majority of
+   "not a card face" gives nothing. A card that only moved, or was only
+   glimpsed under a hand, is never named, so it never makes an event.
+5. **Disappearance**: a named card that is no longer found while its place is
+   still and uncovered is lost after ``lost_frames`` localisations. When every
+   card of a zone is lost together the zone is ``cleared`` (one event, no
+   ``removed``); otherwise each lost card is ``removed``. A card hidden by a
+   card laid over it is not lost.
+
+The localiser, the cropper and the namer are injectable, so the logic can be
+tested with stand-ins; by default they are :func:`vision.localise.find_cards`,
+:func:`vision.warp.warp_card` and :meth:`vision.namer.Namer.load`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol, Sequence
+
+import cv2
+import numpy as np
+
+from vision.events import APPEARED, CLEARED, MOVED, REMOVED, UNCERTAIN, TableEvent, corners_list
+from vision.sources import Frame
+from vision.zones import Zones, default_zones
+
+Quad = np.ndarray
+Localiser = Callable[[np.ndarray], Sequence[Quad]]
+Cropper = Callable[[np.ndarray, Quad], Any]
+
+
+class CardNamer(Protocol):
+    """What the tracker needs from a namer: one result (``.card``, ``.confidence``) per crop."""
+
+    def name(self, crops: Sequence[Any]) -> Sequence[Any]: ...
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    """The tracker's tuning; distances are fractions of the frame width."""
+
+    motion_width: int = 160  # width of the grey image used for frame differencing
+    motion_threshold: float = 12.0  # grey-level change (after brightness matching) that is motion
+    motion_pixels: int = 2  # changed small pixels that make a region "moving"
+    quiet_frames: int = 3  # keep localising this many frames after the last motion
+    settle_frames: int = 2  # localisations with an unchanged quad before a card is named
+    still_tolerance: float = 0.006  # corner drift allowed for a card at rest (~8 px at 1280)
+    follow_tolerance: float = 0.05  # corner drift between two frames for the same track (~64 px)
+    move_distance: float = 1.0  # a named card that comes to rest this many card widths away (same size): moved
+    votes: int = 3  # most namings spent on one card
+    min_votes: int = 2  # agreeing confident votes that name a card
+    min_confidence: float = 0.6  # mean confidence of the winning votes
+    lost_frames: int = 2  # still, uncovered localisations without a named card before it is lost
+    occlusion: float = 0.2  # a lost card this much covered by another card is hidden, not lost
+    max_wait: int = 45  # frames a zone's removals may wait for the zone to settle
+    unchanged: float = 0.08  # mean relative grey change under which a card's place "looks the same"
+
+
+@dataclass
+class _Vote:
+    card: str | None
+    confidence: float
+    top: list[tuple[str | None, float]]
+
+
+NEW, PRESENT, IGNORED = "new", "present", "ignored"
+
+
+@dataclass
+class _Track:
+    ident: int
+    quad: Quad
+    zone: str
+    born: int
+    state: str = NEW
+    anchor: Quad | None = None
+    stable: int = 0
+    votes: list[_Vote] = field(default_factory=list)
+    card: str | None = None  # named card (PRESENT); None for an uncertain one
+    confidence: float | None = None
+    rest_quad: Quad | None = None  # where it was when last reported
+    missing: int = 0  # localisations without it while its place was still and uncovered
+    missing_since: int | None = None
+    disturbed: bool = False  # unmatched while something moved over its place
+    reverify: bool = False  # a present card come to rest elsewhere, being named again
+    matched: bool = False
+    snapshot: np.ndarray | None = None  # the small grey image inside its quad when it was reported
+    fresh: bool = False  # created at this frame
+    seen_zone: str = ""  # the zone of its latest quad (``zone`` changes only with an event)
+
+
+@dataclass
+class StageTimes:
+    """Seconds spent per stage, and how often the expensive stages ran."""
+
+    frames: int = 0
+    localised: int = 0
+    crops: int = 0
+    motion: float = 0.0
+    localisation: float = 0.0
+    classification: float = 0.0
+    tracking: float = 0.0
+
+    def total(self) -> float:
+        return self.motion + self.localisation + self.classification + self.tracking
+
+
+def quad_distance(a: Quad, b: Quad) -> float:
+    """Mean corner distance of two quads, either way round (a card turned half a turn is the same card)."""
+    a = np.asarray(a, np.float32)
+    b = np.asarray(b, np.float32)
+    d0 = float(np.linalg.norm(a - b, axis=1).mean())
+    d2 = float(np.linalg.norm(a - np.roll(b, 2, axis=0), axis=1).mean())
+    return min(d0, d2)
+
+
+def _quad_area(q: Quad) -> float:
+    return float(abs(cv2.contourArea(np.asarray(q, np.float32))))
+
+
+def _similar_size(a: Quad, b: Quad, ratio: float = 1.25) -> bool:
+    """Whether two quads have areas within ``ratio`` of each other (a whole card both times)."""
+    x, y = _quad_area(a), _quad_area(b)
+    return min(x, y) > 0 and max(x, y) / min(x, y) <= ratio
+
+
+def covered_fraction(q: Quad, by: Quad) -> float:
+    """How much of quad ``q``'s area lies inside quad ``by``."""
+    a = _quad_area(q)
+    if a <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(np.asarray(q, np.float32), np.asarray(by, np.float32))
+    return float(inter) / a
+
+
+class Tracker:
+    """Turns frames into :class:`vision.events.TableEvent` lists (see the module doc).
+
+    ``zones``: a :class:`vision.zones.Zones` (default: the whole frame is the
+    middle). ``localiser(frame_bgr) -> list of (4, 2) quads``; ``namer`` with
+    ``name(crops)``; ``cropper(frame, quad) -> crop``. Missing ones are
+    loaded from card recognition on first use.
+    """
+
+    def __init__(
+        self,
+        zones: Zones | None = None,
+        localiser: Localiser | None = None,
+        namer: CardNamer | None = None,
+        settings: TrackerSettings = TrackerSettings(),
+        cropper: Cropper | None = None,
+    ):
+        self.zones = zones or default_zones()
+        self.settings = settings
+        self._localiser = localiser
+        self._namer = namer
+        self._cropper = cropper
+        self.stats = StageTimes()
+        self._tracks: list[_Track] = []
+        self._next_id = 1
+        self._prev_small: np.ndarray | None = None
+        self._zone_mask_small: np.ndarray | None = None
+        self._frame_size: tuple[int, int] | None = None
+        self._scale = 1.0
+        self._since_motion = 0
+        self._last: Frame | None = None
+        self._zone_masks: dict[str, np.ndarray] = {}
+        self._zone_moving: dict[str, bool] = {}
+
+    # ------------------------------------------------------------ recognition parts
+
+    @property
+    def localiser(self) -> Localiser:
+        if self._localiser is None:
+            from vision.localise import find_cards
+
+            self._localiser = find_cards
+        return self._localiser
+
+    @property
+    def namer(self) -> CardNamer:
+        if self._namer is None:
+            from vision.namer import Namer
+
+            self._namer = Namer.load()
+        return self._namer
+
+    @property
+    def cropper(self) -> Cropper:
+        if self._cropper is None:
+            from vision.warp import warp_card
+
+            size = getattr(self.namer, "input_size", None)
+            self._cropper = (lambda frame, quad: warp_card(frame, quad, size)) if size else warp_card
+        return self._cropper
+
+    # ------------------------------------------------------------ public
+
+    @property
+    def cards(self) -> list[dict[str, Any]]:
+        """The cards the tracker believes are on the table now (named or uncertain)."""
+        return [
+            {"card": t.card, "zone": t.zone, "corners": corners_list(t.rest_quad if t.rest_quad is not None else t.quad)}
+            for t in self._tracks
+            if t.state == PRESENT
+        ]
+
+    def process(self, frame: Frame) -> list[TableEvent]:
+        """The events decided at ``frame`` (usually none)."""
+        s = self.settings
+        st = self.stats
+        st.frames += 1
+        self._last = frame
+        t0 = time.perf_counter()
+        motion = self._motion(frame.image)
+        t1 = time.perf_counter()
+        st.motion += t1 - t0
+        moving = motion is None or int(np.count_nonzero(motion)) >= s.motion_pixels
+        self._since_motion = 0 if moving else self._since_motion + 1
+        if not (moving or self._since_motion <= s.quiet_frames or self._undecided()):
+            return []
+        quads = [np.asarray(q, np.float32).reshape(4, 2) for q in self.localiser(frame.image)]
+        t2 = time.perf_counter()
+        st.localisation += t2 - t1
+        st.localised += 1
+        events: list[TableEvent] = []
+        to_name = self._associate(frame, quads, motion)
+        t3 = time.perf_counter()
+        if to_name:
+            self._name(frame, to_name)
+        t4 = time.perf_counter()
+        st.classification += t4 - t3
+        events += self._decide(frame, to_name)
+        events += self._removals(frame, final=False)
+        st.tracking += (t3 - t2) + (time.perf_counter() - t4)
+        return events
+
+    def flush(self) -> list[TableEvent]:
+        """At the end of the stream: decide what can be decided with the votes in hand."""
+        frame = self._last
+        if frame is None:
+            return []
+        events: list[TableEvent] = []
+        for t in self._tracks:
+            if t.state == NEW and t.votes:
+                events += self._conclude(frame, t, final=True)
+        events += self._removals(frame, final=True)
+        return events
+
+    # ------------------------------------------------------------ motion
+
+    def _motion(self, image: np.ndarray) -> np.ndarray | None:
+        """Changed pixels (bool, small scale, zones only) since the previous frame; None for the first."""
+        h, w = image.shape[:2]
+        if self._frame_size != (w, h):
+            self._frame_size = (w, h)
+            sw = min(self.settings.motion_width, w)
+            sh = max(1, round(h * sw / w))
+            self._scale = sw / w
+            self._zone_mask_small = self.zones.mask(sw, sh) > 0
+            self._zone_masks = {z.name: Zones([z]).mask(sw, sh) > 0 for z in self.zones}
+            self._prev_small = None
+        sw = self._zone_mask_small.shape[1]
+        sh = self._zone_mask_small.shape[0]
+        grey = cv2.cvtColor(cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+        small = grey.astype(np.float32)
+        prev = self._prev_small
+        self._prev_small = small
+        if prev is None:
+            return None
+        # match the brightness of the previous frame (a lamp dimming is not motion)
+        ref = float(np.median(prev[::3, ::3]))
+        cur = float(np.median(small[::3, ::3]))
+        if cur > 1:
+            small = small * (ref / cur)
+        changed = cv2.absdiff(small, prev) > self.settings.motion_threshold
+        changed &= self._zone_mask_small
+        self._zone_moving = {
+            name: int(np.count_nonzero(changed & m)) >= self.settings.motion_pixels for name, m in self._zone_masks.items()
+        }
+        return changed
+
+    def _region_moving(self, quad: Quad, motion: np.ndarray | None) -> bool:
+        if motion is None:
+            return True
+        pts = np.round(np.asarray(quad) * self._scale).astype(np.int32)
+        x0, y0 = np.maximum(pts.min(0) - 1, 0)
+        x1, y1 = pts.max(0) + 2
+        patch = motion[y0:y1, x0:x1]
+        if patch.size == 0 or not patch.any():
+            return False
+        m = np.zeros(patch.shape, np.uint8)
+        cv2.fillConvexPoly(m, pts - (x0, y0), 1)
+        return int(np.count_nonzero(patch & (m > 0))) >= self.settings.motion_pixels
+
+    # ------------------------------------------------------------ association
+
+    def _zone_of(self, quad: Quad) -> str | None:
+        w, h = self._frame_size
+        cx, cy = np.asarray(quad).mean(0)
+        z = self.zones.zone_at(float(cx), float(cy), w, h)
+        return z.name if z else None
+
+    def _undecided(self) -> bool:
+        return any(
+            (t.state == NEW and (t.stable > 0 or t.votes)) or t.missing > 0 or t.disturbed or t.reverify
+            for t in self._tracks
+        )
+
+    def _associate(self, frame: Frame, quads: list[Quad], motion) -> list[_Track]:
+        """Match quads to tracks, update stillness; return the tracks to name at this frame."""
+        s = self.settings
+        w = self._frame_size[0]
+        follow = s.follow_tolerance * w
+        still = s.still_tolerance * w
+        dets = []
+        for q in quads:
+            zone = self._zone_of(q)
+            if zone is not None:
+                dets.append((q, zone))
+        for t in self._tracks:
+            t.matched = False
+        free = list(range(len(dets)))
+        # settled objects first, then the new ones, each to its nearest quad
+        for group in ((PRESENT, IGNORED), (NEW,)):
+            pairs = []
+            for t in self._tracks:
+                if t.state not in group:
+                    continue
+                for j in free:
+                    d = quad_distance(t.quad, dets[j][0])
+                    if d <= follow:
+                        pairs.append((d, t.ident, j))
+            pairs.sort()
+            used_t: set[int] = set()
+            for d, tid, j in pairs:
+                if tid in used_t or j not in free:
+                    continue
+                used_t.add(tid)
+                free.remove(j)
+                t = self._track(tid)
+                t.matched = True
+                t.quad, t.seen_zone = dets[j]
+                if t.state == NEW:
+                    t.zone = t.seen_zone
+        for j in free:
+            q, zone = dets[j]
+            self._tracks.append(_Track(self._next_id, q, zone, frame.index, anchor=q, matched=True, fresh=True))
+            self._next_id += 1
+
+        to_name = []
+        for t in list(self._tracks):
+            if not t.matched:
+                self._unmatched(frame, t, motion)
+                continue
+            t.missing = 0
+            t.missing_since = None
+            t.disturbed = False
+            if t.fresh:
+                t.fresh = False
+                continue
+            if t.anchor is not None and quad_distance(t.anchor, t.quad) <= still and not self._region_moving(t.quad, motion):
+                t.stable += 1
+            else:
+                t.anchor = t.quad
+                t.stable = 0
+                if t.state == NEW:
+                    t.votes.clear()
+            if t.state == NEW and t.stable >= s.settle_frames - 1 and t.stable > 0:
+                to_name.append(t)
+            elif t.state == PRESENT and t.stable >= s.settle_frames - 1 and t.stable > 0:
+                ref = t.rest_quad if t.rest_quad is not None else t.quad
+                if quad_distance(ref, t.quad) > self._move_distance(t) and _similar_size(ref, t.quad):
+                    t.reverify = True
+                    to_name.append(t)
+                elif not t.reverify and quad_distance(ref, t.quad) > still:
+                    t.rest_quad = t.quad  # nudged or straightened in place: no event
+                    self._remember_look(t)
+        return to_name
+
+    def _move_distance(self, t: _Track) -> float:
+        q = np.asarray(t.quad)
+        short = min(np.linalg.norm(q[0] - q[1]), np.linalg.norm(q[1] - q[2]))
+        return self.settings.move_distance * float(short)
+
+    def _unmatched(self, frame: Frame, t: _Track, motion) -> None:
+        if t.state == NEW:
+            self._tracks.remove(t)  # a glimpse: never named
+            return
+        if t.state == IGNORED:
+            t.missing += 1
+            if t.missing > self.settings.lost_frames * 3:
+                self._tracks.remove(t)
+            return
+        t.reverify = False
+        if self._region_moving(t.quad, motion):
+            t.disturbed = True
+            return
+        t.disturbed = False
+        if self._looks_unchanged(t):
+            t.missing = 0  # the localiser missed it, but its place looks the same
+            t.missing_since = None
+            return
+        for other in self._tracks:
+            if other is not t and other.matched and covered_fraction(t.quad, other.quad) >= self.settings.occlusion:
+                t.missing = 0  # hidden under a card laid over it
+                t.missing_since = None
+                return
+        if t.missing == 0:
+            t.missing_since = frame.index
+        t.missing += 1
+
+    def _patch(self, quad: Quad) -> tuple[np.ndarray, np.ndarray] | None:
+        """The small grey pixels inside ``quad`` (brightness-normalised) and their mask."""
+        small = self._prev_small
+        if small is None:
+            return None
+        pts = np.round(np.asarray(quad) * self._scale).astype(np.int32)
+        x0, y0 = np.maximum(pts.min(0), 0)
+        x1, y1 = pts.max(0) + 1
+        patch = small[y0:y1, x0:x1]
+        if patch.size == 0:
+            return None
+        m = np.zeros(patch.shape, np.uint8)
+        cv2.fillConvexPoly(m, pts - (x0, y0), 1)
+        inside = m > 0
+        if inside.sum() < 6:
+            return None
+        values = patch[inside]
+        return values / max(1.0, float(values.mean())), inside
+
+    def _remember_look(self, t: _Track) -> None:
+        got = self._patch(t.quad)
+        t.snapshot = None if got is None else got[0]
+
+    def _looks_unchanged(self, t: _Track) -> bool:
+        if t.snapshot is None:
+            return False
+        got = self._patch(t.rest_quad if t.rest_quad is not None else t.quad)
+        if got is None or got[0].shape != t.snapshot.shape:
+            return False
+        return float(np.mean(np.abs(got[0] - t.snapshot))) < self.settings.unchanged
+
+    def _track(self, ident: int) -> _Track:
+        for t in self._tracks:
+            if t.ident == ident:
+                return t
+        raise KeyError(ident)
+
+    # ------------------------------------------------------------ naming and decisions
+
+    def _name(self, frame: Frame, tracks: list[_Track]) -> None:
+        crops = [self.cropper(frame.image, t.quad) for t in tracks]
+        self.stats.crops += len(crops)
+        for t, vote in zip(tracks, self._votes(crops)):
+            t.votes.append(vote)
+
+    def _votes(self, crops: list[Any]) -> list[_Vote]:
+        namer = self.namer
+        run, labels = getattr(namer, "run", None), getattr(namer, "labels", None)
+        if callable(run) and labels:
+            probs, _ = run(crops)
+            threshold = float(getattr(namer, "threshold", 0.5))
+            out = []
+            for p in probs:
+                order = np.argsort(p)[::-1][:3]
+                top = [(None if labels[k] == "unknown" else labels[k], float(p[k])) for k in order]
+                card, conf = top[0]
+                out.append(_Vote(card if conf >= threshold else None, conf, top))
+            return out
+        return [_Vote(n.card, float(n.confidence), [(n.card, float(n.confidence))]) for n in namer.name(crops)]
+
+    def _decide(self, frame: Frame, named: list[_Track]) -> list[TableEvent]:
+        events = []
+        for t in named:
+            if t in self._tracks:
+                events += self._conclude(frame, t, final=False)
+        return events
+
+    def _verdict(self, votes: list[_Vote], final: bool) -> tuple[str, str | None, float]:
+        """('card', code, conf) | ('uncertain', None, conf) | ('none', None, 0) | ('wait', None, 0)."""
+        s = self.settings
+        named = [v for v in votes if v.card is not None]
+        counts = Counter(v.card for v in named)
+        if counts:
+            card, n = counts.most_common(1)[0]
+            confs = [v.confidence for v in named if v.card == card]
+            mean = float(np.mean(confs))
+            agree = n * 3 >= 2 * len(votes)
+            if n >= min(s.min_votes, len(votes) if final else s.min_votes) and mean >= s.min_confidence and agree:
+                return "card", card, mean
+        if len(votes) < s.votes and not final:
+            return "wait", None, 0.0
+        unknown = len(votes) - len(named)
+        if unknown * 2 > len(votes) and all(v.top[0][0] is None or v.top[0][1] < 0.2 for v in votes if v.card is None):
+            return "none", None, 0.0
+        return "uncertain", None, 0.0
+
+    def _candidates(self, votes: list[_Vote]) -> list[tuple[str | None, float]]:
+        score: dict[str | None, float] = {}
+        for v in votes:
+            for card, p in v.top:
+                score[card] = score.get(card, 0.0) + p / len(votes)
+        return sorted(score.items(), key=lambda kv: -kv[1])[:3]
+
+    def _conclude(self, frame: Frame, t: _Track, final: bool) -> list[TableEvent]:
+        verdict, card, conf = self._verdict(t.votes, final)
+        if verdict == "wait":
+            return []
+        votes, t.votes = t.votes, []
+        if t.reverify:
+            t.reverify = False
+            t.rest_quad = t.quad
+            self._remember_look(t)
+            if verdict == "card" and card == t.card:
+                t.zone = t.seen_zone or t.zone
+                return [self._event(MOVED, frame, t, card=card, confidence=conf)]
+            # not confirmed: a partly hidden card seen differently; it stays where it was
+            return []
+        if verdict == "none":
+            t.state = IGNORED
+            return []
+        if verdict == "card":
+            twin = next((o for o in self._tracks if o is not t and o.state == PRESENT and o.card == card), None)
+            if twin is not None and twin.matched and not twin.missing:
+                t.state = IGNORED  # a second view of a card already on the table
+                return []
+            t.state, t.card, t.confidence, t.rest_quad = PRESENT, card, conf, t.quad
+            self._remember_look(t)
+            if twin is not None:  # the same card seen elsewhere while its old place emptied: it moved
+                self._tracks.remove(twin)
+                return [self._event(MOVED, frame, t, card=card, confidence=conf)]
+            return [self._event(APPEARED, frame, t, card=card, confidence=conf)]
+        cands = self._candidates(votes)
+        t.state, t.card, t.confidence, t.rest_quad = PRESENT, None, None, t.quad
+        self._remember_look(t)
+        best = cands[0][1] if cands else None
+        return [self._event(UNCERTAIN, frame, t, confidence=best, candidates=cands)]
+
+    def _event(self, kind, frame: Frame, t: _Track, *, card=None, confidence=None, candidates=(), corners="quad") -> TableEvent:
+        quad = t.quad if corners == "quad" else None
+        return TableEvent(
+            kind, frame.index, float(frame.timestamp), t.zone, card,
+            None if quad is None else corners_list(quad), confidence, list(candidates),
+        )
+
+    # ------------------------------------------------------------ removals
+
+    def _removals(self, frame: Frame, final: bool) -> list[TableEvent]:
+        """Lost cards, a zone at a time, once nothing in the zone is in doubt."""
+        s = self.settings
+        events = []
+        present = [t for t in self._tracks if t.state == PRESENT]
+        for zone in dict.fromkeys(t.zone for t in present):
+            in_zone = [t for t in present if t.zone == zone]
+            lost = [t for t in in_zone if t.missing >= s.lost_frames or (final and (t.missing or t.disturbed))]
+            if not lost:
+                continue
+            doubtful = [t for t in in_zone if t not in lost and (t.missing > 0 or t.disturbed)]
+            doubtful += [t for t in in_zone if t not in lost and t.matched and t.stable == 0]
+            doubtful += [t for t in self._tracks if t.state == NEW and t.zone == zone and (t.stable > 0 or t.votes)]
+            waited = frame.index - min(t.missing_since or frame.index for t in lost)
+            if (doubtful or self._zone_moving.get(zone)) and waited < s.max_wait and not final:
+                continue
+            if len(lost) == len(in_zone):
+                events.append(TableEvent(CLEARED, frame.index, float(frame.timestamp), zone))
+            else:
+                for t in lost:
+                    events.append(TableEvent(REMOVED, frame.index, float(frame.timestamp), zone, t.card))
+            for t in lost:
+                self._tracks.remove(t)
+        return events
