@@ -137,11 +137,17 @@ class SeatView:
     valid_tercias: int
     flagged: tuple[LaidGroup, ...]
 
+    @property
+    def hand_size(self) -> int:
+        """How many cards the seat holds (known or not)."""
+        return self.hand.size
+
     def to_dict(self) -> dict:
         return {
             "seat": self.seat,
             "player": self.player,
             "hand": self.hand.to_dict(),
+            "hand_size": self.hand_size,
             "laid": [g.to_dict() for g in self.laid],
             "valid_tercias": self.valid_tercias,
         }

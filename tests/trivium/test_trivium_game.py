@@ -38,6 +38,7 @@ def test_two_players_a_steal_by_el_loco_wins_a_trivium(deal):
     game.apply(LayTercia(0, ("C10", "H10", "S01")))
     game.apply(LayTercia(0, ("T15", "D04", "H02")))
     assert game.seats[0].valid_tercias == 2
+    assert game.seats[0].hand_size == 3 and game.seats[1].hand_size == 9
     assert game.announcements[-1].text == "Marta: tercia 2 of 3, 15 + 4 + 2 = 21"
     game.apply(DrawFromPozo(1, "SQ"))  # ends Marta's turn
     assert game.to_play == 1
