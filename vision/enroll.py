@@ -16,7 +16,6 @@ Everything here works with any *embedder*: an object whose
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, Protocol, Sequence
@@ -28,9 +27,9 @@ from engine.cards import CODES, BY_CODE
 from engine.errors import TarotmateError
 from vision.deck_profiles import DeckProfile, DeckProfileError, SimilarPair, load_profile
 from vision.namer import Naming
+from vision.sources import IMAGE_EXTENSIONS
 from vision.warp import CROP_SIZE, crop_corners, warp_card
 
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff")
 STRATEGIES = ("mean", "orientation", "views")
 DEFAULT_VIEWS = 16
 DEFAULT_STRATEGY = "orientation"
@@ -225,14 +224,11 @@ def pair_threshold(genuine: np.ndarray) -> float:
 
 
 def model_id(embedder: Embedder) -> str:
-    """What identifies the embedding space of ``embedder`` (profiles record it)."""
-    explicit = getattr(embedder, "model_id", None)
-    if explicit:
-        return str(explicit)
-    path = getattr(embedder, "model_path", None)
-    if path and Path(path).is_file():
-        return "sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
-    return type(embedder).__name__
+    """What identifies the embedding space of ``embedder`` (profiles record it).
+
+    The Namer's ``model_id`` (a hash of the ONNX file), else the class name.
+    """
+    return str(getattr(embedder, "model_id", None) or type(embedder).__name__)
 
 
 def crop_size(embedder: Embedder) -> tuple[int, int]:
@@ -347,7 +343,7 @@ def read_deck_folder(folder: Path | str) -> DeckFolder:
         if path.name.startswith(".") or not path.is_file():
             continue
         code = path.stem.strip().upper()
-        if path.suffix.lower() not in IMAGE_SUFFIXES or code not in BY_CODE:
+        if path.suffix.lower() not in IMAGE_EXTENSIONS or code not in BY_CODE:
             unknown.append(path.name)
             continue
         if code in files:

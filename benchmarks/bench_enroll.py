@@ -1,0 +1,200 @@
+"""Benchmark of deck enrollment: time to build a profile, and accuracy before and after.
+
+    .venv/bin/python benchmarks/bench_enroll.py [--decks ../shared/decks] [--views 16] [--quick]
+
+For every deck folder of ``--decks`` (one image per card named by code), and
+for the stand-in decks below, as if the deck were new to Tarotmate:
+
+1. **enrollment**: the deck's 78 images are read and enrolled exactly as
+   ``tarotmate enroll NAME --from-dir DIR`` does (one thread); the time is
+   printed with a Raspberry Pi 4 estimate (x4 to x6 this machine's time);
+2. **test crops**, synthesised afresh with :func:`vision.synth.make_crop`
+   (another seed than enrollment: corner jitter as the localiser gives,
+   table at the edges, half turned, light, glare, shadow, blur, noise, low
+   resolution, JPEG, colour casts), ``--crops`` per card, plus
+   ``--unknown`` non-card crops (backs, hands, coins, bare table, a card
+   mostly outside the crop) from :func:`vision.synth.make_unknown_crop`;
+3. **test scenes** (``--scenes``): 1280x720 table frames from
+   :func:`vision.synth.make_scene` (scattered cards, a trick of overlapping
+   cards, distractors), recognised end to end (localise, warp, name);
+4. the share of cards **named right** by the shipped model alone ("base")
+   and by the deck profile ("profile"), and the share of non-card crops
+   rejected.
+
+Stand-in decks (the shipped model was trained on every deck of
+``../shared/decks`` and on the built-in deck, so none of them is truly
+unseen): ``builtin-restyled`` is the built-in deck mirrored left to right,
+its hues turned by 90 degrees and its tones inverted -- the layout of a
+known deck with colours and orientation the model never saw. Pass
+``--restyle-all`` to add such a restyled copy of every deck.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.cards import CODES  # noqa: E402
+from vision import synth  # noqa: E402
+from vision.builtin_deck import render_card  # noqa: E402
+from vision.enroll import (  # noqa: E402
+    DEFAULT_STRATEGY,
+    DEFAULT_VIEWS,
+    STRATEGIES,
+    PrototypeNamer,
+    enroll_faces,
+    normalise,
+    read_deck_folder,
+    read_image,
+)
+from vision.namer import Namer  # noqa: E402
+from vision.recognise import recognise  # noqa: E402
+
+PI4_FACTOR = (4, 6)
+
+
+def restyle(image: np.ndarray) -> np.ndarray:
+    """A deck the model never saw, made from one it knows: mirrored, hues turned 90 degrees, tones inverted."""
+    hsv = cv2.cvtColor(image[:, ::-1], cv2.COLOR_BGR2HSV)
+    hsv[..., 0] = (hsv[..., 0].astype(np.int32) + 45) % 180
+    hsv[..., 2] = 255 - hsv[..., 2]
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+
+
+@dataclass
+class Deck:
+    name: str
+    faces: dict[str, np.ndarray]  # code -> BGR image, as read from the deck folder
+
+
+def read_decks(args) -> list[Deck]:
+    decks = []
+    if args.decks and Path(args.decks).is_dir():
+        for folder in synth.deck_folders(args.decks):
+            found = read_deck_folder(folder)
+            decks.append(Deck(folder.name, {code: read_image(path) for code, path in found.files.items()}))
+    else:
+        print(f"no deck folder at {args.decks}: only the stand-in deck is measured", file=sys.stderr)
+    if args.only:
+        decks = [d for d in decks if d.name in args.only]
+    stand_ins = [Deck("builtin", {c: np.array(render_card(c)) for c in CODES})]
+    if args.restyle_all:
+        stand_ins += decks
+    decks += [Deck(f"{d.name}-restyled", {c: restyle(img) for c, img in d.faces.items()}) for d in stand_ins]
+    return decks
+
+
+def test_crops(deck: Deck, size, rng, per_card: int, backgrounds) -> tuple[list[np.ndarray], list[str]]:
+    crops, truth = [], []
+    for code in CODES:
+        if code not in deck.faces:
+            continue
+        face = synth.face_from_image(code, deck.faces[code])
+        for _ in range(per_card):
+            crops.append(synth.make_crop(rng, face, size, backgrounds))
+            truth.append(code)
+    return crops, truth
+
+
+def unknown_crops(deck: Deck, size, rng, n: int, backgrounds) -> list[np.ndarray]:
+    pool = [synth.face_from_image(c, img) for c, img in deck.faces.items()]
+    return [synth.make_unknown_crop(rng, size, pool, backgrounds)[0] for _ in range(n)]
+
+
+def name_both(namer: Namer, deck_namer: PrototypeNamer, crops) -> tuple[list, list]:
+    """Base and profile namings of ``crops``, from one forward pass of the model."""
+    base = []
+    for i in range(0, len(crops), 64):
+        base += namer.name(crops[i : i + 64])
+    embeddings = normalise(np.stack([n.embedding for n in base]))
+    return base, deck_namer.name_embeddings(embeddings)
+
+
+def share(flags) -> float:
+    flags = list(flags)
+    return 100.0 * sum(flags) / max(1, len(flags))
+
+
+def scene_accuracy(deck: Deck, namer, deck_namer, rng, n: int, backgrounds) -> tuple[float, float, int]:
+    """Share of the cards of ``n`` scenes found and named right, by the base model and by the profile."""
+    faces = [synth.face_from_image(c, img) for c, img in deck.faces.items()]
+    right = {"base": 0, "profile": 0}
+    total = 0
+    for _ in range(n):
+        scene = synth.make_scene(rng, faces, trick=int(rng.integers(0, 2)) * 3, distractors=1, backgrounds_dir=backgrounds)
+        total += len(scene.cards)
+        for key, who in (("base", namer), ("profile", deck_namer)):
+            found = recognise(scene.image, who)
+            for placed in scene.cards:
+                centre = placed.corners.mean(0)
+                reach = 0.25 * np.linalg.norm(placed.corners[0] - placed.corners[2])
+                right[key] += any(d.card == placed.code for d in found if np.linalg.norm(d.corners.mean(0) - centre) < reach)
+    return 100.0 * right["base"] / max(1, total), 100.0 * right["profile"] / max(1, total), total
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--decks", default=str(ROOT.parent / "shared" / "decks"), help="folder of deck folders")
+    p.add_argument("--backgrounds", default=str(ROOT.parent / "shared" / "backgrounds"), help="table textures (optional)")
+    p.add_argument("--models", default=None, help="models folder (default: the repository's models/)")
+    p.add_argument("--only", nargs="*", help="measure only these decks of --decks")
+    p.add_argument("--restyle-all", action="store_true", help="also measure a restyled copy of every deck")
+    p.add_argument("--views", type=int, default=DEFAULT_VIEWS, help=f"views per card at enrollment (default {DEFAULT_VIEWS})")
+    p.add_argument("--strategy", choices=STRATEGIES, default=DEFAULT_STRATEGY)
+    p.add_argument("--crops", type=int, default=4, help="test crops per card (default 4)")
+    p.add_argument("--unknown", type=int, default=200, help="non-card test crops per deck (default 200)")
+    p.add_argument("--scenes", type=int, default=0, help="test scenes per deck (default 0)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--quick", action="store_true", help="fewer views and test crops, for a smoke run")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.views, args.crops, args.unknown, args.scenes = 4, 1, 40, 0
+    backgrounds = args.backgrounds if Path(args.backgrounds).is_dir() else None
+
+    namer = Namer.load(args.models, threads=1)
+    size = namer.input_size
+    print(f"model {namer.model_id}, crops {size[0]}x{size[1]}, 1 thread; enrollment: {args.views} views per card, "
+          f"strategy {args.strategy}; test: {args.crops} crops per card + {args.unknown} non-card crops per deck"
+          + (f", {args.scenes} scenes" if args.scenes else ""))
+    header = (f"{'deck':<32} {'cards':>5} {'enrol s':>8} {'Pi 4 s':>11} {'base %':>7} {'profile %':>9} "
+              f"{'wrong %':>7} {'unk rej base/profile %':>22} {'pairs':>5}")
+    print(header)
+    print("-" * len(header))
+    for i, deck in enumerate(read_decks(args)):
+        start = time.perf_counter()
+        profile = enroll_faces(deck.name, deck.faces, namer, views=args.views, strategy=args.strategy, seed=args.seed)
+        enrol_s = time.perf_counter() - start
+        deck_namer = PrototypeNamer(profile, namer)
+
+        rng = np.random.default_rng(10_000 + 97 * i + args.seed)
+        crops, truth = test_crops(deck, size, rng, args.crops, backgrounds)
+        base, mine = name_both(namer, deck_namer, crops)
+        others = unknown_crops(deck, size, rng, args.unknown, backgrounds)
+        base_u, mine_u = name_both(namer, deck_namer, others) if others else ([], [])
+
+        pi = f"{enrol_s * PI4_FACTOR[0]:.0f}-{enrol_s * PI4_FACTOR[1]:.0f}"
+        rej = f"{share(n.card is None for n in base_u):.1f} / {share(n.card is None for n in mine_u):.1f}"
+        print(f"{deck.name:<32} {len(profile.cards):>5} {enrol_s:>8.1f} {pi:>11} "
+              f"{share(n.card == t for n, t in zip(base, truth)):>7.1f} "
+              f"{share(n.card == t for n, t in zip(mine, truth)):>9.1f} "
+              f"{share(n.card not in (None, t) for n, t in zip(mine, truth)):>7.1f} {rej:>22} "
+              f"{len(profile.similar_pairs):>5}", flush=True)
+        if profile.similar_pairs:
+            print("    too alike: " + ", ".join(f"{p.first}~{p.second} {p.similarity:.3f}" for p in profile.similar_pairs[:8]))
+        if args.scenes:
+            b, m, total = scene_accuracy(deck, namer, deck_namer, rng, args.scenes, backgrounds)
+            print(f"    scenes: {total} cards in {args.scenes} frames, found and named right: base {b:.1f}%, profile {m:.1f}%")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
