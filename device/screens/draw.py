@@ -33,6 +33,7 @@ LARGE = 16
 HUGE = 24
 LINE = {SMALL: 13, MEDIUM: 15, LARGE: 19, HUGE: 28}
 HEADER_HEIGHT = 13
+RIGHT_MIN_W = 60  # the room a header's right part may always take
 ELLIPSIS = "…"
 SCROLL_GAP = "   "
 
@@ -185,13 +186,15 @@ class Canvas:
     def header(self, left: str, right: str = "", *, scroll: int | None = None) -> None:
         """The inverted title band at the top (rows 0..12): ``left``, and ``right`` aligned right.
 
-        ``right`` gets up to 60 pixels first; ``scroll`` (a tick) makes either
-        part scroll when it is too long instead of being cut.
+        ``right`` gets what ``left`` leaves, and at least 60 pixels; ``scroll``
+        (a tick) makes either part scroll when it is too long instead of being
+        cut.
         """
         self.draw.rectangle((0, 0, WIDTH - 1, HEADER_HEIGHT - 1), fill=1)
         right_w = 0
         if right:
-            right_w = self.text((WIDTH - 2, 0), right, SMALL, align="right", max_width=60, fill=0, scroll=scroll)
+            room = max(RIGHT_MIN_W, WIDTH - 8 - text_width(left, SMALL))
+            right_w = self.text((WIDTH - 2, 0), right, SMALL, align="right", max_width=room, fill=0, scroll=scroll)
         room = WIDTH - 4 - (right_w + 4 if right_w else 0)
         self.text((2, 0), left, SMALL, max_width=room, scroll=scroll, fill=0)
 

@@ -53,3 +53,11 @@ def suit_name(suit: str, lang: str, style: str) -> str:
     """A suit's display name (``Hearts``, ``Cœur``, ``Copas``), as in the card names."""
     ace = card_names.name(suit + "01", lang, style)  # "Ace of Hearts", "As de Copas"
     return ace.split(" of " if lang == "en" else " de ", 1)[1]
+
+
+def card_text(code: str, lang: str, style: str, max_width: int, size: int) -> str:
+    """The full name if it fits ``max_width`` at ``size``, else the compact label."""
+    from device.screens.draw import text_width
+
+    full = card_name(code, lang, style)
+    return full if text_width(full, size) <= max_width else card_label(code, lang, style)

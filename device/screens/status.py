@@ -6,7 +6,7 @@ from PIL import Image
 
 from device.i18n import N_, translator
 from device.screens.draw import SMALL, WIDTH, Canvas
-from device.screens.labels import card_name
+from device.screens.labels import card_name, card_text
 from device.screens.views import CameraStatusView, ConfirmCardView
 
 ROWS = (14, 26, 38, 50)
@@ -35,7 +35,8 @@ def render_camera_status(view: CameraStatusView, lang: str = "en", style: str = 
     if view.last_card:
         conf = percent(view.confidence) if view.confidence is not None else ""
         conf_w = c.text((WIDTH - 2, ROWS[3]), conf, SMALL, align="right", max_width=30) if conf else 0
-        c.text((2, ROWS[3]), card_name(view.last_card, lang, style), SMALL, max_width=WIDTH - 8 - conf_w)
+        room = WIDTH - 8 - conf_w
+        c.text((2, ROWS[3]), card_text(view.last_card, lang, style, room, SMALL), SMALL, max_width=room)
     return c.image
 
 

@@ -23,6 +23,7 @@ from device.screens.labels import (
     bid_name,
     card_label,
     card_name,
+    card_text,
     contract_name,
     suit_name,
 )
@@ -207,7 +208,8 @@ def render_violation(view: ViolationView, lang: str = "en", style: str = "french
     c.draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
     where = tr(N_("Trick {n}")).format(n=view.trick)
     if view.card:
-        where += " · " + card_name(view.card, lang, style)
+        room = WIDTH - 4 - text_width(where + " · ", SMALL)
+        where += " · " + card_text(view.card, lang, style, room, SMALL)
     c.text((WIDTH // 2, 50), where, SMALL, align="center", max_width=WIDTH - 4, scroll=tick)
     return c.image
 

@@ -40,28 +40,35 @@ def _tercia_boxes(c: Canvas, right: int, y: int, tercias, ink: int) -> int:
 
 
 def render_trivium(view: TriviumView, lang: str = "en", style: str = "french", tick: int | None = None) -> Image.Image:
-    """Each seat with its tercias (three boxes), the olla's top card, the Loco."""
+    """Each seat with its tercias (three boxes), the olla's top card, the Loco.
+
+    Up to three seats use the normal type; four seats use a thin title band
+    and smaller rows so that every name keeps its room.
+    """
     tr = translator(lang)
     c = Canvas()
-    top = card_label(view.olla_top, lang, style) if view.olla_top else "—"
-    c.header(tr(N_("Trivium")), tr(N_("Olla: {card}")).format(card=top))
+    top_card = card_label(view.olla_top, lang, style) if view.olla_top else "—"
+    title, olla = tr(N_("Trivium")), tr(N_("Olla: {card}")).format(card=top_card)
     seats = view.seats[:4]
-    two_columns = len(seats) > 3
-    width = WIDTH // 2 if two_columns else WIDTH
+    if len(seats) <= 3:
+        c.header(title, olla)
+        size, pitch, first, rule, loco_y = SMALL, PITCH, 14, HEIGHT - 14, HEIGHT - 13
+    else:
+        c.draw.rectangle((0, 0, WIDTH - 1, 8), fill=1)
+        olla_w = c.text((WIDTH - 2, -1), olla, 9, align="right", max_width=70, fill=0)
+        c.text((2, -1), title, 9, max_width=WIDTH - 8 - olla_w, fill=0)
+        size, pitch, first, rule, loco_y = 9, 11, 9, 53, 53  # capitals start 2 rows below the top
     for i, seat in enumerate(seats):
-        x = (i % 2) * width if two_columns else 0
-        y = 14 + (i // 2 if two_columns else i) * PITCH
+        y = first + i * pitch
         ink = 1
         if i == view.current:
-            c.draw.rectangle((x, y, x + width - 2, y + PITCH - 1), fill=1)
+            c.draw.rectangle((0, y, WIDTH - 1, y + pitch - 1), fill=1)
             ink = 0
-        boxes_left = _tercia_boxes(c, x + width - 4, y, seat.tercias, ink)
-        c.text((x + 2, y), seat.name, SMALL, max_width=boxes_left - x - 5, fill=ink)
-    if two_columns:
-        c.draw.line((WIDTH // 2 - 1, 14, WIDTH // 2 - 1, 37), fill=1)
+        boxes_left = _tercia_boxes(c, WIDTH - 4, y + (pitch - PITCH) // 2, seat.tercias, ink)
+        c.text((2, y), seat.name, size, max_width=boxes_left - 6, fill=ink)
     loco = tr(LOCO_TEXT.get(view.loco, LOCO_TEXT["unseen"])).format(seat=view.loco_seat or "?")
-    c.draw.line((0, HEIGHT - 14, WIDTH - 1, HEIGHT - 14), fill=1)
-    c.text((2, HEIGHT - 13), loco, SMALL, max_width=WIDTH - 4, scroll=tick)
+    c.draw.line((0, rule, WIDTH - 1, rule), fill=1)
+    c.text((2, loco_y), loco, size, max_width=WIDTH - 4, scroll=tick)
     return c.image
 
 

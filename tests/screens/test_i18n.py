@@ -73,3 +73,10 @@ def test_translator_translates_and_refuses_unknown_languages():
     assert translator("en")("Pass") == "Pass"
     with pytest.raises(TarotmateError):
         translator("de")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_catalogue_holds_no_stale_message(lang):
+    used = set(extract_messages()) | {""}
+    stale = [m for m in catalogue(lang) if m not in used]
+    assert not stale, f"{po_path(lang)} keeps messages no code uses: {stale}"

@@ -111,3 +111,49 @@ def test_winning_card_is_inverted_and_others_are_not():
 def test_render_refuses_an_unknown_view():
     with pytest.raises(TypeError):
         render(object())
+
+
+def _variants():
+    """Every kind of every keyed view, so that each translated text is drawn once."""
+    from device.screens.status import CAMERA_STATES
+    from device.screens.tarot import CHELEM_TEXT, VIOLATION_TITLES
+    from device.screens.trivium import ANNOUNCEMENT_TITLES, LOCO_TEXT
+    from device.screens.views import (
+        AnnouncementView,
+        CameraStatusView,
+        DealEndView,
+        SetupView,
+        TerciaView,
+        TriviumSeatView,
+        TriviumView,
+        ViolationView,
+    )
+
+    long = "Maximiliano"
+    for kind in VIOLATION_TITLES:
+        yield ViolationView(kind, long, 17, suit="D", card="DN", detail="played the Excuse twice")
+    for kind in ANNOUNCEMENT_TITLES:
+        yield AnnouncementView(kind, long, 200)
+        yield AnnouncementView(kind, long, 63, valid=False)
+    for state in CAMERA_STATES:
+        yield CameraStatusView(state, 29.97, "m" * 40, 78, "T21", 0.5)
+    for loco in LOCO_TEXT:
+        seats = tuple(TriviumSeatView(long + str(i), (TerciaView(("T10", "T10", "T01"), True),) * 3) for i in range(4))
+        yield TriviumView(seats, "EX", loco, long, current=3)
+    for chelem in CHELEM_TEXT:
+        for contract in ("prise", "garde", "garde_sans", "garde_contre"):
+            yield DealEndView(contract, long, False, 30.5, 0, 25.5, long, (("A", "triple"),), chelem, -1234)
+    yield SetupView("trivium", "Standard · 4", ("Maximiliano", "Bartolomé", "Ñu", "Gjøq"), dealer=0)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_kind_of_text_fits_in_every_language(lang):
+    count = 0
+    for view in _variants():
+        for tick in (None, 7):
+            with recording() as items:
+                image = render(view, lang, "tarot", tick)
+            assert image.size == (WIDTH, HEIGHT)
+            _check_fits(items)
+            count += 1
+    assert count > 50
