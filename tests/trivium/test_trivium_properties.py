@@ -129,3 +129,31 @@ def test_record_round_trip_replays_identically(game):
 @given(st.integers(2, 4), st.integers(0, 10**6))
 def test_random_game_is_deterministic_for_a_seed(n, seed):
     assert random_game(n, seed).operations == random_game(n, seed).operations
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(2, 4), st.randoms(use_true_random=False))
+def test_cards_are_conserved_through_a_reshuffle(n, rnd):
+    """Nobody lays anything: the pozo runs out, the olla is reshuffled, play goes on."""
+    from engine.trivium.bot import deal_order
+    from engine.trivium.operations import Deal, PozoEmpty
+
+    order = deal_order(rnd.randrange(1000))
+    game = TriviumGame(n)
+    game.apply(Deal(0, tuple(tuple(order[9 * s: 9 * s + 9]) for s in range(n)), tuple(order[9 * n:])))
+    reshuffles = 0
+    while reshuffles < 2:
+        seat = game.next_to_exchange
+        if not game.state.pozo:
+            under = list(game.olla[:-1])
+            rnd.shuffle(under)
+            game.apply(PozoEmpty(seat, tuple(under)))
+            reshuffles += 1
+            continue
+        game.apply(DrawFromPozo(seat, rnd.choice(game.state.hands[seat].known)))
+    for state, _ in states_of(game):
+        assert_conserved(state)
+    hidden = TriviumGame.replay(game.players, game.options, table_view(game))
+    assert hidden.olla == game.olla
+    for state, _ in states_of(hidden):
+        assert_conserved(state)
