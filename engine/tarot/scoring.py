@@ -89,11 +89,17 @@ def excuse_won_last_trick(tricks: Sequence[FinishedTrick]) -> bool:
 
 
 def count_cards(tricks: Sequence[FinishedTrick], attack: frozenset[int],
-                unseen: Sequence[int], unseen_to_attack: bool) -> tuple[int, int]:
-    """(attack half points, attack oudlers) from the tricks and the unseen cards."""
+                unseen: Sequence[int], unseen_to_attack: bool,
+                last_index: int | None = None) -> tuple[int, int]:
+    """(attack half points, attack oudlers) from the tricks and the unseen cards.
+
+    ``last_index``: the index of the deal's last trick (default: the last one
+    given; pass the real one while the deal is in progress).
+    """
     half = 0
     oudlers = 0
-    last_index = len(tricks) - 1
+    if last_index is None:
+        last_index = len(tricks) - 1
     for i, t in enumerate(tricks):
         winner_attack = t.winner in attack
         for seat, c in zip(t.seats, t.cards):
@@ -206,8 +212,3 @@ def add_misere(scores: list[int], misere: Sequence[tuple[int, str]],
         for s in range(n):
             out[s] += options.misere_bonus * (n - 1) if s == seat else -options.misere_bonus
     return out
-
-
-def deal_value(unit_per_defender: int, players: int) -> int:
-    """What the taker alone receives at ``players`` players (for documentation)."""
-    return unit_per_defender * (players - 1)

@@ -837,7 +837,7 @@ class TarotDeal:
             known = list(self._ecart)
         elif self._contract == "garde_sans" and self._chien is not None:
             known = list(self._chien)
-        half, oudlers = count_cards(self._tricks, attack, known, True)
+        half, oudlers = count_cards(self._tricks, attack, known, True, self.hand_size - 1)
         if self._phase == "done":
             result = self.result()
             half, oudlers = result.attack_half_points, result.attack_oudlers

@@ -404,3 +404,10 @@ def test_misere_variant():
     bid_to(deal, 2, "garde_sans")
     assert "T02" in deal.can(DeclareMisere(0, "atout"))
     assert deal.can(DeclareMisere(2, "tete")) is None
+
+
+def test_live_target_keeps_an_excuse_played_mid_deal_with_its_owner():
+    deal = chelem_deal(announce=True, poignee=False)
+    lead_and_follow(deal, "EX")  # the taker leads the Excuse at trick 1 and loses the trick
+    live = deal.live_target()
+    assert live.oudlers == 1 and live.has == 4.0 and live.tricks_left == 17

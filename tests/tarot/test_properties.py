@@ -1,0 +1,104 @@
+"""Properties of random legal deals for 3, 4 and 5 players (hands known)."""
+
+import json
+
+from hypothesis import given, settings, strategies as st
+
+from engine.tarot import (TarotOptions, deal_from_record, random_deal, random_deal_with_revoke,
+                          replay_record)
+from engine.tarot.tables import CHIEN_SIZE, HAND_SIZE, HALF
+
+players = st.sampled_from([3, 4, 5])
+seeds = st.integers(min_value=0, max_value=2 ** 32 - 1)
+SETTINGS = settings(max_examples=60, deadline=None)
+
+
+@SETTINGS
+@given(players, seeds)
+def test_cards_conserved_points_91_scores_sum_to_zero(n, seed):
+    deal = random_deal(n, seed, chelem_rate=0.1)
+    assert deal.phase == "done"
+    played = [c for t in deal.tricks for c in t.cards]
+    assert len(played) == len(set(played)) == n * HAND_SIZE[n]
+    unseen = set(deal.inferred_ecart())
+    assert len(unseen) == CHIEN_SIZE[n] and not unseen & set(played)
+    for seat in range(n):
+        assert sum(seat in t.seats for t in deal.tricks) == HAND_SIZE[n]
+    r = deal.result()
+    assert 0 <= r.attack_half_points <= 182
+    assert sum(r.scores) == 0
+    assert r.scores[r.taker] * (1 if r.unit >= 0 else -1) >= 0
+
+
+@SETTINGS
+@given(players, seeds)
+def test_both_sides_points_sum_to_91(n, seed):
+    deal = random_deal(n, seed)
+    r = deal.result()
+    from engine.tarot.scoring import count_cards
+    attack = frozenset({r.taker} if r.partner is None else {r.taker, r.partner})
+    defence = frozenset(range(n)) - attack
+    unseen = [int(i) for i in deal._unseen()]
+    a, _ = count_cards(deal._tricks, attack, unseen, r.contract != "garde_contre")
+    d, _ = count_cards(deal._tricks, defence, unseen, r.contract == "garde_contre")
+    assert a + d == 182 == sum(HALF)
+
+
+@SETTINGS
+@given(players, seeds)
+def test_written_record_replays_to_the_same_result_without_violation(n, seed):
+    deal = random_deal(n, seed, chelem_rate=0.05)
+    rec = json.loads(json.dumps(deal.to_record()))
+    replay = replay_record(rec)
+    r = deal.result()
+    assert replay["scores"] == list(r.scores)
+    assert replay["unit"] == r.unit and replay["attack_points"] == r.attack_points
+    assert [t["winner"] for t in replay["tricks"]] == [t.winner for t in deal.tricks]
+    # hands hidden, a legal deal proves nothing illegal
+    assert replay["violations"] == []
+    hidden = deal_from_record(rec)
+    assert hidden.audit() == [] and hidden.result() == r
+
+
+@SETTINGS
+@given(players, seeds)
+def test_injected_revoke_caught_at_the_right_seat_and_trick(n, seed):
+    deal, fault = random_deal_with_revoke(n, seed)
+    found = [(v.trick, v.seat) for v in deal.violations]
+    assert found == [(fault.trick, fault.seat)]
+    # the end-of-deal audit agrees with what the evidence proved during play
+    assert [(v.trick, v.seat) for v in deal.audit()] == found
+    replay = replay_record(deal.to_record())
+    assert [(v["trick"], v["seat"]) for v in replay["violations"]] == found
+
+
+@settings(max_examples=30, deadline=None)
+@given(players, seeds)
+def test_variant_no_trump_lead_until_broken_deals_are_clean(n, seed):
+    opts = TarotOptions(no_trump_lead_until_broken=True)
+    deal = random_deal(n, seed, options=opts)
+    assert deal_from_record(deal.to_record()).violations == ()
+    first_trump_trick = next(i for i, t in enumerate(deal.tricks)
+                             if any(c.startswith("T") for c in t.cards))
+    lead = deal.tricks[first_trump_trick].cards
+    first = next(c for c in lead if c != "EX")
+    if first.startswith("T"):
+        # a trump led before trumps were broken: the leader had only trumps (and the Excuse)
+        leader_cards = {c for t in deal.tricks for s, c in zip(t.seats, t.cards)
+                        if s == deal.tricks[first_trump_trick].leader}
+        later = [c for t in deal.tricks[first_trump_trick:]
+                 for s, c in zip(t.seats, t.cards) if s == deal.tricks[first_trump_trick].leader]
+        assert all(c.startswith("T") or c == "EX" for c in later), leader_cards
+
+
+@settings(max_examples=40, deadline=None)
+@given(players, seeds)
+def test_undo_then_redo_restores_the_same_state(n, seed):
+    deal = random_deal(n, seed)
+    rec = deal.to_record()
+    ops = list(deal.operations)
+    k = seed % len(ops)
+    removed = [deal.undo() for _ in range(k)]
+    for op in reversed(removed):
+        deal.apply(op)
+    assert deal.to_record() == rec and list(deal.operations) == ops
