@@ -410,4 +410,5 @@ def test_live_target_keeps_an_excuse_played_mid_deal_with_its_owner():
     deal = chelem_deal(announce=True, poignee=False)
     lead_and_follow(deal, "EX")  # the taker leads the Excuse at trick 1 and loses the trick
     live = deal.live_target()
-    assert live.oudlers == 1 and live.has == 4.0 and live.tricks_left == 17
+    # the Excuse (4.5, less the half point given) and the écart's six low spades (3)
+    assert live.oudlers == 1 and live.has == 4.0 + 3.0 and live.tricks_left == 17
