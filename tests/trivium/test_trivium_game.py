@@ -316,3 +316,22 @@ def test_deal_is_checked(deal):
     assert game.can(Deal(0)) == "the hands are hidden: say which seat starts (the highest major)"
     assert "the cards are not dealt yet" == game.can(DrawFromPozo(0, "C10"))
 
+
+
+def test_summary_is_json_ready_and_says_what_the_table_shows(deal):
+    import json
+
+    game = two_player_game(deal)
+    game.apply(DrawFromPozo(0, "SJ"))
+    game.apply(LayTercia(0, "C10 H10 D04"))
+    summary = json.loads(json.dumps(game.state.summary()))
+    assert summary["phase"] == "play" and summary["to_play"] == 0 and summary["next_to_exchange"] == 1
+    assert summary["olla"] == ["SJ"] and summary["olla_top"] == "SJ" and summary["pozo_size"] == 59
+    marta = summary["seats"][0]
+    assert marta["laid"] == [{"cards": ["C10", "H10", "D04"], "valid": False,
+                              "reason": "10 + 10 + 4 = 24, not 21", "stolen_from": None}]
+    assert marta["valid_tercias"] == 0 and marta["hand_size"] == 6
+    assert summary["loco"] == {"location": "hand", "seat": 1, "steal_spent": False, "thief": None, "robbed": None}
+    event = game.announcements[-1].to_dict()
+    assert event == {"kind": "not_tercia", "seat": 0, "player": "Marta", "combination": None, "points": None,
+                     "cards": ["C10", "H10", "D04"], "text": "Marta: not a tercia: 10 + 10 + 4 = 24, not 21"}
