@@ -18,8 +18,9 @@ for the stand-in decks below, as if the deck were new to Tarotmate:
    :func:`vision.synth.make_scene` (scattered cards, a trick of overlapping
    cards, distractors), recognised end to end (localise, warp, name);
 4. the share of cards **named right** by the shipped model alone ("base")
-   and by the deck profile ("profile"), and the share of non-card crops
-   rejected.
+   and by the deck profile ("profile"), named wrong by the profile, named
+   right by the profile with a confidence of at least 0.6 ("sure", the
+   tracker's default bar), and the share of non-card crops rejected.
 
 Stand-in decks (the shipped model was trained on every deck of
 ``../shared/decks`` and on the built-in deck, so none of them is truly
@@ -60,6 +61,7 @@ from vision.namer import Namer  # noqa: E402
 from vision.recognise import recognise  # noqa: E402
 
 PI4_FACTOR = (4, 6)
+SURE = 0.6  # the tracker's default min_confidence: namings under it make 'uncertain' events
 
 
 def restyle(image: np.ndarray) -> np.ndarray:
@@ -165,8 +167,8 @@ def main(argv=None) -> int:
     print(f"model {namer.model_id}, crops {size[0]}x{size[1]}, 1 thread; enrollment: {args.views} views per card, "
           f"strategy {args.strategy}; test: {args.crops} crops per card + {args.unknown} non-card crops per deck"
           + (f", {args.scenes} scenes" if args.scenes else ""))
-    header = (f"{'deck':<32} {'cards':>5} {'enrol s':>8} {'Pi 4 s':>11} {'base %':>7} {'profile %':>9} "
-              f"{'wrong %':>7} {'unk rej base/profile %':>22} {'pairs':>5}")
+    header = (f"{'deck':<28} {'cards':>5} {'enrol s':>7} {'Pi 4 s':>8} {'base %':>6} {'profile %':>9} "
+              f"{'wrong %':>7} {'sure %':>6} {'unk rej base/profile %':>22} {'pairs':>5}")
     print(header)
     print("-" * len(header))
     for i, deck in enumerate(read_decks(args)):
@@ -183,10 +185,11 @@ def main(argv=None) -> int:
 
         pi = f"{enrol_s * PI4_FACTOR[0]:.0f}-{enrol_s * PI4_FACTOR[1]:.0f}"
         rej = f"{share(n.card is None for n in base_u):.1f} / {share(n.card is None for n in mine_u):.1f}"
-        print(f"{deck.name:<32} {len(profile.cards):>5} {enrol_s:>8.1f} {pi:>11} "
-              f"{share(n.card == t for n, t in zip(base, truth)):>7.1f} "
+        print(f"{deck.name:<28} {len(profile.cards):>5} {enrol_s:>7.1f} {pi:>8} "
+              f"{share(n.card == t for n, t in zip(base, truth)):>6.1f} "
               f"{share(n.card == t for n, t in zip(mine, truth)):>9.1f} "
-              f"{share(n.card not in (None, t) for n, t in zip(mine, truth)):>7.1f} {rej:>22} "
+              f"{share(n.card not in (None, t) for n, t in zip(mine, truth)):>7.1f} "
+              f"{share(n.card == t and n.confidence >= SURE for n, t in zip(mine, truth)):>6.1f} {rej:>22} "
               f"{len(profile.similar_pairs):>5}", flush=True)
         if profile.similar_pairs:
             print("    too alike: " + ", ".join(f"{p.first}~{p.second} {p.similarity:.3f}" for p in profile.similar_pairs[:8]))
