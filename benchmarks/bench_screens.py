@@ -4,7 +4,8 @@
 
 Prints, per screen and language, the median and the 95th percentile of N
 renders (after a warm-up render that loads the font and fills the caches),
-then the slowest median. Also times one ``show`` on the real ssd1306 driver
+and the median of "cold" renders, with the text-width cache emptied first
+(new names or scores on every frame), then the slowest medians. Also times one ``show`` on the real ssd1306 driver
 code (luma's page conversion, on a no-op interface: no I2C transfer).
 """
 
@@ -21,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from device.display import open_display  # noqa: E402
 from device.i18n import LANGUAGES  # noqa: E402
 from device.screens import render  # noqa: E402
+from device.screens.draw import text_width  # noqa: E402
 from device.screens.examples import DEFAULT_STYLE, examples  # noqa: E402
 
 GOAL_MS = 5.0
@@ -41,21 +43,32 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=200)
     args = parser.parse_args()
     worst = (0.0, "")
-    print(f"{'screen':<14}{'lang':<6}{'median ms':>10}{'p95 ms':>9}")
+    worst_cold = (0.0, "")
+    print(f"{'screen':<14}{'lang':<6}{'median ms':>10}{'p95 ms':>9}{'cold ms':>9}")
     for lang in LANGUAGES:
         for name, view in examples(lang).items():
-            t = sorted(timings(lambda: render(view, lang, DEFAULT_STYLE[lang], 3), args.repeat))
+            def draw():
+                return render(view, lang, DEFAULT_STYLE[lang], 3)
+
+            def draw_cold():
+                text_width.cache_clear()
+                return draw()
+
+            t = sorted(timings(draw, args.repeat))
+            cold = statistics.median(timings(draw_cold, max(10, args.repeat // 4)))
             median, p95 = statistics.median(t), t[int(len(t) * 0.95) - 1]
             worst = max(worst, (median, f"{lang}/{name}"))
-            print(f"{name:<14}{lang:<6}{median:>10.2f}{p95:>9.2f}")
+            worst_cold = max(worst_cold, (cold, f"{lang}/{name}"))
+            print(f"{name:<14}{lang:<6}{median:>10.2f}{p95:>9.2f}{cold:>9.2f}")
     from luma.core.interface.serial import noop
 
     display = open_display("ssd1306", serial=noop())
     image = render(examples("en")["target"])
     t = sorted(timings(lambda: display.show(image), args.repeat))
     print(f"ssd1306(noop) show: median {statistics.median(t):.2f} ms")
-    verdict = "meets" if worst[0] <= GOAL_MS else "MISSES"
-    print(f"slowest screen: {worst[1]} {worst[0]:.2f} ms median: {verdict} the {GOAL_MS:g} ms goal")
+    for label, (ms, where) in (("slowest screen", worst), ("slowest cold screen", worst_cold)):
+        verdict = "meets" if ms <= GOAL_MS else "MISSES"
+        print(f"{label}: {where} {ms:.2f} ms median: {verdict} the {GOAL_MS:g} ms goal")
     return 0
 
 

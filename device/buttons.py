@@ -97,8 +97,8 @@ class _DebouncedButton:
 class ButtonPanel:
     """The device's buttons.
 
-    ``pins`` maps ``up/down/ok/back`` to GPIO numbers (BCM); a missing
-    button is allowed (three buttons: leave out ``back`` and use a long OK).
+    ``pins`` maps ``up/down/ok/back`` to GPIO numbers (BCM); a button left
+    out simply sends nothing.
     ``encoder`` is ``{"a": pin, "b": pin}`` for an optional rotary encoder.
     Events go to ``callback(event)`` when given (called from gpiozero's
     threads), else to ``self.queue`` (read them with :meth:`get`).

@@ -89,3 +89,12 @@ def test_bad_settings_are_refused(frames):
         open_display("dummy", rotate=90)
     with pytest.raises(ValueError):
         open_display("dummy").show(Image.new("1", (64, 32)))
+
+
+def test_pygame_window_shows_frames_headless(frames):
+    pytest.importorskip("pygame")
+    display = open_display("pygame", scale=2)  # SDL_VIDEODRIVER=dummy (tests/conftest.py)
+    try:
+        assert display.show(frames[0]) and display.show(frames[1])
+    finally:
+        display.close()
