@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping
 
-from engine.cards import card
+from engine.cards import BY_CODE, card
 from engine.errors import TarotmateError, UnknownCardError
 from engine.tarot.tables import BID_ALIASES, BID_NAMES, MISERE_KINDS, POIGNEE_LEVELS
 
@@ -19,6 +19,8 @@ class OperationError(TarotmateError, ValueError):
 
 
 def _code(c: Any, what: str) -> str:
+    if isinstance(c, str) and c in BY_CODE:
+        return c
     try:
         return card(c).code
     except UnknownCardError as exc:

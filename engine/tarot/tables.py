@@ -53,8 +53,14 @@ POIGNEE_BONUS = {"simple": 20, "double": 30, "triple": 40}
 MISERE_KINDS = ("atout", "tete")
 
 
+INDEX_OF_CODE = {code: i for i, code in enumerate(CODE)}
+
+
 def index_of(c: str | Card | int) -> int:
     """The engine's int for a card code, a Card or an int already."""
+    found = INDEX_OF_CODE.get(c) if isinstance(c, str) else None
+    if found is not None:
+        return found
     if isinstance(c, int) and not isinstance(c, bool):
         if 0 <= c < N_CARDS:
             return c
