@@ -130,7 +130,7 @@ class CardPicker:
 
     def start(self) -> None:
         tr, lang, style = self.flow.tr, self.flow.lang, self.flow.style
-        categories = [(tr(N_("Trumps")), "T")]
+        categories = [(suit_name("T", lang, style), "T")]
         categories += [(suit_name(s, lang, style), s) for s in SUITS]
         categories += [(card_name("EX", lang, style), "EX")]
         self.flow.push(Step(self.title, categories, self._category))

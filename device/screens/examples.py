@@ -56,6 +56,14 @@ def examples(lang: str = "en") -> dict[str, object]:
                                           TerciaView(("EX", "T21"), True)), 7),
              TriviumSeatView("Carmen", (TerciaView(("T20", "H01", "EX"), False),), 9)),
             olla_top="C07", loco="wild", loco_seat="Bertrand", current=1),
+        "trivium4": TriviumView(
+            tuple(TriviumSeatView(name, tercias, 9) for name, tercias in zip(FOUR, (
+                (TerciaView(("T10", "H10", "S01"), True), TerciaView(("T07", "C07", "D07"), True)),
+                (),
+                (TerciaView(("T20", "H02", "S01"), False),),
+                (TerciaView(("T18", "C02", "D01"), True),),
+            ))),
+            olla_top="EX", loco="in_olla", current=3),
         "announcement": AnnouncementView("trivium", "Bertrand", 63),
         "camera": CameraStatusView("ok", fps=11.6, model="tarotmate-cards-v1 (efficientnet-lite0)",
                                    cards_seen=23, last_card="DN", confidence=0.97),

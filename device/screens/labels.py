@@ -50,7 +50,12 @@ def card_label(code: str, lang: str, style: str) -> str:
 
 
 def suit_name(suit: str, lang: str, style: str) -> str:
-    """A suit's display name (``Hearts``, ``Cœur``, ``Copas``), as in the card names."""
+    """A suit's display name (``Hearts``, ``Cœur``, ``Copas``), as in the card names.
+
+    ``"T"`` gives the word for trumps.
+    """
+    if suit == "T":
+        return translator(lang)(N_("Trumps"))
     ace = card_names.name(suit + "01", lang, style)  # "Ace of Hearts", "As de Copas"
     return ace.split(" of " if lang == "en" else " de ", 1)[1]
 

@@ -86,7 +86,7 @@ def render_announcement(view: AnnouncementView, lang: str = "en", style: str = "
     """A full-screen announcement: the title, the points in large type, who."""
     tr = translator(lang)
     c = Canvas()
-    title = tr(ANNOUNCEMENT_TITLES.get(view.kind, view.kind))
+    title = tr(ANNOUNCEMENT_TITLES[view.kind]) if view.kind in ANNOUNCEMENT_TITLES else view.kind.replace("_", " ").upper()
     size = largest_size(title, (LARGE, MEDIUM, SMALL), WIDTH - 4)
     c.draw.rectangle((0, 0, WIDTH - 1, 20), fill=1)
     c.text((WIDTH // 2, 10 - size // 2 - 1), title, size, align="center", max_width=WIDTH - 4, fill=0)

@@ -14,7 +14,7 @@ from device.screens import render
 
 PINS = {"up": 5, "down": 6, "ok": 13, "back": 19}
 DEBOUNCE_MS = 10
-HOLD = 0.2
+HOLD = 0.4
 
 
 @pytest.fixture

@@ -132,7 +132,8 @@ def _variants():
     long = "Maximiliano"
     for kind in VIOLATION_TITLES:
         yield ViolationView(kind, long, 17, suit="D", card="DN", detail="played the Excuse twice")
-    for kind in ANNOUNCEMENT_TITLES:
+        yield ViolationView(kind, long, 3, suit="T", card="T01", detail="x" * 80)
+    for kind in list(ANNOUNCEMENT_TITLES) + ["gran_trivium_nuevo"]:
         yield AnnouncementView(kind, long, 200)
         yield AnnouncementView(kind, long, 63, valid=False)
     for state in CAMERA_STATES:
