@@ -14,6 +14,7 @@ The format is specified in ``shared/rules/deal-record.md``:
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any, Mapping
@@ -24,7 +25,7 @@ from engine.tarot.operations import (AnnounceChelem, Bid, CallCard, DeclareMiser
                                      DeclarePoignee, Ecart, Operation, Play, RevealChien)
 from engine.tarot.options import OptionError, TarotOptions
 from engine.tarot.state import IllegalOperation, TarotDeal
-from engine.tarot.tables import (BID_NAMES, CHIEN_SIZE, CONTRACTS, HAND_SIZE, MISERE_KINDS,
+from engine.tarot.tables import (BID_ALIASES, BID_NAMES, CHIEN_SIZE, CONTRACTS, HAND_SIZE, MISERE_KINDS,
                                  POIGNEE_LEVELS)
 
 RECORD_FORMAT = "tarot-deal/1"
@@ -83,6 +84,7 @@ def validate_record(d: Any) -> dict[str, Any]:
     """
     if not isinstance(d, Mapping):
         raise RecordError("", f"a deal record is a JSON object, got {type(d).__name__}")
+    d = copy.deepcopy(dict(d))
     fmt = _require(d, "format")
     if fmt != RECORD_FORMAT:
         raise RecordError("format", f"expected {RECORD_FORMAT!r}, got {fmt!r}")
@@ -99,7 +101,7 @@ def validate_record(d: Any) -> dict[str, Any]:
             raise RecordError("names", f"expected {n} names (strings), got {names!r}")
     out["names"] = names
     try:
-        options = TarotOptions.from_dict(d.get("options") or {})
+        options = TarotOptions.from_dict(_require(d, "options") or {})
     except OptionError as exc:
         raise RecordError("options", str(exc)) from None
     out["options"] = options.to_dict()
@@ -117,6 +119,9 @@ def validate_record(d: Any) -> dict[str, Any]:
             if not isinstance(b, list) or len(b) != 2:
                 raise RecordError(f"bids[{i}]", f"expected [seat, bid], got {b!r}")
             _seat(b[0], n, f"bids[{i}][0]")
+            if b[1] in BID_ALIASES:
+                b = [b[0], BID_ALIASES[b[1]]]
+                bids[i] = b
             if b[1] not in BID_NAMES:
                 raise RecordError(f"bids[{i}][1]", f"{b[1]!r} is not one of {', '.join(BID_NAMES)}")
         if len(bids) > n:
@@ -125,6 +130,7 @@ def validate_record(d: Any) -> dict[str, Any]:
 
     taker = _require(d, "taker")
     contract = _require(d, "contract")
+    contract = BID_ALIASES.get(contract, contract) if isinstance(contract, str) else contract
     if taker is None or contract is None:
         if taker is not None or contract is not None:
             raise RecordError("contract" if contract is None else "taker",
@@ -141,7 +147,7 @@ def validate_record(d: Any) -> dict[str, Any]:
                                       f"{last[0]}, but taker/contract say {contract} by seat {taker}")
     out["taker"], out["contract"] = taker, contract
 
-    called = d.get("called_card")
+    called = _require(d, "called_card") if n == 5 else d.get("called_card")
     if n == 5 and taker is not None:
         if called is None:
             raise RecordError("called_card", "missing: at 5 players the taker calls a card")
@@ -151,17 +157,19 @@ def validate_record(d: Any) -> dict[str, Any]:
     out["called_card"] = called
 
     size = CHIEN_SIZE[n]
-    chien = d.get("chien")
+    chien = _require(d, "chien") or None  # [] is read as null
     if chien is not None:
         chien = _codes(chien, "chien", size)
-    ecart = d.get("ecart")
+    ecart = _require(d, "ecart") or None
     if ecart is not None:
         ecart = _codes(ecart, "ecart", size)
         if contract not in ("prise", "garde"):
             raise RecordError("ecart", f"there is no écart in a {contract}")
     out["chien"], out["ecart"] = chien, ecart
 
-    poignees = d.get("poignees") or []
+    poignees = _require(d, "poignees")
+    if poignees is None:
+        poignees = []
     if not isinstance(poignees, list):
         raise RecordError("poignees", f"expected a list, got {poignees!r}")
     for i, p in enumerate(poignees):
@@ -187,7 +195,7 @@ def validate_record(d: Any) -> dict[str, Any]:
     if misere:
         out["misere"] = [dict(m) for m in misere]
 
-    chelem = d.get("chelem_announced", False)
+    chelem = _require(d, "chelem_announced")
     if not isinstance(chelem, bool):
         raise RecordError("chelem_announced", f"expected true or false, got {chelem!r}")
     out["chelem_announced"] = chelem
@@ -279,6 +287,11 @@ def record_operations(rec: Mapping[str, Any]) -> tuple[int, list[tuple[str, Oper
         path = "taker"
     else:
         path = "bids"
+        # players after the last recorded bid could only pass
+        bids = list(bids)
+        first = bids[0][0] if bids else (dealer + 1) % n
+        while len(bids) < n:
+            bids.append([(first + len(bids)) % n, "pass"])
     for i, (seat, bid) in enumerate(bids):
         ops.append((f"{path}[{i}]" if path == "bids" else "taker", Bid(seat, bid)))
     if rec["taker"] is None:

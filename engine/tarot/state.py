@@ -485,7 +485,8 @@ class TarotDeal:
         if len(shown) < need:
             _refuse("poignee", f"a {op.level} poignée at {self.players} players shows {need} "
                                f"trumps, not {len(shown)}")
-        if len(shown) > need and self.options.poignee_overfull == "refuse":
+        if (len(shown) > need and self.options.poignee_overfull == "refuse"
+                and not self.audit_mode):
             _refuse("poignee", f"a {op.level} poignée shows exactly {need} trumps: hide the "
                                f"other {len(shown) - need}")
         ecart_ok = (self.options.poignee_ecart_trump_exception and op.seat == self._taker)
@@ -685,6 +686,11 @@ class TarotDeal:
     def _do_poignee(self, op: DeclarePoignee) -> None:
         need = POIGNEE_THRESHOLDS[self.players][POIGNEE_LEVELS.index(op.level)]
         shown = _trim([index_of(c) for c in op.shown], need)
+        if len(op.shown) > need and self.options.poignee_overfull == "refuse":
+            # only in audit mode (a record): counted as the exact poignée, and reported
+            self._violations.append(Violation(
+                self.trick_number, op.seat, "poignee",
+                f"showed {len(op.shown)} cards for a {op.level} poignée of exactly {need}"))
         for c in shown:
             if c not in self._ecart_trumps:
                 self._owner[c] = (op.seat, f"shown in seat {op.seat}'s poignée")

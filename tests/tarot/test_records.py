@@ -172,3 +172,40 @@ def test_cli_replay_missing_file_and_invalid_json(tmp_path, capsys):
     bad.write_text("{not json")
     assert main(["replay", str(bad)]) == 2
     assert "invalid JSON" in capsys.readouterr().err
+
+
+def test_required_fields_and_lenient_forms():
+    for field in ("options", "chien", "ecart", "poignees", "chelem_announced", "dealer",
+                  "taker", "contract"):
+        rec = copy.deepcopy(BASE)
+        del rec[field]
+        with pytest.raises(RecordError, match=f"^{field}: missing field"):
+            validate_record(rec)
+    # names and bids are optional; "petite" is prise; [] reads as null;
+    # players after the last recorded bid passed
+    rec = copy.deepcopy(BASE)
+    rec.pop("names", None)
+    rec["bids"] = [b if b[1] != "prise" else [b[0], "petite"] for b in rec["bids"]]
+    last = max(i for i, b in enumerate(rec["bids"]) if b[1] != "pass")
+    rec["bids"] = rec["bids"][:last + 1]
+    rec["chien"] = [] if rec["contract"] not in ("prise", "garde") else rec["chien"]
+    assert replay_record(rec)["scores"] == replay_record(BASE)["scores"]
+    five = load(RECORDS / "5p-partner.json")
+    del five["called_card"]
+    with pytest.raises(RecordError, match="^called_card: missing field"):
+        validate_record(five)
+
+
+def taker_trumps(deal):
+    return sorted({c for t in deal.tricks for s, c in zip(t.seats, t.cards)
+                   if s == deal.taker and c.startswith("T")}, reverse=True)
+
+
+def test_overfull_poignee_in_a_record_is_counted_and_reported():
+    deal = next(d for d in (random_deal(4, s, poignee_rate=0.0) for s in range(500))
+                if len(taker_trumps(d)) >= 11)
+    rec = deal.to_record()
+    rec["poignees"] = [{"seat": deal.taker, "level": "simple", "shown": taker_trumps(deal)[:11]}]
+    got = replay_record(rec)
+    assert [v["rule"] for v in got["violations"]] == ["poignee"]
+    assert abs(got["unit"] - replay_record(deal.to_record())["unit"]) == 20
