@@ -1,0 +1,52 @@
+"""``tarotmate demo``: a whole game on the simulated table, through the real pipeline."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+HELP = "play a French tarot deal (or a Trivium game) on the simulated table, camera to OLED"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", choices=("french-tarot", "tarot", "trivium"), default="french-tarot",
+                        help="the game to play (default: french-tarot)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="number of players (French tarot 3-5, Trivium 2-4; default 4)")
+    parser.add_argument("--seed", type=int, default=1, help="which random deal or game to play (default 1)")
+    parser.add_argument("--out", metavar="DIR",
+                        help="where to write demo.gif, the record, scores.txt/csv and the demo's deal log "
+                             "(default: a new temporary folder). Run the same command again to resume.")
+    parser.add_argument("--fast", action="store_true", help="smaller frames and quicker hands (about twice as fast)")
+    parser.add_argument("--display", choices=("auto", "pygame", "none"), default="auto",
+                        help="show the OLED in a window (auto: when a desktop display is available)")
+    parser.add_argument("--recogniser", choices=("model", "truth"), default="model",
+                        help="card recognition: the shipped ONNX model (default) or the simulator's ground truth")
+    parser.add_argument("--deck", metavar="DIR", help="draw the cards from a folder of scans (CODE.jpg/png) "
+                                                      "instead of the built-in deck")
+    parser.add_argument("--lang", choices=("en", "fr", "es"), default="en", help="language of the screens")
+    parser.add_argument("--fresh", action="store_true", help="forget the demo's log in --out and start over")
+    parser.add_argument("--max-seconds", type=float, default=None, help=argparse.SUPPRESS)
+
+
+def run(args: argparse.Namespace) -> int:
+    from device.demo_table import DemoSettings, run_demo
+    from engine.errors import TarotmateError
+
+    game = "french-tarot" if args.game in ("tarot", "french-tarot") else "trivium"
+    players = args.players if args.players is not None else 4
+    allowed = (3, 5) if game == "french-tarot" else (2, 4)
+    if not allowed[0] <= players <= allowed[1]:
+        raise TarotmateError(f"--players: {game} is played by {allowed[0]} to {allowed[1]} players, not {players}")
+    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="tarotmate-demo-"))
+    settings = DemoSettings(
+        game=game, players=players, seed=args.seed, out=out, fast=args.fast, display=args.display,
+        recogniser=args.recogniser, deck=args.deck, lang=args.lang, fresh=args.fresh,
+        max_seconds=args.max_seconds,
+    )
+    result = run_demo(settings)
+    sys.stdout.write(result["text"])
+    print(f"done in {result['seconds']:.0f} s; outputs in {out}", file=sys.stderr)
+    return 0

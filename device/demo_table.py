@@ -1,0 +1,437 @@
+"""The demo: a whole game on the simulated table, through the real pipeline.
+
+A random legal deal (or Trivium game) from the engine is the *truth*. The
+table simulator renders its visible part (the chien shown, every card
+played, tercias laid) as camera frames; the frames go through the tracker
+(localisation, the shipped ONNX card model, votes), the controller, the deal
+log and the engine, exactly as on the device. Everything the camera cannot
+see (bids, the écart, poignées, draws...) is entered by a scripted player as
+menu decisions, as if pressed on the buttons; the same player answers the
+OLED when a card is uncertain, and corrects or enters a card by hand when
+the camera got it wrong or missed it (each such case is counted).
+
+The player only reads the truth and the engine's state, so the demo is
+state-driven: killed at any moment and started again with the same log, it
+replays the log and carries on from where the log ends, and it finishes with
+the same scores.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from device.app import Outputs, TableApp
+from device.recorder import ScreenRecorder
+from device.rules import TarotRules
+from device.session import GameSession
+from device.store import DealLog
+from engine.errors import TarotmateError
+
+NAMES = ("Ana", "Luis", "Marta", "Pau", "Rosa")
+DB_NAME = "demo.db"
+
+
+@dataclass
+class DemoSettings:
+    game: str = "french-tarot"
+    players: int = 4
+    seed: int = 1
+    out: Path = Path("demo-out")
+    fast: bool = False
+    display: str = "auto"  # auto, pygame, none
+    recogniser: str = "model"  # model, truth
+    deck: str | None = None
+    lang: str = "en"
+    style: str = "french"
+    fresh: bool = False
+    max_seconds: float | None = None
+
+
+@dataclass
+class VisionStats:
+    """How the camera side did, as seen by the scripted player."""
+
+    frames: int = 0
+    events: int = 0
+    seen_right: int = 0
+    confirmed: int = 0
+    corrected: int = 0
+    entered_by_hand: int = 0
+    seconds: float = 0.0
+    details: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        fps = self.frames / self.seconds if self.seconds else 0.0
+        return (f"{self.frames} frames ({fps:.1f}/s), {self.seen_right} cards read by the camera, "
+                f"{self.confirmed} confirmed on the OLED, {self.corrected} corrected, "
+                f"{self.entered_by_hand} entered by hand")
+
+
+# ---------------------------------------------------------------- outputs
+
+
+def open_demo_outputs(settings: DemoSettings, recorder: ScreenRecorder, report) -> Outputs:
+    displays: list[Any] = [recorder]
+    want = settings.display
+    if want == "auto":
+        has_screen = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+        want = "pygame" if has_screen and os.environ.get("SDL_VIDEODRIVER") != "dummy" else "none"
+    if want == "pygame":
+        from device.display import open_display
+
+        try:
+            displays.append(open_display("pygame", scale=4))
+            report("showing the OLED in a window")
+        except Exception as exc:  # no usable window: the GIF still records everything
+            report(f"no OLED window ({exc}); the screens go to the GIF only")
+    return Outputs(displays)
+
+
+# ---------------------------------------------------------------- recognition
+
+
+class Recognition:
+    """Builds a tracker for each simulated scene: the real recognition
+    (localiser + ONNX namer) or, on request, the simulator's ground truth."""
+
+    def __init__(self, kind: str, deck: str | None, report):
+        self.kind = kind
+        self.namer = None
+        if kind == "model":
+            from vision.namer import Namer
+
+            self.namer = Namer.load()
+            report(f"card model {self.namer.model_id} ({self.namer.input_size[0]}x{self.namer.input_size[1]})")
+        elif kind != "truth":
+            raise TarotmateError(f"unknown recogniser {kind!r}: expected model or truth")
+
+    def tracker_and_frames(self, simulator):
+        from vision.sources import Frame
+        from vision.tracker import Tracker
+
+        if self.kind == "truth":
+            from vision.simulator import GroundTruthRecogniser
+
+            truth = GroundTruthRecogniser(simulator)
+            tracker = Tracker(simulator.zones, localiser=truth.localise, namer=truth, cropper=truth.crop)
+            frames = (Frame(f.image, f.timestamp, f.index) for f in truth.frames())
+        else:
+            tracker = Tracker(simulator.zones, namer=self.namer)
+            frames = (Frame(f.image, f.timestamp, f.index) for f in simulator.frames())
+        return tracker, frames
+
+
+# ---------------------------------------------------------------- the French tarot demo
+
+
+def decision_for(op) -> tuple:
+    """The menu decision a player enters for a non-visual tarot operation."""
+    d = op.to_dict()
+    kind = d["op"]
+    if kind == "bid":
+        return ("bid", d["seat"], d["bid"])
+    if kind == "call":
+        return ("call", d["card"])
+    if kind == "ecart":
+        return ("ecart", d["cards"], d.get("trumps_shown", ()))
+    if kind == "chelem":
+        return ("chelem",)
+    if kind == "poignee":
+        return ("poignee", d["seat"], d["level"], tuple(d["shown"]))
+    if kind == "misere":
+        return ("misere", d["seat"], d["misere"])
+    if kind == "petit_sec":
+        return ("petit_sec", d["seat"])
+    raise TarotmateError(f"the demo cannot enter {kind!r} from the menus")
+
+
+class TarotDemo:
+    """One French tarot deal played on the simulated table."""
+
+    VISUAL = ("play", "chien")
+
+    def __init__(self, settings: DemoSettings, report: Callable[[str], None]):
+        from engine.tarot import random_deal
+
+        self.settings = settings
+        self.report = report
+        self.truth = random_deal(settings.players, settings.seed, poignee_rate=0.5)
+        self.truth_ops = [op.to_dict() for op in self.truth.operations]
+        self.names = list(NAMES[: settings.players])
+        self.label = f"demo:french-tarot:{settings.players}:{settings.seed}"
+        self.stats = VisionStats()
+
+    # -------------------------------------------------------- the scripted player
+
+    def done_ops(self, session: GameSession) -> list[dict]:
+        return [op.to_dict() for op in session.state.operations]
+
+    def expected(self, session: GameSession) -> dict | None:
+        k = len(session.state.operations)
+        return self.truth_ops[k] if k < len(self.truth_ops) else None
+
+    def keep_in_step(self, app: TableApp) -> None:
+        """Answer the OLED, undo what the camera got wrong, and enter every
+        non-visual decision that is due, until a card from the table is next."""
+        session = app.session
+        while True:
+            done = self.done_ops(session)
+            wrong = next((i for i, op in enumerate(done) if op != self.truth_ops[i]), None)
+            if wrong is not None:
+                bad = done[-1]
+                app.on_decision(("undo",))
+                if wrong == len(done) - 1:
+                    self.stats.corrected += 1
+                    self.stats.details.append(f"camera read {bad.get('card')} for {self.truth_ops[wrong].get('card')}")
+                    self.report(f"player: that was not {bad.get('card')}: undo")
+                continue
+            expected = self.expected(session)
+            if app.controller.pending:
+                pending = app.controller.pending[0]
+                truth_card = expected.get("card") if expected and expected["op"] == "play" else None
+                if truth_card is None and expected and expected["op"] == "chien":
+                    missing = [c for c in expected["cards"] if c not in app.controller.chien_seen]
+                    truth_card = pending.best if pending.best in missing else (missing[0] if missing else None)
+                if truth_card is None:
+                    app.on_decision(("reject_card",))
+                elif pending.best == truth_card:
+                    self.stats.confirmed += 1
+                    app.on_decision(("confirm_card", truth_card))
+                else:
+                    self.stats.confirmed += 1
+                    app.on_decision(("correct_card", truth_card))
+                continue
+            if expected is None or expected["op"] in self.VISUAL:
+                return
+            app.on_decision(decision_for(self._op(expected)))
+
+    @staticmethod
+    def _op(data: dict):
+        from engine.tarot import operation_from_dict
+
+        return operation_from_dict(data)
+
+    def enter_missing(self, app: TableApp, trick_number: int | None) -> None:
+        """After a scene: what the camera missed of it is entered by hand
+        (``trick_number``: the scene's trick, ``None`` for the chien)."""
+        self.keep_in_step(app)
+        expected = self.expected(app.session)
+        if expected is None:
+            return
+        if expected["op"] == "chien" and trick_number is None:
+            for code in expected["cards"]:
+                if code not in app.controller.chien_seen and self.expected(app.session) == expected:
+                    self.stats.entered_by_hand += 1
+                    self.report(f"player: the camera missed {code} of the chien; entered by hand")
+                    app.on_decision(("card", code))
+        elif expected["op"] == "play" and app.session.state.trick_number == trick_number:
+            self.stats.entered_by_hand += 1
+            self.report(f"player: the camera missed {expected['card']}; entered by hand")
+            app.on_decision(("card", expected["card"]))
+            self.enter_missing(app, trick_number)
+
+    # -------------------------------------------------------- scenes
+
+    def next_scene(self, session: GameSession):
+        """The simulated scene for the next visual operation: the chien shown,
+        or the current trick played (from its first card) and swept."""
+        from vision.simulator import Trick, french_deal_script
+
+        deal = session.state
+        expected = self.expected(session)
+        players = self.settings.players
+        idle = 6 if self.settings.fast else 10
+        if expected["op"] == "chien":
+            return french_deal_script([], players=players, chien=tuple(expected["cards"]),
+                                      taker=self.truth.taker + 1, idle=idle), f"the chien ({len(expected['cards'])} cards)"
+        number = deal.trick_number
+        trick = self.truth.tricks[number - 1]
+        scene = Trick(trick.leader + 1, tuple(trick.cards), trick.winner + 1)
+        return french_deal_script([scene], players=players, idle=idle), f"trick {number}"
+
+    def play_scene(self, app: TableApp, recognition: Recognition) -> None:
+        from vision.simulator import TableSimulator
+
+        script, what = self.next_scene(app.session)
+        scene_trick = app.session.state.trick_number if self.expected(app.session)["op"] == "play" else None
+        before = len(app.session.state.operations)
+        s = self.settings
+        size = (960, 540) if s.fast else (1280, 720)
+        seed = s.seed * 1000 + before
+        simulator = TableSimulator(script, players=s.players, size=size, seed=seed, deck=s.deck,
+                                   speed=1.6 if s.fast else 1.0)
+        tracker, frames = recognition.tracker_and_frames(simulator)
+        started = time.perf_counter()
+        for frame in frames:
+            events = tracker.process(frame)
+            self.stats.frames += 1
+            if events:
+                self._feed(app, events)
+        self._feed(app, tracker.flush())
+        self.stats.seconds += time.perf_counter() - started
+        self.enter_missing(app, scene_trick)
+        self.keep_in_step(app)
+        app.tick += 1
+        self.report(f"{what}: {len(app.session.state.operations) - before} operations "
+                    f"(log: {app.session.operations_count})")
+
+    def _feed(self, app: TableApp, events) -> None:
+        if not events:
+            return
+        self.stats.events += len(events)
+        session = app.session
+        for event in events:
+            k = len(session.state.operations)
+            expected = self.expected(session)
+            app.on_events([event])
+            done = session.state.operations
+            if len(done) > k and done[k].to_dict() == expected:
+                self.stats.seen_right += len(expected["cards"]) if expected["op"] == "chien" else 1
+            self.keep_in_step(app)
+
+    # -------------------------------------------------------- the whole deal
+
+    def play(self, app: TableApp, recognition: Recognition, deadline: float | None) -> None:
+        session = app.session
+        self.keep_in_step(app)
+        while not session.deal_over:
+            if deadline is not None and time.monotonic() > deadline:
+                raise TarotmateError("the demo ran out of time (--max-seconds); run it again to resume")
+            self.play_scene(app, recognition)
+            self.keep_in_step(app)
+
+    def check_against_truth(self, session: GameSession) -> None:
+        done = self.done_ops(session)
+        if done != self.truth_ops:
+            raise TarotmateError("the deal in the log differs from the deal played on the table")
+
+    def rules(self) -> TarotRules:
+        return TarotRules()
+
+    def new_session(self, log: DealLog) -> GameSession:
+        return GameSession.resume_or_start(
+            log, self.rules(), self.names, {}, label=self.label,
+            first_setup={"dealer": self.truth.dealer, "seed": self.settings.seed},
+        )
+
+    def replay_scores(self, record: dict) -> list:
+        from engine.tarot import replay_record
+
+        return list(replay_record(record)["scores"])
+
+    def summary_lines(self, record: dict, scores: list) -> list[str]:
+        from engine.tarot import replay_record
+
+        replay = replay_record(record)
+        taker = record["taker"]
+        verdict = "made" if replay["won"] else "failed"
+        return [
+            f"contract: {record['contract']} by {self.names[taker]} — {verdict} "
+            f"({replay['attack_points']:g} points with {replay['attack_oudlers']} oudlers, needed {replay['target']})",
+        ]
+
+
+# ---------------------------------------------------------------- running a demo
+
+
+def write_scores(out: Path, names: list[str], scores: list, totals: list, extra: list[str]) -> str:
+    width = max(len(n) for n in names) + 2
+    lines = [f"{'player':<{width}}{'deal':>8}{'total':>8}"]
+    for name, score, total in zip(names, scores, totals):
+        lines.append(f"{name:<{width}}{score:>8g}{total:>8g}")
+    text = "\n".join(extra + [""] + lines) + "\n"
+    (out / "scores.txt").write_text(text, encoding="utf-8")
+    with (out / "scores.csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["seat", "player", "deal", "total"])
+        for seat, (name, score, total) in enumerate(zip(names, scores, totals)):
+            writer.writerow([seat, name, f"{score:g}", f"{total:g}"])
+    return text
+
+
+def run_demo(settings: DemoSettings, report: Callable[[str], None] | None = None) -> dict:
+    """Play (or resume) the demo; returns a summary with the final scores."""
+    report = report or (lambda text: print(text, file=sys.stderr, flush=True))
+    out = Path(settings.out)
+    if settings.fresh and out.exists():
+        for name in (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm"):
+            (out / name).unlink(missing_ok=True)
+        shutil.rmtree(out / "screens", ignore_errors=True)
+    out.mkdir(parents=True, exist_ok=True)
+    if settings.game == "trivium":
+        from device.demo_trivium import TriviumDemo
+
+        demo: Any = TriviumDemo(settings, report)
+    elif settings.game == "french-tarot":
+        demo = TarotDemo(settings, report)
+    else:
+        raise TarotmateError(f"unknown game {settings.game!r}: expected french-tarot or trivium")
+    started = time.monotonic()
+    deadline = started + settings.max_seconds if settings.max_seconds else None
+    log = DealLog.open(out / DB_NAME)
+    recorder = ScreenRecorder(out / "screens")
+    outputs = open_demo_outputs(settings, recorder, report)
+    try:
+        session = finished_session(log, demo) or demo.new_session(log)
+        app = TableApp(session, outputs, lang=settings.lang, style=settings.style, report=lambda t: None)
+        if session.deal.finished is None:
+            if session.replayed:
+                report(f"resuming from {out / DB_NAME}: {session.replayed} operations replayed")
+            else:
+                report(f"new {settings.game} demo, seed {settings.seed}, {settings.players} players: "
+                       + ", ".join(demo.names))
+            app.refresh()
+            recognition = Recognition(settings.recogniser, settings.deck, report)
+            demo.play(app, recognition, deadline)
+            demo.check_against_truth(session)
+            app.refresh()
+            record, scores = session.finish_deal()
+        else:
+            report(f"the demo in {out} is already complete; showing its result again")
+            record, scores = session.deal.record, session.deal.scores
+        if session.game.finished is None:
+            session.finish_game()
+        replayed = demo.replay_scores(record)
+        if list(replayed) != list(scores):
+            raise TarotmateError(f"replay of the exported record gives {replayed}, the table gave {scores}")
+        totals = session.totals()
+        app.refresh(app.score_view())
+        record_path = out / ("record.json" if settings.game == "french-tarot" else "trivium-game.json")
+        record_path.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        extra = demo.summary_lines(record, scores)
+        extra.append(f"replay of {record_path.name}: same scores {list(replayed)} — checked")
+        if demo.stats.frames:
+            extra.append("camera: " + demo.stats.line())
+        text = write_scores(out, demo.names, scores, totals, extra)
+        frames = recorder.write_gif(out / "demo.gif")
+        report(f"wrote {out / 'demo.gif'} ({frames} screens), {record_path}, {out / 'scores.txt'}, {out / 'scores.csv'}")
+        return {"scores": list(scores), "totals": totals, "record": record, "text": text,
+                "stats": demo.stats, "seconds": time.monotonic() - started}
+    finally:
+        outputs.close()
+        log.close()
+
+
+def finished_session(log: DealLog, demo) -> GameSession | None:
+    """The demo's game when its deal is already finished in the log (a rerun)."""
+    game = log.latest_game(demo.label)
+    if game is None:
+        return None
+    deals = [d for d in log.deals(game.id) if d.record is not None]
+    if not deals:
+        return None
+    deal = deals[-1]
+    rules = demo.rules()
+    state = rules.new_state(game, deal.setup)
+    session = GameSession(log, rules, game, deal, state)
+    for data in log.operations(deal.id):
+        rules.apply(state, rules.op_from_dict(data))
+    return session

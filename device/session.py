@@ -1,0 +1,148 @@
+"""A game at the table: the engine's state kept in step with the deal log.
+
+    session = GameSession.resume_or_start(log, rules, names, options, label=...)
+    session.apply(op)      # checked by the engine, written to the log, then applied
+    session.undo()         # deletes the last logged operation, undoes it in the engine
+    session.finish_deal()  # exports the record and the scores, when the deal is over
+    session.next_deal()
+
+Every operation is appended to the log *before* the engine state (and so the
+screens) changes: after a power cut the log replays to exactly what was last
+shown, minus at most the operation being written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from device.rules import Refusal, Rules
+from device.store import DealLog, DealRow, GameRow, StoreError
+
+
+@dataclass(frozen=True)
+class Applied:
+    """The outcome of :meth:`GameSession.apply`: ``refusal`` is ``None`` when
+    the operation was logged and applied."""
+
+    op: Any
+    refusal: Refusal | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.refusal is None
+
+
+class GameSession:
+    """One game (several deals) of one kind, persisted in a :class:`DealLog`."""
+
+    def __init__(self, log: DealLog, rules: Rules, game: GameRow, deal: DealRow, state: Any):
+        self.log = log
+        self.rules = rules
+        self.game = game
+        self.deal = deal
+        self.state = state
+        self.replayed = 0
+
+    # ------------------------------------------------------------ start / resume
+
+    @classmethod
+    def resume_or_start(
+        cls,
+        log: DealLog,
+        rules: Rules,
+        names: list[str],
+        options: dict[str, Any] | None = None,
+        label: str = "",
+        first_setup: dict[str, Any] | None = None,
+    ) -> "GameSession":
+        """Resume the open game with ``label`` (replaying its open deal), or
+        start a new game and its first deal."""
+        game = log.open_game(label)
+        if game is not None and game.kind != rules.kind:
+            raise StoreError(
+                f"the open game {game.id} in {log.path} is {game.kind}, not {rules.kind}; "
+                "finish it or use another deal log"
+            )
+        if game is None:
+            game = log.start_game(rules.kind, names, options or {}, label=label)
+        deal = log.open_deal(game.id)
+        if deal is None:
+            number = len(log.deals(game.id)) + 1
+            setup = first_setup if number == 1 and first_setup is not None else rules.setup_for(game, number, log)
+            deal = log.start_deal(game.id, setup)
+        session = cls(log, rules, game, deal, rules.new_state(game, deal.setup))
+        session._replay()
+        return session
+
+    def _replay(self) -> None:
+        for index, data in enumerate(self.log.operations(self.deal.id), 1):
+            op = self.rules.op_from_dict(data)
+            refusal = self.rules.refusal(self.state, op)
+            if refusal is not None:
+                raise StoreError(
+                    f"{self.log.path}: operation {index} of deal {self.deal.number} ({data}) no longer "
+                    f"replays: {refusal.reason}; the log was left untouched"
+                )
+            self.rules.apply(self.state, op)
+            self.replayed = index
+
+    # ------------------------------------------------------------ operations
+
+    def check(self, op: Any) -> Refusal | None:
+        """Why the engine would refuse ``op`` now (``None``: it is legal)."""
+        return self.rules.refusal(self.state, op)
+
+    def apply(self, op: Any) -> Applied:
+        """Check, log (durably), then apply ``op``."""
+        refusal = self.check(op)
+        if refusal is not None:
+            return Applied(op, refusal)
+        self.log.append(self.deal.id, self.rules.op_to_dict(op))
+        self.rules.apply(self.state, op)
+        return Applied(op)
+
+    def undo(self) -> Any | None:
+        """Undo the last operation of the open deal (``None`` when there is none)."""
+        data = self.log.pop(self.deal.id)
+        if data is None:
+            return None
+        self.rules.undo(self.state)
+        return self.rules.op_from_dict(data)
+
+    @property
+    def operations_count(self) -> int:
+        return self.log.count(self.deal.id)
+
+    # ------------------------------------------------------------ deals
+
+    @property
+    def deal_over(self) -> bool:
+        return self.rules.is_over(self.state)
+
+    def finish_deal(self) -> tuple[dict[str, Any] | None, list[float] | None]:
+        """Close the deal in the log with its exported record and scores."""
+        record = self.rules.record(self.state, self.game)
+        scores = self.rules.scores(self.state)
+        self.log.finish_deal(self.deal.id, record, scores)
+        self.deal = self.log.deal(self.deal.id)
+        return record, scores
+
+    def next_deal(self) -> None:
+        """Start the game's next deal (after :meth:`finish_deal`)."""
+        number = len(self.log.deals(self.game.id)) + 1
+        setup = self.rules.setup_for(self.game, number, self.log)
+        self.deal = self.log.start_deal(self.game.id, setup)
+        self.state = self.rules.new_state(self.game, setup)
+        self.replayed = 0
+
+    def finish_game(self) -> None:
+        self.log.finish_game(self.game.id)
+        self.game = self.log.game(self.game.id)
+
+    def totals(self) -> list[float]:
+        return self.log.totals(self.game.id)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.game.names)
