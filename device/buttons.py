@@ -260,15 +260,18 @@ class KeyboardButtons:
         self._thread = threading.Thread(target=self._read, daemon=True)
 
     def start(self) -> "KeyboardButtons":
+        import os
+
         try:
+            fd = self.stream.fileno()
+        except (OSError, ValueError, AttributeError):
+            fd = None
+        if fd is not None and os.isatty(fd):  # a terminal: keys without waiting for Enter
             import termios
             import tty
 
-            fd = self.stream.fileno()
             self._saved = termios.tcgetattr(fd)
             tty.setcbreak(fd)
-        except (ImportError, OSError, ValueError, AttributeError):
-            self._saved = None  # not a terminal: read lines as they come
         self._thread.start()
         return self
 
@@ -278,8 +281,10 @@ class KeyboardButtons:
         while not self._stop.is_set():
             try:
                 chunk = os.read(self.stream.fileno(), 16).decode("utf-8", "ignore")
-            except (OSError, ValueError, AttributeError):
+            except (OSError, ValueError, AttributeError):  # no file descriptor (e.g. io.StringIO)
                 chunk = self.stream.read(1)
+                if isinstance(chunk, bytes):
+                    chunk = chunk.decode("utf-8", "ignore")
             if not chunk:
                 return
             for event in parse_keys(chunk):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PIL import Image
 
-from device.screens.draw import HEIGHT, SMALL, WIDTH, Canvas, text_width
+from device.screens.draw import HEIGHT, SMALL, WIDTH, Canvas
 from device.screens.views import MenuView
 
 ROWS = (14, 26, 38, 50)

@@ -68,7 +68,8 @@ def render_setup(view: SetupView, lang: str = "en", style: str = "french", tick:
         if i == view.dealer:
             c.draw.rectangle((x, y, x + WIDTH // 2 - 2, y + PITCH - 1), fill=1)
         c.text((x + 2, y), player, SMALL, max_width=WIDTH // 2 - 5, fill=0 if i == view.dealer else 1)
-    hint = tr(N_("Dealer: {name}")).format(name=view.players[view.dealer]) if view.dealer is not None else ""
+    has_dealer = view.dealer is not None and 0 <= view.dealer < len(view.players)
+    hint = tr(N_("Dealer: {name}")).format(name=view.players[view.dealer]) if has_dealer else ""
     c.footer(hint or tr(N_("OK: start")))
     return c.image
 

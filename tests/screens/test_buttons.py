@@ -195,3 +195,32 @@ def test_pygame_keys_short_and_long():
     now[0] = 0.6
     assert keys.tick() == [("ok", "long")] and keys.tick() == []
     assert keys.feed(up) == []
+
+
+def test_keyboard_buttons_read_a_stream():
+    import os
+
+    from device.buttons import KeyboardButtons
+
+    read_end, write_end = os.pipe()
+    with os.fdopen(read_end, "rb", buffering=0) as stream:
+        keys = KeyboardButtons(stream=stream).start()
+        os.write(write_end, b"\x1b[B\r")
+        got = [keys.get(timeout=2), keys.get(timeout=2)]
+        os.close(write_end)  # end of input: the reader stops
+        keys._thread.join(timeout=2)
+        keys.close()
+    assert got == [("down", "press"), ("ok", "press")]
+    assert not keys._thread.is_alive()
+
+
+def test_keyboard_buttons_without_a_file_descriptor():
+    import io
+
+    from device.buttons import KeyboardButtons
+
+    got = []
+    keys = KeyboardButtons(stream=io.StringIO("dO"), callback=got.append).start()
+    keys._thread.join(timeout=2)
+    keys.close()
+    assert got == [("down", "press"), ("ok", "long")]
