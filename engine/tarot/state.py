@@ -816,9 +816,6 @@ class TarotDeal:
                     0, taker, "ecart",
                     f"discarded {CODE[c]} (never played, so in the écart): Kings and oudlers "
                     "may never be discarded"))
-            elif SUIT[c] == TRUMP and c not in self._ecart_trumps:
-                self._violations.append(Violation(
-                    0, taker, "ecart", f"discarded {CODE[c]} in the écart without showing it"))
         trumps = [c for c in ecart if SUIT[c] == TRUMP and c not in self._ecart_trumps]
         if trumps and not self._ecart_trumps:
             kept = [c for c, (t, s) in self._played_at.items()

@@ -158,3 +158,48 @@ def test_a_legal_random_deal_replayed_hidden_has_no_violation():
         again = deal_from_record(deal.to_record())
         assert again.violations == ()
         assert again.audit() == []
+
+
+def play_to_the_end(deal):
+    while deal.phase == "play":
+        deal.apply(deal.legal_moves()[0])
+    return deal
+
+
+def test_unavoidable_trump_in_an_unseen_ecart_is_no_violation():
+    from tarot_helpers import rest_of_deck
+    taker = ["SK", "HK", "DK", "CK"] + [f"T{r:02d}" for r in range(2, 16)]
+    chien = ["S01", "S02", "S03", "H01", "H02", "T16"]
+    rest = rest_of_deck(taker, chien)
+    deal = TarotDeal(4, dealer=3, hands={0: taker, 1: rest[:18], 2: rest[18:36], 3: rest[36:54]},
+                     chien=chien)
+    bid_to(deal, 0, "garde")
+    deal.apply(RevealChien())
+    deal.apply(Ecart(("S01", "S02", "S03", "H01", "H02", "T16")))
+    play_to_the_end(deal)
+    rec = deal.to_record()
+    rec["ecart"] = None
+    again = deal_from_record(rec)
+    assert again.violations == ()
+    assert again.inferred_ecart() == ("T16", "S01", "S02", "S03", "H01", "H02")
+    assert again.result() == deal.result()
+
+
+def _taker_kings(rec):
+    return [(i, j) for i, t in enumerate(rec["tricks"]) for j, c in enumerate(t["cards"])
+            if c.endswith("K") and (t["leader"] + j) % rec["players"] == rec["taker"]]
+
+
+def test_king_never_played_is_in_the_ecart():
+    rec = next(r for r in (random_deal(4, s).to_record() for s in range(200))
+               if r["contract"] in ("prise", "garde") and _taker_kings(r))
+    # the taker "keeps" an écart card and the King it played goes unseen
+    i, j = _taker_kings(rec)[0]
+    king = rec["tricks"][i]["cards"][j]
+    low = [c for c in rec["ecart"] if not c.startswith("T") and c[0] == king[0]] or \
+        [c for c in rec["ecart"] if not c.startswith("T")]
+    rec["tricks"][i]["cards"][j] = low[0]
+    rec["ecart"] = None
+    again = deal_from_record(rec)
+    assert any(v.rule == "ecart" and v.trick == 0 and king in v.evidence
+               for v in again.violations)

@@ -58,6 +58,12 @@ def test_written_record_replays_to_the_same_result_without_violation(n, seed):
     assert replay["violations"] == []
     hidden = deal_from_record(rec)
     assert hidden.audit() == [] and hidden.result() == r
+    # the écart unseen (and the chien too): inferred from the unseen cards, no false alarm
+    rec["ecart"] = None
+    if seed % 2:
+        rec["chien"] = None
+    blind = deal_from_record(rec)
+    assert blind.violations == () and blind.result().scores == r.scores
 
 
 @SETTINGS
