@@ -26,6 +26,20 @@ Event = tuple[str, str]
 BUTTON_NAMES = ("up", "down", "ok", "back")
 
 
+def _get(events: "queue.Queue[Event]", timeout: float | None) -> Event | None:
+    try:
+        return events.get(timeout=timeout)
+    except queue.Empty:
+        return None
+
+
+def _drain(events: "queue.Queue[Event]") -> list[Event]:
+    out: list[Event] = []
+    while (event := _get(events, 0)) is not None:
+        out.append(event)
+    return out
+
+
 class _DebouncedButton:
     """One gpiozero Button, debounced in software, with our own long-press timer."""
 
@@ -135,10 +149,11 @@ class ButtonPanel:
 
     def get(self, timeout: float | None = None) -> Event | None:
         """The next event, or None after ``timeout`` seconds."""
-        try:
-            return self.queue.get(timeout=timeout)
-        except queue.Empty:
-            return None
+        return _get(self.queue, timeout)
+
+    def drain(self) -> list[Event]:
+        """Every event waiting in the queue, oldest first (no waiting)."""
+        return _drain(self.queue)
 
     def close(self) -> None:
         for button in self.buttons.values():
@@ -294,10 +309,10 @@ class KeyboardButtons:
                     self.queue.put(event)
 
     def get(self, timeout: float | None = None) -> Event | None:
-        try:
-            return self.queue.get(timeout=timeout)
-        except queue.Empty:
-            return None
+        return _get(self.queue, timeout)
+
+    def drain(self) -> list[Event]:
+        return _drain(self.queue)
 
     def close(self) -> None:
         self._stop.set()

@@ -32,10 +32,7 @@ def panel(factory):
 
 def drain(panel, wait=0.05):
     time.sleep(wait)
-    events = []
-    while (event := panel.get(timeout=0)) is not None:
-        events.append(event)
-    return events
+    return panel.drain()
 
 
 def tap(factory, name, hold=0.02):
