@@ -108,3 +108,24 @@ def test_undo_then_redo_restores_the_same_state(n, seed):
     for op in reversed(removed):
         deal.apply(op)
     assert deal.to_record() == rec and list(deal.operations) == ops
+
+
+option_sets = st.builds(
+    TarotOptions,
+    no_trump_lead_until_broken=st.booleans(),
+    called_suit_after_excuse_lead=st.booleans(),
+    excuse_wins_last_trick_for_defence=st.booleans(),
+    defence_chelem_bonus=st.booleans(),
+    partner_shares_bonuses=st.booleans(),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(players, seeds, option_sets)
+def test_any_options_legal_deals_replay_clean_and_balanced(n, seed, options):
+    deal = random_deal(n, seed, options=options, chelem_rate=0.1)
+    rec = json.loads(json.dumps(deal.to_record()))
+    assert TarotOptions.from_dict(rec["options"]) == options
+    replay = replay_record(rec)
+    assert replay["violations"] == []
+    assert replay["scores"] == list(deal.result().scores) and sum(replay["scores"]) == 0

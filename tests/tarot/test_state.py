@@ -412,3 +412,24 @@ def test_live_target_keeps_an_excuse_played_mid_deal_with_its_owner():
     live = deal.live_target()
     # the Excuse (4.5, less the half point given) and the écart's six low spades (3)
     assert live.oudlers == 1 and live.has == 4.0 + 3.0 and live.tricks_left == 17
+
+
+def test_defence_chelem_with_the_excuse_at_the_last_trick():
+    # ambiguity A2: the defence took every trick; its Excuse led last wins the trick
+    taker = [c for c in CODE if c[0] in "SH" and not c.endswith(("K", "Q", "N", "J"))][:18]
+    chien = [c for c in CODE if c[0] == "D" and c[1:].isdigit()][:6]
+    seat1 = [f"T{r:02d}" for r in range(5, 22)] + ["EX"]
+    rest = [c for c in rest_of_deck(taker, chien, seat1)]
+    hands = {0: taker, 1: seat1, 2: rest[:18], 3: rest[18:36]}
+    deal = TarotDeal(4, dealer=0, hands=hands, chien=chien)
+    bid_to(deal, 0, "prise")
+    deal.apply(RevealChien())
+    deal.apply(Ecart(tuple(chien)))
+    for r in range(21, 4, -1):
+        lead_and_follow(deal, f"T{r:02d}")
+    lead_and_follow(deal, "EX")
+    assert deal.tricks[-1].winner == 1
+    r = deal.result()
+    assert r.chelem == "defence" and r.attack_points == 3 and r.attack_oudlers == 0
+    assert r.unit == -(25 + 53) - 200
+    assert r.scores == (3 * r.unit, -r.unit, -r.unit, -r.unit)
