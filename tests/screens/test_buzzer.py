@@ -11,6 +11,19 @@ from gpiozero.pins.mock import MockFactory
 from device.buzzer import Signal
 
 
+def ons(factory, pin):
+    return [s.state for s in factory.pin(pin).states].count(True)
+
+
+def settle(factory, pins, expected, timeout=3.0):
+    """Wait until the blink patterns have run (they run on gpiozero's threads)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and [ons(factory, p) for p in pins] != expected:
+        time.sleep(0.05)
+    time.sleep(0.3)  # and nothing more comes
+    return [ons(factory, p) for p in pins]
+
+
 @pytest.fixture
 def factory():
     Device.pin_factory = MockFactory()
@@ -21,19 +34,14 @@ def factory():
 def test_violation_beeps_three_times_and_blinks(factory):
     signal = Signal(buzzer_pin=18, led_pin=23)
     signal.alert("violation")
-    time.sleep(0.8)
-    buzzer_on = [s.state for s in factory.pin(18).states].count(True)
-    led_on = [s.state for s in factory.pin(23).states].count(True)
+    assert settle(factory, (18, 23), [3, 3]) == [3, 3]
     signal.close()
-    assert buzzer_on == 3 and led_on == 3
 
 
 def test_confirm_blinks_without_a_sound(factory):
     signal = Signal(buzzer_pin=18, led_pin=23)
     signal.alert("confirm")
-    time.sleep(0.5)
-    assert [s.state for s in factory.pin(18).states].count(True) == 0
-    assert [s.state for s in factory.pin(23).states].count(True) == 2
+    assert settle(factory, (18, 23), [0, 2]) == [0, 2]
     signal.close()
 
 
