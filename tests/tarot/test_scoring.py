@@ -268,3 +268,11 @@ def test_misere_variant_each_opponent_pays_the_bonus():
     r = four_player_deal(SPANISH_ATTACK, "garde", misere=[(2, "atout")],
                          options=TarotOptions(misere=True))
     assert r.scores == (186 - 10, -62 - 10, -62 + 30, -62 - 10)
+
+
+def test_excuse_of_a_side_that_takes_no_trick_still_gives_half_a_point():
+    # ambiguity A1: the owner is treated as having passed the half point
+    tricks = [trick(1, 1, ["S05", "S06", "S07", "EX"], 4),   # the taker (seat 0) plays the Excuse
+              trick(1, 1, ["H05", "H06", "H07", "H08"], 4)]
+    half, oudlers = count_cards(tricks, frozenset({0}), [], True)
+    assert (half, oudlers) == (8, 1)  # 4 points: the Excuse less the half point

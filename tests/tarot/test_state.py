@@ -433,3 +433,39 @@ def test_defence_chelem_with_the_excuse_at_the_last_trick():
     assert r.chelem == "defence" and r.attack_points == 3 and r.attack_oudlers == 0
     assert r.unit == -(25 + 53) - 200
     assert r.scores == (3 * r.unit, -r.unit, -r.unit, -r.unit)
+
+
+def test_deal_shapes_and_multipliers():
+    from engine.tarot.tables import CHIEN_SIZE, HAND_SIZE, MULTIPLIER
+    assert {n: (HAND_SIZE[n], CHIEN_SIZE[n]) for n in (3, 4, 5)} == {3: (24, 6), 4: (18, 6), 5: (15, 3)}
+    assert all(n * HAND_SIZE[n] + CHIEN_SIZE[n] == 78 for n in (3, 4, 5))
+    assert MULTIPLIER == {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
+
+
+def test_opening_excuse_then_called_suit_option():
+    # ambiguity A3: allowed by default; the option forbids it like the opening lead itself
+    for allowed in (True, False):
+        deal = TarotDeal(5, dealer=4, options=TarotOptions(called_suit_after_excuse_lead=allowed))
+        bid_to(deal, 0, "garde_sans")
+        deal.apply(CallCard("HK"))
+        play_out(deal, ["EX", "H05", "H06", "H07", "H08"])   # seat 1 sets hearts, the called suit
+        play_out(deal, ["C01", "C02", "C03", "C04", "C05"])  # seat 1 then plays C0x
+        rules = [v.rule for v in deal.violations]
+        assert rules == ([] if allowed else ["called_suit_lead"])
+
+
+def test_taker_shows_again_a_trump_shown_from_the_ecart():
+    # ambiguity A6 (the rulebook's 4 Kings and 15 trumps case)
+    taker = ["SK", "HK", "DK", "CK"] + [f"T{r:02d}" for r in range(2, 16)]
+    chien = ["S01", "S02", "S03", "H01", "H02", "T16"]
+    rest = rest_of_deck(taker, chien)
+    hands = {0: taker, 1: rest[:18], 2: rest[18:36], 3: rest[36:54]}
+    shown = tuple(f"T{r:02d}" for r in range(16, 1, -1))  # 15 trumps, T16 from the écart
+    for allowed in (True, False):
+        deal = TarotDeal(4, dealer=3, hands=hands, chien=chien,
+                         options=TarotOptions(poignee_ecart_trump_exception=allowed))
+        bid_to(deal, 0, "garde")
+        deal.apply(RevealChien())
+        deal.apply(Ecart(("S01", "S02", "S03", "H01", "H02", "T16")))
+        reason = deal.can(DeclarePoignee(0, "triple", shown))
+        assert (reason is None) == allowed, reason
