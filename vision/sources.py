@@ -61,7 +61,7 @@ PICAMERA2_HELP = (
 
 
 class Picamera2Source(FrameSource):
-    """The Raspberry Pi camera through picamera2 (imported only when opened).
+    """The Raspberry Pi camera through picamera2 (imported only here, when it is opened).
 
     Frames are BGR (picamera2's "RGB888" format) at ``size`` and ``fps``;
     timestamps come from the sensor (seconds since the first frame).
@@ -72,6 +72,7 @@ class Picamera2Source(FrameSource):
         self.fps = float(fps)
         self.camera = camera
         self._cam = None
+        self._open()
 
     def _open(self):
         try:

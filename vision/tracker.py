@@ -71,7 +71,7 @@ class TrackerSettings:
     min_votes: int = 2  # agreeing confident votes that name a card
     min_confidence: float = 0.6  # mean confidence of the winning votes
     lost_frames: int = 2  # still, uncovered localisations without a named card before it is lost
-    occlusion: float = 0.2  # a lost card this much covered by another card is hidden, not lost
+    occlusion: float = 0.05  # a lost card this much covered by cards laid after it is hidden, not lost
     max_wait: int = 45  # frames a zone's removals may wait for the zone to settle
     unchanged: float = 0.08  # mean relative grey change under which a card's place "looks the same"
 
@@ -104,6 +104,7 @@ class _Track:
     disturbed: bool = False  # unmatched while something moved over its place
     reverify: bool = False  # a present card come to rest elsewhere, being named again
     matched: bool = False
+    seen: bool = False  # matched, or its place looks as when it was reported
     snapshot: np.ndarray | None = None  # the small grey image inside its quad when it was reported
     fresh: bool = False  # created at this frame
     seen_zone: str = ""  # the zone of its latest quad (``zone`` changes only with an event)
@@ -185,7 +186,7 @@ class Tracker:
         self._since_motion = 0
         self._last: Frame | None = None
         self._zone_masks: dict[str, np.ndarray] = {}
-        self._zone_moving: dict[str, bool] = {}
+        self._zone_quiet: dict[str, int] = {}  # frames since motion in each zone
 
     # ------------------------------------------------------------ recognition parts
 
@@ -295,9 +296,9 @@ class Tracker:
             small = small * (ref / cur)
         changed = cv2.absdiff(small, prev) > self.settings.motion_threshold
         changed &= self._zone_mask_small
-        self._zone_moving = {
-            name: int(np.count_nonzero(changed & m)) >= self.settings.motion_pixels for name, m in self._zone_masks.items()
-        }
+        for name, m in self._zone_masks.items():
+            moving = int(np.count_nonzero(changed & m)) >= self.settings.motion_pixels
+            self._zone_quiet[name] = 0 if moving else self._zone_quiet.get(name, 0) + 1
         return changed
 
     def _region_moving(self, quad: Quad, motion: np.ndarray | None) -> bool:
@@ -368,6 +369,8 @@ class Tracker:
             self._tracks.append(_Track(self._next_id, q, zone, frame.index, anchor=q, matched=True, fresh=True))
             self._next_id += 1
 
+        for t in self._tracks:
+            t.seen = t.matched or (t.state == PRESENT and self._looks_unchanged(t))
         to_name = []
         for t in list(self._tracks):
             if not t.matched:
@@ -417,15 +420,12 @@ class Tracker:
             t.disturbed = True
             return
         t.disturbed = False
-        if self._looks_unchanged(t):
-            t.missing = 0  # the localiser missed it, but its place looks the same
+        # the localiser missed it but its place looks the same, or cards laid later cover it
+        covered = sum(covered_fraction(t.quad, o.quad) for o in self._tracks if o.ident > t.ident and o.seen)
+        if t.seen or covered >= self.settings.occlusion:
+            t.missing = 0
             t.missing_since = None
             return
-        for other in self._tracks:
-            if other is not t and other.matched and covered_fraction(t.quad, other.quad) >= self.settings.occlusion:
-                t.missing = 0  # hidden under a card laid over it
-                t.missing_since = None
-                return
         if t.missing == 0:
             t.missing_since = frame.index
         t.missing += 1
@@ -580,7 +580,8 @@ class Tracker:
             doubtful += [t for t in in_zone if t not in lost and t.matched and t.stable == 0]
             doubtful += [t for t in self._tracks if t.state == NEW and t.zone == zone and (t.stable > 0 or t.votes)]
             waited = frame.index - min(t.missing_since or frame.index for t in lost)
-            if (doubtful or self._zone_moving.get(zone)) and waited < s.max_wait and not final:
+            unsettled = self._zone_quiet.get(zone, 0) < s.lost_frames
+            if (doubtful or unsettled) and waited < s.max_wait and not final:
                 continue
             if len(lost) == len(in_zone):
                 events.append(TableEvent(CLEARED, frame.index, float(frame.timestamp), zone))
