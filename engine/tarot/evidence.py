@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from engine.tarot.legality import LeadRules, forbidden_if_held, legal_plays
-from engine.tarot.tables import CODE, EXCUSE, EXCUSE_SUIT, RANK, SUIT, SUIT_NAMES, TRUMP
+from engine.tarot.tables import (CODE, EXCUSE, EXCUSE_SUIT, RANK, SUIT, SUIT_CARDS, SUIT_NAMES,
+                                 TRUMP, TRUMPS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +117,33 @@ class Evidence:
         return found
 
 
+def proven_facts(constraints: Sequence[Constraint]) -> list[str]:
+    """What a seat's plays have proven, in words ("no hearts since trick 4")."""
+    voids: dict[int, int] = {}
+    no_trump: int | None = None
+    trump_cap: tuple[int, int] | None = None  # (highest trump possibly held, since trick)
+    for k in constraints:
+        if k.reported or k.rule_if_suit in ("poignee", "misere", "ecart"):
+            continue
+        for s in range(4):
+            if SUIT_CARDS[s] <= k.forbidden and s not in voids:
+                voids[s] = k.trick
+        trumps = k.forbidden & TRUMPS
+        if trumps == TRUMPS:
+            if no_trump is None:
+                no_trump = k.trick
+        elif trumps:
+            cap = min(trumps)  # the lowest forbidden trump's index is the cap's rank
+            if trump_cap is None or cap < trump_cap[0]:
+                trump_cap = (cap, k.trick)
+    facts = [f"no {SUIT_NAMES[s]} since trick {t}" for s, t in sorted(voids.items(), key=lambda x: x[1])]
+    if no_trump is not None:
+        facts.append(f"no trump since trick {no_trump}")
+    elif trump_cap is not None:
+        facts.append(f"no trump above T{trump_cap[0]:02d} since trick {trump_cap[1]}")
+    return facts
+
+
 def audit_tricks(players: int, tricks: Sequence[tuple[int, Sequence[int], Sequence[int]]],
                  lead_rules: Sequence[Sequence[LeadRules]]) -> list[Violation]:
     """Exact audit of a complete deal: hands rebuilt from the plays.
@@ -145,4 +173,5 @@ def audit_tricks(players: int, tricks: Sequence[tuple[int, Sequence[int], Sequen
     return found
 
 
-__all__ = ["Violation", "Evidence", "Constraint", "play_constraint", "audit_tricks", "EXCUSE"]
+__all__ = ["Violation", "Evidence", "Constraint", "play_constraint", "audit_tricks",
+           "proven_facts"]

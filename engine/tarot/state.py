@@ -294,6 +294,17 @@ class TarotDeal:
         """Cards played so far: code -> (trick number, seat)."""
         return {CODE[c]: v for c, v in self._played_at.items()}
 
+    def proven(self, seat: int) -> list[str]:
+        """What the cards have proven about a hidden seat's hand, in words
+        (e.g. ``["no hearts since trick 4", "no trump above T12 since trick 6"]``)."""
+        self._check_seat_arg(seat)
+        from engine.tarot.evidence import proven_facts
+        return proven_facts(self._evidence.constraints[seat])
+
+    def _check_seat_arg(self, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise TarotmateError(f"seat {seat!r} does not exist at {self.players} players")
+
     def hand(self, seat: int) -> tuple[str, ...] | None:
         """The seat's remaining cards when its hand is known, else None."""
         h = self._hands.get(seat)

@@ -203,3 +203,13 @@ def test_king_never_played_is_in_the_ecart():
     again = deal_from_record(rec)
     assert any(v.rule == "ecart" and v.trick == 0 and king in v.evidence
                for v in again.violations)
+
+
+def test_proven_facts_per_seat():
+    deal = hidden()
+    play_out(deal, ["H01", "T12", "T05", "H03"])   # seat 1 trumps hearts; seat 2 under-trumps
+    assert deal.proven(1) == ["no hearts since trick 1"]
+    assert deal.proven(2) == ["no hearts since trick 1", "no trump above T12 since trick 1"]
+    assert deal.proven(3) == []
+    play_out(deal, ["C01", "C02", "SK"])           # seat 1 leads; seat 3 discards on clubs
+    assert deal.proven(3) == ["no clubs since trick 2", "no trump since trick 2"]
