@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from engine.tarot.legality import LeadRules, forbidden_if_held, legal_plays
-from engine.tarot.tables import (CODE, EXCUSE, EXCUSE_SUIT, RANK, SUIT, SUIT_CARDS, SUIT_NAMES,
+from engine.tarot.tables import (CODE, EXCUSE_SUIT, RANK, SUIT, SUIT_CARDS, SUIT_NAMES,
                                  TRUMP, TRUMPS)
 
 

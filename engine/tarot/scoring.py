@@ -19,7 +19,7 @@ Pure functions on the finished tricks; cards are ints (see ``tables``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from engine.tarot.options import FFT, TarotOptions

@@ -16,7 +16,7 @@ from engine.tarot.operations import (AnnounceChelem, Bid, CallCard, DeclarePoign
 from engine.tarot.options import FFT, TarotOptions
 from engine.tarot.state import TarotDeal
 from engine.tarot.tables import (CHIEN_SIZE, CODE, CONTRACTS, EXCUSE, HAND_SIZE, KINGS, OUDLER,
-                                 POIGNEE_LEVELS, POIGNEE_THRESHOLDS, RANK, SUIT, TRUMP)
+                                 POIGNEE_LEVELS, POIGNEE_THRESHOLDS, SUIT, TRUMP)
 
 
 @dataclass(frozen=True, slots=True)

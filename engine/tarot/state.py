@@ -26,7 +26,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from engine.cards import Card
 from engine.errors import TarotmateError
-from engine.tarot.evidence import Constraint, Evidence, Violation, audit_tricks, play_constraint
+from engine.tarot.evidence import (Constraint, Evidence, Violation, audit_tricks, play_constraint,
+                                   proven_facts)
 from engine.tarot.legality import NO_LEAD_RULES, LeadRules, legal_plays
 from engine.tarot.operations import (AnnounceChelem, Bid, CallCard, DeclareMisere,
                                      DeclarePoignee, Ecart, Operation, PetitSec, Play,
@@ -35,8 +36,8 @@ from engine.tarot.options import FFT, TarotOptions
 from engine.tarot.scoring import DealResult, FinishedTrick, count_cards, score_deal
 from engine.tarot.tables import (CHIEN_SIZE, CODE, CONTRACT_LABEL, CONTRACTS, COURTS, EXCUSE,
                                  HAND_SIZE, KINGS, MONDE, OUDLER, PETIT, POIGNEE_LEVELS,
-                                 POIGNEE_THRESHOLDS, RANK, SUIT, SUIT_NAMES, TARGETS, TRUMP,
-                                 index_of)
+                                 POIGNEE_THRESHOLDS, RANK, SUIT, TARGETS, TRUMP, index_of,
+                                 trick_winner_index)
 
 PHASES = ("bidding", "calling", "chien", "ecart", "play", "done", "redeal")
 
@@ -298,7 +299,6 @@ class TarotDeal:
         """What the cards have proven about a hidden seat's hand, in words
         (e.g. ``["no hearts since trick 4", "no trump above T12 since trick 6"]``)."""
         self._check_seat_arg(seat)
-        from engine.tarot.evidence import proven_facts
         return proven_facts(self._evidence.constraints[seat])
 
     def _check_seat_arg(self, seat: int) -> None:
@@ -761,7 +761,6 @@ class TarotDeal:
             if self._side_took_every_trick(seats[pos]):
                 win_pos = pos
         if win_pos < 0:
-            from engine.tarot.tables import trick_winner_index
             win_pos = trick_winner_index(cards)
         winner = seats[win_pos]
         self._tricks.append(FinishedTrick(self._cur_leader, tuple(seats), tuple(cards), winner))
@@ -932,5 +931,4 @@ def _spoils_misere(c: int, kind: str, options: TarotOptions) -> bool:
     return c in COURTS
 
 
-__all__ = ["TarotDeal", "IllegalOperation", "Trick", "LiveTarget", "Poignee", "PHASES",
-           "SUIT_NAMES"]
+__all__ = ["TarotDeal", "IllegalOperation", "Trick", "LiveTarget", "Poignee", "PHASES"]
