@@ -579,7 +579,9 @@ class TarotDeal:
     def _lead_rule_now(self) -> LeadRules:
         """Lead restrictions for the next card of the current trick."""
         cards = self._cur_cards
-        if cards and any(c != EXCUSE for c in cards):
+        if cards and (cards[0] != EXCUSE or len(cards) > 1):
+            return NO_LEAD_RULES  # the suit is already set
+        if self._called is None and not self.options.no_trump_lead_until_broken:
             return NO_LEAD_RULES
         called = None
         if (self._called is not None and not self._tricks
