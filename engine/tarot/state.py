@@ -364,6 +364,8 @@ class TarotDeal:
 
     # ---------------------------------------------------------------- checks
     def _check(self, op: Operation) -> None:
+        if not isinstance(op, Operation):
+            _refuse("operation", f"not a French tarot operation: {op!r}")
         if self._phase == "redeal":
             _refuse("redeal", "the deal is cancelled: the cards must be dealt again")
         if self._phase == "done" and not isinstance(op, Play):

@@ -129,3 +129,55 @@ def test_any_options_legal_deals_replay_clean_and_balanced(n, seed, options):
     replay = replay_record(rec)
     assert replay["violations"] == []
     assert replay["scores"] == list(deal.result().scores) and sum(replay["scores"]) == 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(players, seeds, st.randoms(use_true_random=False))
+def test_refused_operations_never_change_the_state(n, seed, rnd):
+    """can(op) is None exactly when apply(op) succeeds; a refusal leaves no trace."""
+    from engine.tarot import (AnnounceChelem, Bid, CallCard, DeclarePoignee, Ecart,
+                              IllegalOperation, Play, RevealChien)
+    from engine.tarot.simulate import deal_cards
+    from engine.tarot.state import TarotDeal
+    from engine.tarot.tables import CODE, CONTRACTS
+    import random
+
+    hands, chien = deal_cards(n, random.Random(seed))
+    deal = TarotDeal(n, seed % n, hands={s: [CODE[c] for c in h] for s, h in hands.items()},
+                     chien=[CODE[c] for c in chien])
+
+    def random_op():
+        kind = rnd.randrange(8)
+        seat = rnd.randrange(n + 1)
+        card = rnd.choice(CODE)
+        if kind == 0:
+            return Bid(seat, rnd.choice(("pass",) + CONTRACTS))
+        if kind == 1:
+            return CallCard(rnd.choice(["SK", "HQ", "DN", "CJ", "T05"]))
+        if kind == 2:
+            return RevealChien(None if rnd.random() < 0.5 else tuple(rnd.sample(CODE, len(chien))))
+        if kind == 3:
+            return Ecart(tuple(rnd.sample(CODE, len(chien))))
+        if kind == 4:
+            return AnnounceChelem()
+        if kind == 5:
+            return DeclarePoignee(seat % n, "simple", tuple(rnd.sample(CODE[:21], 10)))
+        return Play(seat, card)
+
+    for _ in range(300):
+        if deal.is_over():
+            break
+        op = random_op()
+        if deal.phase == "play" and rnd.random() < 0.7 and deal.legal_moves():
+            op = rnd.choice(deal.legal_moves())
+        before = (deal.to_record(), deal.current_trick, deal.operations, deal.violations)
+        reason = deal.can(op)
+        try:
+            deal.apply(op)
+        except IllegalOperation as exc:
+            assert reason == str(exc) and exc.rule
+            assert (deal.to_record(), deal.current_trick, deal.operations, deal.violations) == before
+        else:
+            assert reason is None
+            assert deal.operations[-1] == op
+    assert deal.violations == ()  # hands known: nothing illegal ever got in
