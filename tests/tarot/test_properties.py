@@ -181,3 +181,42 @@ def test_refused_operations_never_change_the_state(n, seed, rnd):
             assert reason is None
             assert deal.operations[-1] == op
     assert deal.violations == ()  # hands known: nothing illegal ever got in
+
+
+def swap_injection(rec, rnd):
+    """Swap two cards of one seat so that it fails to follow suit at an earlier trick.
+
+    Returns (trick number, seat) of the injected revoke, or None if the deal
+    offers no such pair."""
+    n = rec["players"]
+    plays = [((t["leader"] + j) % n, i, j, c) for i, t in enumerate(rec["tricks"])
+             for j, c in enumerate(t["cards"])]
+    candidates = []
+    for s, i, j, x in plays:
+        led = next((c for c in rec["tricks"][i]["cards"] if c != "EX"), None)
+        if j == 0 or x == "EX" or led is None or x[0] != led[0] or rec["tricks"][i]["cards"][0] == "EX":
+            continue
+        for s2, i2, j2, y in plays:
+            if s2 == s and i2 > i and y != "EX" and y[0] != led[0]:
+                candidates.append((i, j, i2, j2))
+    if not candidates:
+        return None
+    i, j, i2, j2 = rnd.choice(candidates)
+    a, b = rec["tricks"][i]["cards"][j], rec["tricks"][i2]["cards"][j2]
+    rec["tricks"][i]["cards"][j], rec["tricks"][i2]["cards"][j2] = b, a
+    return i + 1, (rec["tricks"][i]["leader"] + j) % n
+
+
+@settings(max_examples=40, deadline=None)
+@given(players, seeds, st.randoms(use_true_random=False))
+def test_revoke_injected_by_swapping_two_cards_is_reported(n, seed, rnd):
+    rec = json.loads(json.dumps(random_deal(n, seed).to_record()))
+    injected = swap_injection(rec, rnd)
+    if injected is None:
+        return
+    replay = replay_record(rec)  # never a crash, whatever the swap did to later tricks
+    # follow_suit, or must_trump when the trick was a trump lead
+    found = {(v["trick"], v["seat"]) for v in replay["violations"]
+             if v["rule"] in ("follow_suit", "must_trump")}
+    assert injected in found
+    assert sum(replay["scores"]) == 0
