@@ -178,15 +178,17 @@ def test_five_players_queen_call_refused_without_all_kings():
 
 
 def test_five_players_partner_revealed_when_the_called_card_is_played():
-    deal = random_deal(5, 3)
-    rec = deal.to_record()
-    called = rec["called_card"]
-    taker = rec["taker"]
-    played = deal.played.get(called)
-    if played is None or played[1] == taker:
-        assert deal.partner is None
-    else:
-        assert deal.partner == played[1]
+    def partner_seat(deal):
+        played = deal.played.get(deal.called_card)
+        return None if played is None or played[1] == deal.taker else played[1]
+
+    deal = next(d for d in (random_deal(5, s) for s in range(50)) if partner_seat(d) is not None)
+    seat = partner_seat(deal)
+    assert deal.partner == seat
+    # undo back to just before the called card: the partner is unknown again
+    while deal.called_card in deal.played:
+        deal.undo()
+    assert deal.partner is None and deal.to_play == seat
 
 
 def test_called_king_in_the_chien_means_playing_alone():
