@@ -224,7 +224,7 @@ class TableLayout:
         poly = zone.pixel_polygon(*self.size)
         x0, y0 = poly.min(0)
         x1, y1 = poly.max(0)
-        along_pitch, across_pitch = self.card_w * 1.1, self.card_h * 1.06
+        along_pitch, across_pitch = self.card_w * 1.2, self.card_h * 1.08
         tx, ty = seat.toward
         horizontal = abs(ty) > abs(tx)  # seat at the top or bottom: cards side by side along x
         length = (x1 - x0) if horizontal else (y1 - y0)

@@ -542,14 +542,22 @@ class Tracker:
             return []
         if verdict == "card":
             twin = next((o for o in self._tracks if o is not t and o.state == PRESENT and o.card == card), None)
-            if twin is not None and twin.matched and not twin.missing:
-                t.state = IGNORED  # a second view of a card already on the table
-                return []
+            if twin is not None:
+                same_place = quad_distance(twin.rest_quad, t.quad) <= self._move_distance(t)
+                if twin.seen and not same_place:
+                    t.state = IGNORED  # a second view of a card already on the table
+                    return []
+                # the same card: found again where it was (no event), or elsewhere while its old place emptied (moved)
+                self._tracks.remove(twin)
+                t.ident = twin.ident  # keeps its place in the stacking order
+                t.state, t.card, t.confidence, t.rest_quad = PRESENT, card, conf, t.quad
+                self._remember_look(t)
+                if same_place:
+                    t.zone = twin.zone
+                    return []
+                return [self._event(MOVED, frame, t, card=card, confidence=conf)]
             t.state, t.card, t.confidence, t.rest_quad = PRESENT, card, conf, t.quad
             self._remember_look(t)
-            if twin is not None:  # the same card seen elsewhere while its old place emptied: it moved
-                self._tracks.remove(twin)
-                return [self._event(MOVED, frame, t, card=card, confidence=conf)]
             return [self._event(APPEARED, frame, t, card=card, confidence=conf)]
         cands = self._candidates(votes)
         t.state, t.card, t.confidence, t.rest_quad = PRESENT, None, None, t.quad
