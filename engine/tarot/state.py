@@ -740,7 +740,10 @@ class TarotDeal:
             hand.discard(c)
         else:
             self._violations.extend(self._evidence.check(seat, c, trick_no))
-            self._evidence.add(seat, play_constraint(c, self._cur_cards, trick_no, rules))
+            constraint = play_constraint(c, self._cur_cards, trick_no, rules)
+            if constraint is not None:
+                self._evidence.add(seat, constraint)
+                self._check_against_known_cards(seat, c, constraint)
         self._owner.pop(c, None)
         self._cur_seats.append(seat)
         self._cur_cards.append(c)
@@ -754,6 +757,20 @@ class TarotDeal:
             self._partner = seat
         if len(self._cur_cards) == n:
             self._finish_trick()
+
+    def _check_against_known_cards(self, seat: int, played: int, k: Constraint) -> None:
+        """Report at once a play proven illegal by a card the seat is known to hold
+        (shown in its poignée, or the taker's chien card kept out of a known écart)."""
+        for c, (owner, why) in sorted(self._owner.items()):
+            if owner != seat or c == played or c not in k.forbidden:
+                continue
+            if why.startswith("in the chien") and self._ecart is None:
+                continue  # it may have gone into the unseen écart
+            k.reported = True
+            self._violations.append(Violation(
+                k.trick, seat, k.rule_for(c),
+                f"{k.what} at trick {k.trick} while holding {CODE[c]} ({why})"))
+            return
 
     def _finish_trick(self) -> None:
         cards = self._cur_cards

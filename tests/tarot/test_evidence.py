@@ -213,3 +213,27 @@ def test_proven_facts_per_seat():
     assert deal.proven(3) == []
     play_out(deal, ["C01", "C02", "SK"])           # seat 1 leads; seat 3 discards on clubs
     assert deal.proven(3) == ["no clubs since trick 2", "no trump since trick 2"]
+
+
+def test_violation_reported_at_once_when_a_shown_card_proves_it():
+    deal = hidden()
+    deal.apply(DeclarePoignee(1, "simple", tuple(f"T{r:02d}" for r in range(21, 11, -1))))
+    play_out(deal, ["H01", "T05"])                  # seat 1 trumps low: legal, nothing to beat
+    play_out(deal, ["T06"])                          # seat 2 overtrumps T05
+    assert found(deal) == []
+    deal2 = hidden()
+    deal2.apply(DeclarePoignee(2, "simple", tuple(f"T{r:02d}" for r in range(21, 11, -1))))
+    play_out(deal2, ["H01", "T11", "T05"])          # seat 2 plays T05 under T11, holding T12..T21
+    assert found(deal2) == [(1, 2, "must_overtrump")]
+    assert "while holding T12 (shown in seat 2's poignée)" in deal2.violations[0].evidence
+    play_out(deal2, ["H02", "C01", "T12"])          # seat 2 plays T12 later: no second report
+    assert len(deal2.violations) == 1
+
+
+def test_kept_chien_card_proves_a_revoke_at_once_when_the_ecart_is_known():
+    deal = hidden(chien=("S01", "S02", "S03", "S04", "S05", "S06"),
+                  ecart=("S01", "S02", "S03", "S04", "S05", "H09"))
+    deal.apply(Play(0, "C01"))
+    play_out(deal, ["C02", "C03", "C04"])           # seat 3 wins; seat 0 holds S06 for sure
+    play_out(deal, ["S07", "T02"])                  # seat 0 trumps on spades holding S06
+    assert found(deal) == [(2, 0, "follow_suit")]
