@@ -143,6 +143,40 @@ def scene_accuracy(deck: Deck, namer, deck_namer, rng, n: int, backgrounds) -> t
     return 100.0 * right["base"] / max(1, total), 100.0 * right["profile"] / max(1, total), total
 
 
+def guided_compute(deck: Deck, namer, rng, cards: int = 10) -> tuple[float, int]:
+    """Seconds of computation per card of the guided flow (localise, warp, synthesise, embed), from frames.
+
+    Each card is seen in a 1280x720 frame as the camera would: the table
+    without it, then lying still until its captures are taken (at most 50
+    frames). Returns the mean seconds per captured card and how many cards
+    were captured.
+    """
+    from device.enroll_flow import CONFIRM, Capturer, EnrollFlow
+
+    codes = [c for c in CODES if c in deck.faces][:cards]
+    flow = EnrollFlow("timing", "m", order=codes)
+    capturer = Capturer(flow, namer)
+    spent, captured, t = 0.0, 0, 0.0
+    for code in codes:
+        face = synth.face_from_image(code, deck.faces[code])
+        image = synth.make_scene(rng, [face], n_cards=1, effects=0.3).image
+        empty = synth.table_surface(rng, 1280, 720)
+        start = time.perf_counter()
+        capturer.offer(empty, t)
+        for _ in range(50):
+            t += 0.1
+            capturer.offer(image, t)
+            if flow.step == CONFIRM:
+                break
+        if flow.step == CONFIRM:
+            spent += time.perf_counter() - start
+            captured += 1
+            flow.confirm()
+        else:
+            flow.skip()
+    return spent / max(1, captured), captured
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--decks", default=str(ROOT.parent / "shared" / "decks"), help="folder of deck folders")
@@ -155,11 +189,12 @@ def main(argv=None) -> int:
     p.add_argument("--crops", type=int, default=4, help="test crops per card (default 4)")
     p.add_argument("--unknown", type=int, default=200, help="non-card test crops per deck (default 200)")
     p.add_argument("--scenes", type=int, default=0, help="test scenes per deck (default 0)")
+    p.add_argument("--flow", type=int, default=10, help="cards timed through the guided flow per deck (default 10, 0: none)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quick", action="store_true", help="fewer views and test crops, for a smoke run")
     args = p.parse_args(argv)
     if args.quick:
-        args.views, args.crops, args.unknown, args.scenes = 4, 1, 40, 0
+        args.views, args.crops, args.unknown, args.scenes, args.flow = 4, 1, 40, 0, 3
     backgrounds = args.backgrounds if Path(args.backgrounds).is_dir() else None
 
     namer = Namer.load(args.models, threads=1)
@@ -193,6 +228,11 @@ def main(argv=None) -> int:
               f"{len(profile.similar_pairs):>5}", flush=True)
         if profile.similar_pairs:
             print("    too alike: " + ", ".join(f"{p.first}~{p.second} {p.similarity:.3f}" for p in profile.similar_pairs[:8]))
+        if args.flow:
+            per_card, captured = guided_compute(deck, namer, rng, args.flow)
+            print(f"    guided flow: {captured}/{args.flow} cards captured from frames; {per_card:.2f} s of computation per card here, "
+                  f"{per_card * PI4_FACTOR[0]:.1f}-{per_card * PI4_FACTOR[1]:.1f} s on a Pi 4 "
+                  f"({per_card * PI4_FACTOR[1] * len(CODES) / 60:.1f} min for 78 cards at most, handling not included)")
         if args.scenes:
             b, m, total = scene_accuracy(deck, namer, deck_namer, rng, args.scenes, backgrounds)
             print(f"    scenes: {total} cards in {args.scenes} frames, found and named right: base {b:.1f}%, profile {m:.1f}%")
