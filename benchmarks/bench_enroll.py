@@ -57,10 +57,11 @@ from vision.enroll import (  # noqa: E402
     read_deck_folder,
     read_image,
 )
-from vision.namer import Namer  # noqa: E402
+from vision.namer import UNKNOWN, Namer  # noqa: E402
 from vision.recognise import recognise  # noqa: E402
 
 PI4_FACTOR = (4, 6)
+VETO = 0.5  # the profile with the model's unknown veto: also reject when p(unknown) >= VETO
 SURE = 0.6  # the tracker's default min_confidence: namings under it make 'uncertain' events
 
 
@@ -112,13 +113,17 @@ def unknown_crops(deck: Deck, size, rng, n: int, backgrounds) -> list[np.ndarray
     return [synth.make_unknown_crop(rng, size, pool, backgrounds)[0] for _ in range(n)]
 
 
-def name_both(namer: Namer, deck_namer: PrototypeNamer, crops) -> tuple[list, list]:
-    """Base and profile namings of ``crops``, from one forward pass of the model."""
-    base = []
+def name_all(namer: Namer, deck_namer: PrototypeNamer, crops) -> tuple[list, list, list]:
+    """Namings of ``crops`` by the base model, by the profile, and by the profile with the unknown veto."""
+    base, mine, vetoed = [], [], []
     for i in range(0, len(crops), 64):
-        base += namer.name(crops[i : i + 64])
-    embeddings = normalise(np.stack([n.embedding for n in base]))
-    return base, deck_namer.name_embeddings(embeddings)
+        batch = crops[i : i + 64]
+        base += namer.name(batch)
+        probs, embeddings = namer.run(batch)
+        embeddings = normalise(embeddings)
+        mine += deck_namer.name_embeddings(embeddings)
+        vetoed += deck_namer.name_embeddings(embeddings, probs[:, namer.labels.index(UNKNOWN)])
+    return base, mine, vetoed
 
 
 def share(flags) -> float:
@@ -210,13 +215,13 @@ def main(argv=None) -> int:
         start = time.perf_counter()
         profile = enroll_faces(deck.name, deck.faces, namer, views=args.views, strategy=args.strategy, seed=args.seed)
         enrol_s = time.perf_counter() - start
-        deck_namer = PrototypeNamer(profile, namer)
+        deck_namer = PrototypeNamer(profile, namer, unknown_veto=VETO)
 
         rng = np.random.default_rng(10_000 + 97 * i + args.seed)
         crops, truth = test_crops(deck, size, rng, args.crops, backgrounds)
-        base, mine = name_both(namer, deck_namer, crops)
+        base, mine, vetoed = name_all(namer, deck_namer, crops)
         others = unknown_crops(deck, size, rng, args.unknown, backgrounds)
-        base_u, mine_u = name_both(namer, deck_namer, others) if others else ([], [])
+        base_u, mine_u, vetoed_u = name_all(namer, deck_namer, others) if others else ([], [], [])
 
         pi = f"{enrol_s * PI4_FACTOR[0]:.0f}-{enrol_s * PI4_FACTOR[1]:.0f}"
         rej = f"{share(n.card is None for n in base_u):.1f} / {share(n.card is None for n in mine_u):.1f}"
@@ -226,6 +231,8 @@ def main(argv=None) -> int:
               f"{share(n.card not in (None, t) for n, t in zip(mine, truth)):>7.1f} "
               f"{share(n.card == t and n.confidence >= SURE for n, t in zip(mine, truth)):>6.1f} {rej:>22} "
               f"{len(profile.similar_pairs):>5}", flush=True)
+        print(f"    with the model's unknown veto (p >= {VETO}): named right {share(n.card == t for n, t in zip(vetoed, truth)):.1f}%, "
+              f"non-card crops rejected {share(n.card is None for n in vetoed_u):.1f}%")
         if profile.similar_pairs:
             print("    too alike: " + ", ".join(f"{p.first}~{p.second} {p.similarity:.3f}" for p in profile.similar_pairs[:8]))
         if args.flow:

@@ -26,7 +26,7 @@ import numpy as np
 from engine.cards import CODES, BY_CODE
 from engine.errors import TarotmateError
 from vision.deck_profiles import DeckProfile, DeckProfileError, SimilarPair, load_profile
-from vision.namer import Naming
+from vision.namer import UNKNOWN, Naming
 from vision.sources import IMAGE_EXTENSIONS
 from vision.warp import CROP_SIZE, crop_corners, warp_card
 
@@ -379,12 +379,25 @@ def single_card(image: np.ndarray, size: tuple[int, int] = CROP_SIZE) -> np.ndar
 
 
 class PrototypeNamer:
-    """Names crops of an enrolled deck by their nearest prototype (same interface as the Namer)."""
+    """Names crops of an enrolled deck by their nearest prototype (same interface as the Namer).
 
-    def __init__(self, profile: DeckProfile, embedder: Embedder, temperature: float = TEMPERATURE):
+    ``unknown_veto``: when set and the embedder is the recognition model
+    (it has ``run`` and an ``unknown`` label), a crop is also rejected when
+    the model's own probability of ``unknown`` reaches it -- the model was
+    trained to refuse backs, hands, coins and bare table.
+    """
+
+    def __init__(
+        self,
+        profile: DeckProfile,
+        embedder: Embedder,
+        temperature: float = TEMPERATURE,
+        unknown_veto: float | None = None,
+    ):
         self.profile = profile
         self.embedder = embedder
         self.temperature = temperature
+        self.unknown_veto = unknown_veto
         self.deck = profile.name
         self.input_size = crop_size(embedder)  # the crop size recognition warps to
 
@@ -394,20 +407,25 @@ class PrototypeNamer:
     def name(self, crops: Sequence[np.ndarray]) -> list[Naming]:
         if len(crops) == 0:
             return []
+        labels = getattr(self.embedder, "labels", ())
+        if self.unknown_veto is not None and hasattr(self.embedder, "run") and UNKNOWN in labels:
+            probs, embeddings = self.embedder.run(crops)
+            return self.name_embeddings(normalise(embeddings), probs[:, list(labels).index(UNKNOWN)])
         return self.name_embeddings(self.embed(crops))
 
-    def name_embeddings(self, embeddings: np.ndarray) -> list[Naming]:
-        """Name crops already embedded (unit rows)."""
+    def name_embeddings(self, embeddings: np.ndarray, p_unknown: np.ndarray | None = None) -> list[Naming]:
+        """Name crops already embedded (unit rows); ``p_unknown``: the model's probabilities of ``unknown``."""
         scores, codes = card_scores(embeddings, self.profile.prototypes, self.profile.labels)
         best = scores.argmax(1)
         logits = (scores - scores.max(1, keepdims=True)) / self.temperature
         probs = np.exp(logits)
         confidence = probs[np.arange(len(best)), best] / probs.sum(1)
-        namings = []
-        for i, b in enumerate(best):
-            accepted = scores[i, b] >= self.profile.threshold
-            namings.append(Naming(codes[b] if accepted else None, float(confidence[i]), embeddings[i]))
-        return namings
+        accepted = scores[np.arange(len(best)), best] >= self.profile.threshold
+        if p_unknown is not None and self.unknown_veto is not None:
+            accepted &= np.asarray(p_unknown) < self.unknown_veto
+        return [
+            Naming(codes[b] if ok else None, float(c), e) for b, ok, c, e in zip(best, accepted, confidence, embeddings)
+        ]
 
 
 def default_embedder() -> Embedder:
