@@ -125,7 +125,7 @@ class TableApp:
             return
         for notice in notices:
             announcement = getattr(notice, "announcement", None)
-            if notice.kind == APPLIED and announcement is not None:
+            if notice.kind == APPLIED and announcement is not None and announcement.kind in ("win", "not_tercia"):
                 self.alert = views.announcement_view(announcement, self.session.names)
                 self.outputs.alert("announcement")
 

@@ -305,8 +305,12 @@ class TarotDemo:
         while not session.deal_over:
             if deadline is not None and time.monotonic() > deadline:
                 raise TarotmateError("the demo ran out of time (--max-seconds); run it again to resume")
+            before = len(session.state.operations)
             self.play_scene(app, recognition)
             self.keep_in_step(app)
+            if len(session.state.operations) <= before:
+                raise TarotmateError(f"the table app refused {self.expected(session)}: "
+                                     + "; ".join(n.text for n in app.controller.history[-3:]))
 
     def check_against_truth(self, session: GameSession) -> None:
         done = self.done_ops(session)

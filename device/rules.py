@@ -104,3 +104,59 @@ class TarotRules:
         if state.phase == "redeal":
             return [0] * state.players
         return list(state.result().scores)
+
+
+class TriviumRules:
+    """Trivium through ``engine.trivium`` (one :class:`TriviumGame` per game of a match)."""
+
+    kind = "trivium"
+
+    def __init__(self, options: dict[str, Any] | None = None):
+        self.options = dict(options or {})
+
+    def new_state(self, game, setup: dict[str, Any]):
+        from engine.trivium import TriviumGame, TriviumOptions
+
+        return TriviumGame(list(game.names), TriviumOptions.from_dict(game.options or {}))
+
+    def setup_for(self, game, number: int, log) -> dict[str, Any]:
+        deals = log.deals(game.id)
+        first = deals[0].setup.get("dealer", 0) if deals else 0
+        return {"dealer": (first + number - 1) % game.players}
+
+    def op_from_dict(self, data: dict[str, Any]):
+        from engine.trivium import operation_from_dict
+
+        return operation_from_dict(data)
+
+    def op_to_dict(self, op) -> dict[str, Any]:
+        return op.to_dict()
+
+    def refusal(self, state, op) -> Refusal | None:
+        return refusal_from(state.can(op))
+
+    def apply(self, state, op) -> None:
+        state.apply(op)
+
+    def undo(self, state) -> None:
+        state.undo()
+
+    def is_over(self, state) -> bool:
+        return state.phase == "finished"
+
+    def record(self, state, game) -> dict[str, Any] | None:
+        from engine.trivium import game_to_record
+
+        return game_to_record(state)
+
+    def scores(self, state) -> list[float] | None:
+        return list(state.scores)
+
+
+def rules_for(kind: str, options: dict[str, Any] | None = None):
+    """The adapter for ``game.kind`` of the configuration."""
+    if kind == "french-tarot":
+        return TarotRules(options)
+    if kind == "trivium":
+        return TriviumRules(options)
+    raise ValueError(f"unknown game {kind!r}")

@@ -185,33 +185,30 @@ def tarot_view(deal, names: list[str], chien_seen: list[str] | None = None) -> A
 # ---------------------------------------------------------------- Trivium
 
 
-def trivium_view(state, names: list[str]) -> TriviumView:
+def trivium_view(game, names: list[str]) -> TriviumView:
     """Each seat's laid tercias, the olla's top card and where El Loco is."""
     seats = []
-    for seat_view in state.seats:
+    for seat_view in game.seats:
         tercias = tuple(TerciaView(tuple(g.cards), bool(g.valid)) for g in seat_view.laid)
-        seats.append(TriviumSeatView(_name(names, seat_view.seat), tercias, seat_view.hand_size or 0))
-    loco = state.loco
-    status, holder = _loco_status(loco, names)
-    return TriviumView(tuple(seats), state.olla_top, status, holder, state.to_play)
+        seats.append(TriviumSeatView(_name(names, seat_view.seat), tercias, seat_view.hand_size))
+    status, holder = loco_status(game.loco, names)
+    return TriviumView(tuple(seats), game.olla_top, status, holder, game.to_play)
 
 
-def _loco_status(loco, names: list[str]) -> tuple[str, str | None]:
-    where = getattr(loco, "where", None) or getattr(loco, "location", None)
-    seat = getattr(loco, "seat", None)
-    if getattr(loco, "stolen_by", None) is not None:
-        return "stolen", _name(names, loco.stolen_by)
-    if where == "olla":
+def loco_status(loco, names: list[str]) -> tuple[str, str | None]:
+    """The screen's Loco status: ``stolen`` (by whom), ``in_olla``, ``wild`` (who holds it) or ``unseen``."""
+    if loco.thief is not None:
+        return "stolen", _name(names, loco.thief)
+    if loco.location == "olla":
         return "in_olla", None
-    if seat is not None:
-        return "wild", _name(names, seat)
+    if loco.location in ("hand", "laid") and loco.seat is not None:
+        return "wild", _name(names, loco.seat)
     return "unseen", None
 
 
-def announcement_view(announcement, names: list[str]) -> AnnouncementView:
-    return AnnouncementView(
-        kind=announcement.kind,
-        seat=_name(names, announcement.seat),
-        points=getattr(announcement, "points", None),
-        valid=bool(getattr(announcement, "valid", True)),
-    )
+def announcement_view(announcement, names: list[str]) -> AnnouncementView | ViolationView:
+    """A win ("TRIVIUM! 63") or a laid group that is not a tercia."""
+    if announcement.kind == "not_tercia":
+        return ViolationView("other", _name(names, announcement.seat), 0, None, None, detail=announcement.text)
+    kind = announcement.combination or announcement.kind
+    return AnnouncementView(kind=kind, seat=_name(names, announcement.seat), points=announcement.points, valid=True)
