@@ -73,6 +73,7 @@ class TrackerSettings:
     lost_frames: int = 2  # still, uncovered localisations without a named card before it is lost
     occlusion: float = 0.05  # a lost card this much covered by cards laid after it is hidden, not lost
     max_wait: int = 45  # frames a zone's removals may wait for the zone to settle
+    removal_wait: int = 45  # frames before a card taken alone is ``removed`` (it may be ``moved``)
     unchanged: float = 0.08  # mean relative grey change under which a card's place "looks the same"
 
 
@@ -393,7 +394,7 @@ class Tracker:
                 to_name.append(t)
             elif t.state == PRESENT and t.stable >= s.settle_frames - 1 and t.stable > 0:
                 ref = t.rest_quad if t.rest_quad is not None else t.quad
-                if quad_distance(ref, t.quad) > self._move_distance(t) and _similar_size(ref, t.quad):
+                if self._moved_away(ref, t.quad) and _similar_size(ref, t.quad):
                     t.reverify = True
                     to_name.append(t)
                 elif not t.reverify and quad_distance(ref, t.quad) > still:
@@ -401,10 +402,12 @@ class Tracker:
                     self._remember_look(t)
         return to_name
 
-    def _move_distance(self, t: _Track) -> float:
-        q = np.asarray(t.quad)
-        short = min(np.linalg.norm(q[0] - q[1]), np.linalg.norm(q[1] - q[2]))
-        return self.settings.move_distance * float(short)
+    def _moved_away(self, before: Quad, after: Quad) -> bool:
+        """Whether a card's centre lies ``move_distance`` card widths or more from where it was."""
+        a, b = np.asarray(before, np.float32), np.asarray(after, np.float32)
+        short = min(np.linalg.norm(a[0] - a[1]), np.linalg.norm(a[1] - a[2]), np.linalg.norm(b[0] - b[1]), np.linalg.norm(b[1] - b[2]))
+        shift = float(np.linalg.norm(a.mean(0) - b.mean(0)))
+        return shift > self.settings.move_distance * float(short)
 
     def _unmatched(self, frame: Frame, t: _Track, motion) -> None:
         if t.state == NEW:
@@ -543,7 +546,7 @@ class Tracker:
         if verdict == "card":
             twin = next((o for o in self._tracks if o is not t and o.state == PRESENT and o.card == card), None)
             if twin is not None:
-                same_place = quad_distance(twin.rest_quad, t.quad) <= self._move_distance(t)
+                same_place = not self._moved_away(twin.rest_quad, t.quad)
                 if twin.seen and not same_place:
                     t.state = IGNORED  # a second view of a card already on the table
                     return []
@@ -586,12 +589,16 @@ class Tracker:
                 continue
             doubtful = [t for t in in_zone if t not in lost and (t.missing > 0 or t.disturbed)]
             doubtful += [t for t in in_zone if t not in lost and t.matched and t.stable == 0]
-            doubtful += [t for t in self._tracks if t.state == NEW and t.zone == zone and (t.stable > 0 or t.votes)]
+            # a card being named anywhere may be one of these, moved: wait for it
+            doubtful += [t for t in self._tracks if t.state == NEW and (t.stable > 0 or t.votes or t.matched)]
             waited = frame.index - min(t.missing_since or frame.index for t in lost)
             unsettled = self._zone_quiet.get(zone, 0) < s.lost_frames
             if (doubtful or unsettled) and waited < s.max_wait and not final:
                 continue
-            if len(lost) == len(in_zone):
+            whole = len(lost) == len(in_zone)
+            if not (whole and len(lost) >= 2) and waited < s.removal_wait and not final:
+                continue  # one card taken: it may turn up elsewhere (moved)
+            if whole:
                 events.append(TableEvent(CLEARED, frame.index, float(frame.timestamp), zone))
             else:
                 for t in lost:

@@ -1,0 +1,169 @@
+"""Table tracking benchmark: simulated deals through the tracker, scored against the simulator's truth.
+
+For 4- and 5-player deals on the built-in deck (and, when ``../shared/decks``
+is present, on real deck scans) it prints card events right / wrong /
+uncertain / missed / spurious, whether they came in order, the latency from a
+card coming to rest to its event (frames and ms at 30 fps), the latency of
+``cleared`` after a trick is swept, the frames per second the tracker
+processes with one thread, and the time per frame of each stage (motion,
+localisation, classification, tracking). A last run plays a long deal and
+prints the process memory along the way (it should stay flat).
+
+Recognition: the real localiser and the shipped card model when
+``models/cards.onnx`` exists; the "truth" rows name cards from the
+simulator's ground truth (the tracker's own logic, apart from recognition).
+
+    .venv/bin/python benchmarks/bench_tracking.py            # full run (a few minutes)
+    .venv/bin/python benchmarks/bench_tracking.py --quick    # fewer tricks
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.simulator import (  # noqa: E402
+    GroundTruthRecogniser,
+    TableSimulator,
+    french_deal_script,
+    random_tricks,
+    score_events,
+)
+from vision.sources import Frame  # noqa: E402
+from vision.tracker import Tracker  # noqa: E402
+
+DECKS = ROOT.parent / "shared" / "decks"
+
+
+def rss_mb() -> float:
+    """Resident memory of this process now (MB)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * resource.getpagesize() / 2**20
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def load_namer():
+    try:
+        from vision.namer import Namer
+
+        return Namer.load(threads=1)
+    except Exception as exc:  # no model yet: say so and use the truth
+        print(f"(card model not available: {exc}; the 'model' rows are skipped)")
+        return None
+
+
+def run(sim: TableSimulator, recogniser: str, namer, memory_every: int = 0):
+    oracle = GroundTruthRecogniser(sim)
+    if recogniser == "truth":
+        tracker = Tracker(sim.zones, localiser=oracle.localise, namer=oracle, cropper=oracle.crop)
+    elif recogniser == "localiser+truth":
+        tracker = Tracker(sim.zones, namer=oracle, cropper=oracle.crop)
+    else:
+        tracker = Tracker(sim.zones, namer=namer)
+    events = []
+    render = 0.0
+    memory = []
+    t = time.perf_counter()
+    for f in oracle.frames():
+        render += time.perf_counter() - t
+        events += tracker.process(Frame(f.image, f.timestamp, f.index))
+        if memory_every and f.index % memory_every == 0:
+            memory.append((f.index, rss_mb()))
+        t = time.perf_counter()
+    events += tracker.flush()
+    return score_events(sim.expected, events), tracker.stats, render / len(sim), memory
+
+
+def fmt_latency(values, fps):
+    if not values:
+        return "-"
+    v = np.array(values)
+    return f"{v.mean():.1f}/{v.max():d} ({v.mean() * 1000 / fps:.0f}/{v.max() * 1000 / fps:.0f} ms)"
+
+
+HEADER = (
+    f"{'scene':<34} {'recogniser':<16} {'cards':>5} {'right':>5} {'wrong':>5} {'unsure':>6} {'missed':>6} "
+    f"{'spur.':>5} {'order':>5}  {'latency mean/max':<22} {'cleared':>7} {'clr lat max':>11} {'fps':>6}  "
+    f"{'motion':>6} {'locate':>6} {'name':>6} {'track':>6} {'loc%':>5}"
+)
+
+
+def row(scene, recogniser, score, stats, fps_sim):
+    n = stats.frames
+    per = lambda s: f"{s / n * 1000:6.2f}"  # noqa: E731
+    fps = n / stats.total() if stats.total() > 0 else float("inf")
+    clr = f"{score.cleared_right}/{score.cleared_right + score.cleared_missed}"
+    clat = max(score.cleared_latencies) if score.cleared_latencies else "-"
+    return (
+        f"{scene:<34} {recogniser:<16} {score.expected_cards:5d} {score.right:5d} {score.wrong:5d} {score.uncertain:6d} "
+        f"{score.missed:6d} {score.spurious:5d} {'yes' if score.in_order else 'NO':>5}  {fmt_latency(score.latencies, fps_sim):<22} "
+        f"{clr:>7} {clat!s:>11} {fps:6.0f}  {per(stats.motion)} {per(stats.localisation)} {per(stats.classification)} "
+        f"{per(stats.tracking)} {stats.localised / n * 100:4.0f}%"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer tricks and decks")
+    parser.add_argument("--tricks", type=int, help="tricks per deal (default 6, quick 2)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    tricks = args.tricks or (2 if args.quick else 6)
+    namer = load_namer()
+    recognisers = ["truth", "localiser+truth"] + (["model"] if namer is not None else [])
+
+    scenes = []
+    for players in (4, 5):
+        scenes.append((f"builtin {players}p x{tricks} tricks", players, None))
+    if DECKS.is_dir():
+        decks = sorted(p for p in DECKS.iterdir() if p.is_dir())
+        for deck in decks[: 1 if args.quick else len(decks)]:
+            for players in (4, 5):
+                scenes.append((f"{deck.name[:22]} {players}p x{max(1, tricks // 2)}", players, deck))
+    else:
+        print("(../shared/decks is absent: real deck scans skipped)")
+
+    print(f"Tarotmate table tracking benchmark: 1280x720, 30 fps, one thread (cv2.setNumThreads(1)), seed {args.seed}")
+    print("latency = frames from a card coming to rest to its event; fps = frames / tracker time (rendering excluded);")
+    print("motion/locate/name/track = ms per frame on average over all frames; loc% = frames on which the localiser ran")
+    print(HEADER)
+    for scene, players, deck in scenes:
+        n = tricks if deck is None else max(1, tricks // 2)
+        script = french_deal_script(random_tricks(n, players, seed=args.seed), players=players)
+        for recogniser in recognisers:
+            sim = TableSimulator(script, players=players, seed=args.seed, deck=deck)
+            score, stats, render, _ = run(sim, recogniser, namer)
+            print(row(scene, recogniser, score, stats, sim.fps), flush=True)
+            for line in score.details[:6]:
+                print(f"    {line}")
+    # long run: memory along a whole deal
+    long_tricks = 6 if args.quick else 18
+    script = french_deal_script(random_tricks(long_tricks, 4, seed=args.seed + 1), players=4)
+    sim = TableSimulator(script, players=4, seed=args.seed + 1)
+    recogniser = "model" if namer is not None else "localiser+truth"
+    before = rss_mb()
+    score, stats, render, memory = run(sim, recogniser, namer, memory_every=250)
+    print()
+    print(f"long run: {len(sim)} frames ({long_tricks} tricks, 4 players, {recogniser}): "
+          f"{score.right}/{score.expected_cards} right, {score.spurious} spurious, fps {stats.frames / stats.total():.0f}, "
+          f"simulator {render * 1000:.1f} ms/frame to render")
+    print("  memory (MB resident) by frame: " + ", ".join(f"{i}: {m:.0f}" for i, m in memory))
+    print(f"  start {before:.0f} MB, peak of the process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB, "
+          f"growth over the second half {memory[-1][1] - memory[len(memory) // 2][1]:+.1f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
