@@ -1,0 +1,136 @@
+"""Audit records: deals written and scored by hand from the rules reference
+(``shared/rules/french-tarot.md``, ``shared/rules/deal-record.md``), replayed
+through ``tarotmate replay --json`` and compared field by field.
+
+The arithmetic of every case is in its ``.expected.json`` ("comment") and in
+``tests/tarot/audit/README.md``.
+"""
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from device.cli import main
+from engine.tarot import replay_record
+
+AUDIT = Path(__file__).parent / "audit"
+RECORD_FILES = sorted(p for p in AUDIT.glob("*.json") if not p.name.endswith(".expected.json"))
+REPLAY_KEYS = ["format", "tricks", "partner", "attack_points", "attack_oudlers", "target",
+               "petit_au_bout", "chelem", "won", "diff", "unit", "scores", "violations"]
+FIELDS = ("partner", "attack_points", "attack_oudlers", "target", "petit_au_bout", "chelem",
+          "won", "diff", "unit", "scores")
+
+
+def load(path):
+    return json.loads(Path(path).read_text())
+
+
+def expected_of(path):
+    return load(path.with_name(path.stem + ".expected.json"))
+
+
+def cli_replay(path, capsys):
+    assert main(["replay", str(path), "--json"]) == 0
+    out = capsys.readouterr().out
+    return json.loads(out)
+
+
+def test_the_audit_covers_three_four_and_five_players():
+    assert {load(p)["players"] for p in RECORD_FILES} == {3, 4, 5}
+    assert len(RECORD_FILES) >= 8
+
+
+@pytest.mark.parametrize("path", RECORD_FILES, ids=[p.stem for p in RECORD_FILES])
+def test_audit_record_replays_to_the_values_counted_by_hand(path, capsys):
+    expected = expected_of(path)
+    got = cli_replay(path, capsys)
+    assert list(got) == REPLAY_KEYS
+    assert got["format"] == "tarot-replay/1"
+    assert [t["winner"] for t in got["tricks"]] == expected["winners"]
+    for key in FIELDS:
+        assert got[key] == expected[key], key
+    assert [[v["trick"], v["seat"], v["rule"]] for v in got["violations"]] == expected["violations"]
+
+
+@pytest.mark.parametrize("path", RECORD_FILES, ids=[p.stem for p in RECORD_FILES])
+def test_replay_types_are_those_of_the_format(path):
+    got = replay_record(load(path))
+    n = load(path)["players"]
+    assert isinstance(got["attack_points"], float)
+    assert (got["attack_points"] * 2) % 1 == 0
+    for key in ("attack_oudlers", "target", "diff", "unit"):
+        assert type(got[key]) is int, key
+    assert type(got["won"]) is bool
+    assert got["chelem"] in (None, "attack", "defence")
+    assert got["petit_au_bout"] in (None, "attack", "defence")
+    assert got["partner"] is None or (n == 5 and type(got["partner"]) is int)
+    assert len(got["scores"]) == n and all(type(s) is int for s in got["scores"])
+    assert sum(got["scores"]) == 0
+    for t in got["tricks"]:
+        assert set(t) == {"leader", "cards", "winner"} and type(t["winner"]) is int
+    for v in got["violations"]:
+        assert set(v) == {"trick", "seat", "rule", "evidence"}
+        assert type(v["trick"]) is int and v["trick"] >= 1          # counted from 1
+        assert type(v["seat"]) is int and 0 <= v["seat"] < n
+        assert isinstance(v["evidence"], str) and v["evidence"]
+
+
+REVOKES = [p for p in RECORD_FILES if "proven_at" in expected_of(p)]
+
+
+@pytest.mark.parametrize("path", REVOKES, ids=[p.stem for p in REVOKES])
+def test_a_revoke_is_reported_only_once_a_later_card_proves_it(path):
+    rec = load(path)
+    expected = expected_of(path)
+    for violation, proven_at in zip(expected["violations"], expected["proven_at"]):
+        before = dict(rec, tricks=rec["tricks"][:proven_at - 1])
+        at = dict(rec, tricks=rec["tricks"][:proven_at])
+        key = violation
+        assert key not in [[v["trick"], v["seat"], v["rule"]] for v in replay_record(before)["violations"]]
+        assert key in [[v["trick"], v["seat"], v["rule"]] for v in replay_record(at)["violations"]]
+
+
+# -------------------------------------------------------- malformed records
+_DROP = object()
+BASE = load(AUDIT / "4p-prise-won.json")
+
+
+def _set(path, value):
+    rec = copy.deepcopy(BASE)
+    target = rec
+    keys = path.split(".")
+    for k in keys[:-1]:
+        target = target[int(k)] if k.isdigit() else target[k]
+    last = keys[-1]
+    if value is _DROP:
+        del target[int(last) if last.isdigit() else last]
+    else:
+        target[int(last) if last.isdigit() else last] = value
+    return rec
+
+
+MALFORMED = [
+    (_set("tricks.3.cards.1", "H15"), "tricks[3].cards[1]", "unknown card code"),
+    (_set("tricks.3.cards.1", BASE["tricks"][2]["cards"][0]), "tricks[3].cards[1]", "seen twice"),
+    (_set("tricks.3.cards", BASE["tricks"][3]["cards"][:3]), "tricks[3].cards", "4 cards"),
+    (_set("tricks.3.leader", 4), "tricks[3].leader", "out of range"),
+    (_set("taker", 7), "taker", "out of range"),
+    (_set("tricks.3.leader", _DROP), "tricks[3].leader", "missing field"),
+    (_set("contract", _DROP), "contract", "missing field"),
+    (_set("players", _DROP), "players", "missing field"),
+    (_set("chien.0", "ZZ"), "chien[0]", "unknown card code"),
+    (_set("poignees", [{"seat": 9, "level": "simple", "shown": []}]), "poignees[0].seat", "out of range"),
+]
+
+
+@pytest.mark.parametrize("rec,field,problem", MALFORMED, ids=[m[1] + " " + m[2] for m in MALFORMED])
+def test_malformed_record_is_refused_naming_the_field(rec, field, problem, tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(rec))
+    assert main(["replay", str(bad), "--json"]) != 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert field + ":" in captured.err and problem in captured.err
+    assert "Traceback" not in captured.err
