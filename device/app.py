@@ -69,6 +69,7 @@ class TableApp:
         self.menu_view: Any = None  # a menu the buttons opened, shown over the game
         self.tick = 0
         self.swept = False
+        self.hooks: list[Callable[[], None]] = []  # called after each change, before the redraw
         self._violations_seen = self._violation_count()
         self.last_image = None
 
@@ -104,6 +105,8 @@ class TableApp:
                 self.outputs.alert("confirm")
         self._check_violations()
         self._check_announcements(notices)
+        for hook in self.hooks:
+            hook()
         self.refresh()
 
     def _violation_count(self) -> int:
@@ -201,8 +204,12 @@ class StopFlag:
 
 
 def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None = None,
-               report: Callable[[str], None] | None = None) -> int:
-    """``tarotmate run``: the device's main loop until SIGTERM (or ``max_frames``)."""
+               report: Callable[[str], None] | None = None, source=None, tracker=None, buttons=None,
+               outputs: Outputs | None = None, notifier=None) -> int:
+    """``tarotmate run``: the device's main loop until SIGTERM (or ``max_frames``).
+
+    The keyword arguments replace the parts the configuration would open
+    (tests pass a simulated source, a ground-truth tracker, mock buttons)."""
     from device.hardware import open_buttons, open_outputs, open_frame_source, open_tracker
     from device.menus_driver import MenuDriver
     from device.notify import Notifier
@@ -211,7 +218,7 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
 
     report = report or (lambda text: print(text, file=sys.stderr, flush=True))
     stop = stop or StopFlag()
-    notifier = Notifier()
+    notifier = notifier or Notifier()
     started = time.monotonic()
     notifier.status("starting")
     log = DealLog.open(config.store.resolved())
@@ -222,12 +229,13 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     )
     if session.replayed:
         report(f"resumed deal {session.deal.number}: {session.replayed} operations replayed from {log.path}")
-    outputs = open_outputs(config)
+    outputs = outputs or open_outputs(config, report)
     app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
-    buttons = open_buttons(config)
+    buttons = buttons or open_buttons(config, report)
     menus = MenuDriver(app)
-    tracker = open_tracker(config)
-    source = open_frame_source(config)
+    app.hooks.append(menus.sync)
+    tracker = tracker or open_tracker(config)
+    source = source or open_frame_source(config)
     app.refresh()
     frames = 0
     try:

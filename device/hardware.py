@@ -1,0 +1,135 @@
+"""The device's edges, chosen by configuration: camera, display, buttons, buzzer.
+
+Real hardware on the Pi (picamera2, ssd1306/sh1106 over I2C, GPIO through
+lgpio) and emulators elsewhere (a video file, an image folder or the table
+simulator; a pygame window, PNG/GIF capture or the terminal; gpiozero's mock
+pins or the keyboard), behind the same interfaces. Nothing here tests
+``if on_pi``: the configuration says what is attached.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+from typing import Any
+
+from device.app import Outputs
+from engine.errors import TarotmateError
+
+
+def open_frame_source(config):
+    """The camera (or its stand-in) named by ``camera.source``."""
+    from vision import sources
+
+    cam = config.camera
+    size = (cam.width, cam.height)
+    if cam.source == "picamera2":
+        return sources.Picamera2Source(size=size, fps=cam.fps)
+    if cam.source == "opencv":
+        return sources.OpenCVSource(cam.path or cam.device, fps=cam.fps, size=size)
+    if cam.source == "folder":
+        return sources.FolderSource(cam.path, fps=cam.fps)
+    if cam.source == "simulator":
+        return simulated_table(config)
+    raise TarotmateError(f"camera.source: unknown source {cam.source!r}")
+
+
+def simulated_table(config, seed: int = 1):
+    """A random deal's visible part on the simulated table (for trying ``run`` on a desktop)."""
+    from engine.tarot import random_deal
+    from vision.simulator import TableSimulator, Trick, french_deal_script
+    from vision.sources import SimulatorSource
+
+    players = config.game.players
+    if config.game.kind == "french-tarot":
+        truth = random_deal(players, seed)
+        tricks = [Trick(t.leader + 1, tuple(t.cards), t.winner + 1) for t in truth.tricks]
+        script = french_deal_script(tricks, players=players)
+    else:
+        from vision.simulator import trick_script
+
+        script = trick_script(players=players, seed=seed)
+    simulator = TableSimulator(script, players=players, size=(config.camera.width, config.camera.height),
+                               fps=config.camera.fps, seed=seed, deck=config.camera.deck or None)
+    return SimulatorSource(simulator)
+
+
+def open_tracker(config):
+    """The tracker with the configured zones and card model (deck profile)."""
+    from vision.namer import Namer
+    from vision.tracker import Tracker
+    from vision.zones import load_zones
+
+    zones = load_zones(config.camera.zones or None)
+    if config.camera.source == "simulator" and not config.camera.zones:
+        from vision.simulator import TableLayout
+
+        zones = TableLayout(config.game.players, (config.camera.width, config.camera.height)).zones
+    return Tracker(zones, namer=Namer.load(deck=config.camera.deck or None))
+
+
+def open_outputs(config, report=None) -> Outputs:
+    """The OLED (or emulator) and the buzzer/LED."""
+    from device.display import open_display
+
+    d = config.display
+    display = open_display(d.kind, width=d.width, height=d.height, rotate=d.rotate, i2c_port=d.i2c_port,
+                           i2c_address=d.i2c_address, out=d.out or None, scale=d.scale)
+    signal = None
+    pins = config.pins
+    if config.ui.buzzer and (pins.buzzer is not None or pins.led is not None):
+        try:
+            from device.buzzer import Signal
+
+            signal = Signal(pins.buzzer, pins.led)
+        except Exception as exc:  # no GPIO here: the screens still work
+            (report or _stderr)(f"no buzzer/LED ({exc})")
+    return Outputs([display], signal)
+
+
+def _stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+class ButtonEvents:
+    """Button events from the GPIO panel (or the terminal keyboard), read
+    without blocking from the main loop."""
+
+    def __init__(self, source: Any):
+        self.source = source
+
+    def drain(self) -> list[tuple[str, str]]:
+        events = []
+        q = getattr(self.source, "queue", None)
+        while q is not None:
+            try:
+                events.append(q.get_nowait())
+            except queue.Empty:
+                break
+        return events
+
+    def close(self) -> None:
+        close = getattr(self.source, "close", None)
+        if close is not None:
+            close()
+
+
+class NoButtons(ButtonEvents):
+    def __init__(self) -> None:
+        super().__init__(None)
+
+
+def open_buttons(config, report=None) -> ButtonEvents:
+    """The four buttons on their GPIO pins; the keyboard with the terminal display."""
+    if config.display.kind == "terminal" and sys.stdin.isatty():
+        from device.buttons import KeyboardButtons
+
+        return ButtonEvents(KeyboardButtons().start())
+    pins = {name: getattr(config.pins, name) for name in ("up", "down", "ok", "back")}
+    try:
+        from device.buttons import ButtonPanel
+
+        return ButtonEvents(ButtonPanel(pins, hold_time=config.ui.long_press_s))
+    except Exception as exc:  # e.g. BadPinFactory off the Pi without GPIOZERO_PIN_FACTORY=mock
+        (report or _stderr)(f"no buttons ({exc}); set GPIOZERO_PIN_FACTORY=mock to emulate them")
+        return NoButtons()
