@@ -264,14 +264,31 @@ def _trick_pos(path: str) -> tuple[int, int]:
 
 
 def _dealer_of(rec: Mapping[str, Any]) -> int:
+    """The recorded dealer; when it is null, ``tricks[0].leader`` is authoritative
+    (deal-record.md), unless a chelem was announced (the taker leads) or the
+    recorded bids cannot be read in that speaking order: then the first bid's seat."""
     n = rec["players"]
     if rec["dealer"] is not None:
         return rec["dealer"]
-    if rec["bids"]:
-        return (rec["bids"][0][0] - 1) % n
+    bids = rec["bids"]
     if rec["tricks"] and not rec["chelem_announced"]:
-        return (rec["tricks"][0]["leader"] - 1) % n
+        dealer = (rec["tricks"][0]["leader"] - 1) % n
+        if not bids or _bids_before(bids, dealer, n) is not None:
+            return dealer
+    if bids:
+        return (bids[0][0] - 1) % n
     return 0
+
+
+def _bids_before(bids: list, dealer: int, n: int) -> int | None:
+    """How many players spoke (and passed) before the first recorded bid, when the
+    recorded bids follow the speaking order after ``dealer``; None when they cannot."""
+    gap = (bids[0][0] - dealer - 1) % n
+    if gap + len(bids) > n:
+        return None
+    if any(seat != (dealer + 1 + gap + i) % n for i, (seat, _) in enumerate(bids)):
+        return None
+    return gap
 
 
 def record_operations(rec: Mapping[str, Any]) -> tuple[int, list[tuple[str, Operation]]]:
@@ -280,6 +297,7 @@ def record_operations(rec: Mapping[str, Any]) -> tuple[int, list[tuple[str, Oper
     dealer = _dealer_of(rec)
     ops: list[tuple[str, Operation]] = []
     bids = rec["bids"]
+    gap = 0
     if bids is None:
         bids = [[(dealer + 1 + k) % n,
                  rec["contract"] if (dealer + 1 + k) % n == rec["taker"] else "pass"]
@@ -287,13 +305,16 @@ def record_operations(rec: Mapping[str, Any]) -> tuple[int, list[tuple[str, Oper
         path = "taker"
     else:
         path = "bids"
-        # players after the last recorded bid could only pass
-        bids = list(bids)
+        # players before the first and after the last recorded bid could only pass
+        if bids:
+            gap = _bids_before(bids, dealer, n) or 0
+        bids = [[(dealer + 1 + k) % n, "pass"] for k in range(gap)] + list(bids)
         first = bids[0][0] if bids else (dealer + 1) % n
         while len(bids) < n:
             bids.append([(first + len(bids)) % n, "pass"])
     for i, (seat, bid) in enumerate(bids):
-        ops.append((f"{path}[{i}]" if path == "bids" else "taker", Bid(seat, bid)))
+        label = "taker" if path == "taker" else f"bids[{i - gap}]" if i >= gap else "bids"
+        ops.append((label, Bid(seat, bid)))
     if rec["taker"] is None:
         return dealer, ops
     if n == 5:

@@ -134,3 +134,40 @@ def test_malformed_record_is_refused_naming_the_field(rec, field, problem, tmp_p
     assert captured.out == ""
     assert field + ":" in captured.err and problem in captured.err
     assert "Traceback" not in captured.err
+# -------------------------------------------------------------- dealer: null
+def _without(rec, **changes):
+    out = copy.deepcopy(rec)
+    out.update(changes)
+    return {k: v for k, v in out.items() if v is not _DROP}
+
+
+@pytest.mark.parametrize("path", RECORD_FILES, ids=[p.stem for p in RECORD_FILES])
+def test_dealer_null_uses_the_first_trick_leader(path):
+    rec = load(path)
+    full = replay_record(rec)
+    taker_bid = [b for b in rec["bids"] if b[1] != "pass"]
+    for variant in (_without(rec, dealer=None),
+                    _without(rec, dealer=None, bids=_DROP),
+                    _without(rec, dealer=None, bids=taker_bid)):
+        assert replay_record(variant) == full
+
+
+def test_dealer_null_with_a_lead_out_of_turn_at_trick_one_is_no_violation():
+    # tricks[0].leader is authoritative when the dealer is unknown
+    rec = load(AUDIT / "4p-prise-won.json")
+    assert rec["tricks"][0]["leader"] == (rec["dealer"] + 1) % 4
+    del rec["bids"]
+    rec["dealer"] = (rec["dealer"] + 2) % 4
+    assert [v["rule"] for v in replay_record(rec)["violations"]] == ["lead_out_of_turn"]
+    rec["dealer"] = None
+    assert replay_record(rec)["violations"] == []
+
+
+
+
+def test_bids_starting_after_the_first_speaker_are_read_with_passes_before():
+    rec = load(AUDIT / "4p-prise-won.json")
+    full = replay_record(rec)
+    rec["bids"] = [b for b in rec["bids"] if b[1] != "pass"]
+    assert rec["bids"][0][0] != (rec["dealer"] + 1) % 4
+    assert replay_record(rec) == full
