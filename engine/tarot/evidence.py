@@ -23,12 +23,16 @@ from engine.tarot.tables import (CODE, EXCUSE_SUIT, RANK, SUIT, SUIT_CARDS, SUIT
                                  TRUMP, TRUMPS)
 
 
+BEFORE_PLAY = 1  # the trick number of a violation decided before the first card
+
+
 @dataclass(frozen=True, slots=True)
 class Violation:
     """An illegal play (or announcement) proven by the cards.
 
-    ``trick`` counts from 1 (0: before the first trick, e.g. the écart or the
-    call); ``seat`` from 0; ``rule`` is a short name (``follow_suit``,
+    ``trick`` counts from 1, as players say them (deal-record.md); what is
+    decided before the first card (the écart, the call) is reported at trick 1
+    (:data:`BEFORE_PLAY`), its ``rule`` telling it apart; ``seat`` from 0; ``rule`` is a short name (``follow_suit``,
     ``must_trump``, ``must_overtrump``, ``lead_out_of_turn``, ``no_trump_lead``,
     ``called_suit_lead``, ``poignee``, ``misere``, ``ecart``, ``call``).
     """
@@ -110,7 +114,7 @@ class Evidence:
             if not k.reported and card in k.forbidden:
                 k.reported = True
                 found.append(Violation(
-                    k.trick, seat, k.rule_for(card),
+                    k.trick or BEFORE_PLAY, seat, k.rule_for(card),
                     f"{k.what} at trick {k.trick} but played {CODE[card]} at trick {trick_no}"
                     if k.trick else f"{k.what} but played {CODE[card]} at trick {trick_no}",
                 ))
@@ -173,5 +177,5 @@ def audit_tricks(players: int, tricks: Sequence[tuple[int, Sequence[int], Sequen
     return found
 
 
-__all__ = ["Violation", "Evidence", "Constraint", "play_constraint", "audit_tricks",
+__all__ = ["BEFORE_PLAY", "Violation", "Evidence", "Constraint", "play_constraint", "audit_tricks",
            "proven_facts"]

@@ -26,8 +26,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from engine.cards import Card
 from engine.errors import TarotmateError
-from engine.tarot.evidence import (Constraint, Evidence, Violation, audit_tricks, play_constraint,
-                                   proven_facts)
+from engine.tarot.evidence import (BEFORE_PLAY, Constraint, Evidence, Violation, audit_tricks,
+                                   play_constraint, proven_facts)
 from engine.tarot.legality import NO_LEAD_RULES, LeadRules, legal_plays
 from engine.tarot.operations import (AnnounceChelem, Bid, CallCard, DeclareMisere,
                                      DeclarePoignee, Ecart, Operation, PetitSec, Play,
@@ -672,7 +672,7 @@ class TarotDeal:
                 for c in sorted(ints):
                     if c in KINGS or OUDLER[c]:
                         self._violations.append(Violation(
-                            0, taker, "ecart", f"discarded {CODE[c]}: Kings and oudlers may "
+                            BEFORE_PLAY, taker, "ecart", f"discarded {CODE[c]}: Kings and oudlers may "
                                                "never be discarded"))
         else:
             for c in shown:
@@ -829,7 +829,7 @@ class TarotDeal:
                     culprits.append(f"{CODE[x]} was played by seat {self._played_at[x][1]}")
         if culprits:
             self._violations.append(Violation(
-                0, taker, "call",
+                BEFORE_PLAY, taker, "call",
                 f"called {CODE[called]} without holding every higher card: {culprits[0]}"))
 
     def _end_of_deal_checks(self) -> None:
@@ -844,7 +844,7 @@ class TarotDeal:
         for c in sorted(ecart):
             if c in KINGS or OUDLER[c]:
                 self._violations.append(Violation(
-                    0, taker, "ecart",
+                    BEFORE_PLAY, taker, "ecart",
                     f"discarded {CODE[c]} (never played, so in the écart): Kings and oudlers "
                     "may never be discarded"))
         trumps = [c for c in ecart if SUIT[c] == TRUMP and c not in self._ecart_trumps]
@@ -853,7 +853,7 @@ class TarotDeal:
                     if s == taker and SUIT[c] < TRUMP and c not in KINGS]
             if kept:
                 self._violations.append(Violation(
-                    0, taker, "ecart",
+                    BEFORE_PLAY, taker, "ecart",
                     f"discarded {CODE[min(trumps)]} in the écart but played {CODE[kept[0]]}, "
                     "which could have been discarded instead"))
 

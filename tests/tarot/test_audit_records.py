@@ -171,3 +171,23 @@ def test_bids_starting_after_the_first_speaker_are_read_with_passes_before():
     rec["bids"] = [b for b in rec["bids"] if b[1] != "pass"]
     assert rec["bids"][0][0] != (rec["dealer"] + 1) % 4
     assert replay_record(rec) == full
+
+
+def test_an_ecart_violation_is_reported_at_trick_one():
+    # deal-record.md: "Trick numbers in violations count from 1"; the écart comes
+    # before the first card, so it is reported at trick 1 under the rule "ecart"
+    rec = load(AUDIT / "4p-prise-won.json")
+    taker = rec["taker"]
+    pos = next((i, j) for i, t in enumerate(rec["tricks"]) for j, c in enumerate(t["cards"])
+               if (t["leader"] + j) % 4 == taker and c[0] != "T" and c[1:] == "K")
+    king = rec["tricks"][pos[0]]["cards"][pos[1]]
+    low = rec["ecart"][0]
+    rec["tricks"][pos[0]]["cards"][pos[1]] = low
+    rec["ecart"] = [king] + rec["ecart"][1:]
+    got = replay_record(rec)
+    ecart = [v for v in got["violations"] if v["rule"] == "ecart"]
+    assert ecart and all(v["trick"] == 1 and v["seat"] == taker for v in ecart)
+    assert king in ecart[0]["evidence"]
+    rec["ecart"] = None   # unseen: the King never played is in the écart
+    ecart = [v for v in replay_record(rec)["violations"] if v["rule"] == "ecart"]
+    assert ecart and all(v["trick"] == 1 for v in ecart)

@@ -127,7 +127,7 @@ def test_ecart_trump_when_a_suit_card_could_have_gone():
     assert "écart" in deal2.can(Play(0, "T05"))
     play_out(deal2, ["H01", "H02", "H03", "H04"])
     play_out(deal2, ["C01", "C02", "C03", "C04"])   # seat 3 leads, seat 0 plays C02
-    assert found(deal2) == [(0, 0, "ecart")]
+    assert found(deal2) == [(1, 0, "ecart")]   # trick numbers count from 1
 
 
 def test_no_trump_lead_until_broken_variant_in_hidden_mode():
@@ -201,7 +201,7 @@ def test_king_never_played_is_in_the_ecart():
     rec["tricks"][i]["cards"][j] = low[0]
     rec["ecart"] = None
     again = deal_from_record(rec)
-    assert any(v.rule == "ecart" and v.trick == 0 and king in v.evidence
+    assert any(v.rule == "ecart" and v.trick == 1 and king in v.evidence
                for v in again.violations)
 
 
