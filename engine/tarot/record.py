@@ -103,7 +103,7 @@ def validate_record(d: Any) -> dict[str, Any]:
     try:
         options = TarotOptions.from_dict(_require(d, "options") or {})
     except OptionError as exc:
-        raise RecordError("options", str(exc)) from None
+        raise RecordError("options", str(exc).removeprefix("options: ")) from None
     out["options"] = options.to_dict()
 
     dealer = _require(d, "dealer")
@@ -143,8 +143,9 @@ def validate_record(d: Any) -> dict[str, Any]:
         takers = [(s, b) for s, b in bids if b != "pass"]
         last = takers[-1] if takers else (None, None)
         if (last[0], last[1]) != (taker, contract):
-            raise RecordError("bids", f"the bidding ends with {last[1] or 'all passing'} by seat "
-                                      f"{last[0]}, but taker/contract say {contract} by seat {taker}")
+            ends = f"{last[1]} by seat {last[0]}" if takers else "everyone passing"
+            raise RecordError("bids", f"the bidding ends with {ends}, but taker/contract say "
+                                      f"{contract} by seat {taker}")
     out["taker"], out["contract"] = taker, contract
 
     called = _require(d, "called_card") if n == 5 else d.get("called_card")

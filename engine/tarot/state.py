@@ -715,14 +715,14 @@ class TarotDeal:
             others = frozenset(c for c in range(21) if c not in shown)
             self._evidence.add(op.seat, Constraint(
                 trick, others, "poignee", "poignee",
-                f"showed the Excuse in a poignée (so no other trump) at trick {trick}"))
+                "showed the Excuse in a poignée (so no other trump)"))
 
     def _do_misere(self, op: DeclareMisere) -> None:
         self._misere.append((op.seat, op.misere))
         spoil = frozenset(c for c in range(78) if _spoils_misere(c, op.misere, self.options))
         trick = self.trick_number
         self._evidence.add(op.seat, Constraint(
-            trick, spoil, "misere", "misere", f"declared a misère {op.misere} at trick {trick}"))
+            trick, spoil, "misere", "misere", f"declared a misère {op.misere}"))
 
     def _do_play(self, op: Play) -> None:
         c = index_of(op.card)

@@ -191,3 +191,33 @@ def test_an_ecart_violation_is_reported_at_trick_one():
     rec["ecart"] = None   # unseen: the King never played is in the écart
     ecart = [v for v in replay_record(rec)["violations"] if v["rule"] == "ecart"]
     assert ecart and all(v["trick"] == 1 for v in ecart)
+
+
+def test_evidence_of_an_excuse_poignee_names_each_trick_once():
+    rec = load(AUDIT / "5p-prise-lost-partner-poignee-with-excuse.json")
+    shown = rec["poignees"][0]["shown"]
+    seat = rec["poignees"][0]["seat"]
+    # give seat 2 a trump it did not show: swap it with its own card in the same trick
+    for t in rec["tricks"][1:]:
+        seats = [(t["leader"] + k) % 5 for k in range(5)]
+        mine = seats.index(seat)
+        other = next((k for k, c in enumerate(t["cards"]) if c[0] == "T" and c not in shown), None)
+        if other is not None and t["cards"][mine][0] != "T" and t["cards"][mine] != "EX":
+            t["cards"][mine], t["cards"][other] = t["cards"][other], t["cards"][mine]
+            break
+    v = [v for v in replay_record(rec)["violations"] if v["rule"] == "poignee"]
+    assert len(v) == 1 and v[0]["seat"] == seat
+    assert v[0]["evidence"].count("at trick") == 2, v[0]["evidence"]
+
+
+@pytest.mark.parametrize("changes,message", [
+    ({"options": ["x"]}, "options: expected an object of option names"),
+    ({"bids": [[2, "pass"], [3, "pass"], [0, "pass"], [1, "pass"]]},
+     "bids: the bidding ends with everyone passing, but taker/contract say prise by seat 1"),
+])
+def test_malformed_record_messages_read_well(changes, message, tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(dict(copy.deepcopy(BASE), **changes)))
+    assert main(["replay", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "options: options" not in err
