@@ -47,11 +47,13 @@ class DemoSettings:
     out: Path = Path("demo-out")
     fast: bool = False
     display: str = "auto"  # auto, pygame, none
-    recogniser: str = "model"  # model, truth
+    recogniser: str = "auto"  # auto (the model when shipped), model, truth
     deck: str | None = None
     lang: str = "en"
     style: str = "french"
     fresh: bool = False
+    speed: float | None = None  # simulated hands' speed (default 1, 1.6 with --fast)
+    frame_width: int | None = None  # simulated camera width (default 1280, 960 with --fast)
     max_seconds: float | None = None
 
 
@@ -66,11 +68,13 @@ class VisionStats:
     corrected: int = 0
     entered_by_hand: int = 0
     seconds: float = 0.0
+    recognition: str = ""
     details: list[str] = field(default_factory=list)
 
     def line(self) -> str:
         fps = self.frames / self.seconds if self.seconds else 0.0
-        return (f"{self.frames} frames ({fps:.1f}/s), {self.seen_right} cards read by the camera, "
+        return (f"{self.frames} frames ({fps:.1f}/s) named by {self.recognition}: "
+                f"{self.seen_right} cards read right, "
                 f"{self.confirmed} confirmed on the OLED, {self.corrected} corrected, "
                 f"{self.entered_by_hand} entered by hand")
 
@@ -105,13 +109,25 @@ class Recognition:
     def __init__(self, kind: str, deck: str | None, report):
         self.kind = kind
         self.namer = None
-        if kind == "model":
+        if kind not in ("auto", "model", "truth"):
+            raise TarotmateError(f"unknown recogniser {kind!r}: expected auto, model or truth")
+        if kind in ("auto", "model"):
             from vision.namer import Namer
 
-            self.namer = Namer.load()
+            try:
+                self.namer = Namer.load()
+                self.kind = "model"
+            except TarotmateError as exc:
+                if kind == "model":
+                    raise
+                report(f"WARNING: {exc}")
+                report("WARNING: the cards are named from the simulator's ground truth instead of the model")
+                self.kind = "truth"
+        if self.kind == "model":
+            self.description = f"ONNX model {self.namer.model_id}"
             report(f"card model {self.namer.model_id} ({self.namer.input_size[0]}x{self.namer.input_size[1]})")
-        elif kind != "truth":
-            raise TarotmateError(f"unknown recogniser {kind!r}: expected model or truth")
+        else:
+            self.description = "the simulator's ground truth (no card model)"
 
     def tracker_and_frames(self, simulator):
         from vision.sources import Frame
@@ -264,10 +280,10 @@ class TarotDemo:
         scene_trick = app.session.state.trick_number if self.expected(app.session)["op"] == "play" else None
         before = len(app.session.state.operations)
         s = self.settings
-        size = (960, 540) if s.fast else (1280, 720)
+        size = frame_size(s)
         seed = s.seed * 1000 + before
         simulator = TableSimulator(script, players=s.players, size=size, seed=seed, deck=s.deck,
-                                   speed=1.6 if s.fast else 1.0)
+                                   speed=s.speed or (1.6 if s.fast else 1.0))
         tracker, frames = recognition.tracker_and_frames(simulator)
         started = time.perf_counter()
         for frame in frames:
@@ -346,6 +362,12 @@ class TarotDemo:
 # ---------------------------------------------------------------- running a demo
 
 
+def frame_size(settings: DemoSettings) -> tuple[int, int]:
+    """The simulated camera's frame size (16:9)."""
+    width = settings.frame_width or (960 if settings.fast else 1280)
+    return width, width * 9 // 16
+
+
 def write_scores(out: Path, names: list[str], scores: list, totals: list, extra: list[str]) -> str:
     width = max(len(n) for n in names) + 2
     lines = [f"{'player':<{width}}{'deal':>8}{'total':>8}"]
@@ -394,6 +416,7 @@ def run_demo(settings: DemoSettings, report: Callable[[str], None] | None = None
                        + ", ".join(demo.names))
             app.refresh()
             recognition = Recognition(settings.recogniser, settings.deck, report)
+            demo.stats.recognition = recognition.description
             demo.play(app, recognition, deadline)
             demo.check_against_truth(session)
             app.refresh()

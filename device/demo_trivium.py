@@ -15,7 +15,7 @@ import time
 from typing import Callable
 
 from device.app import TableApp
-from device.demo_table import NAMES, Recognition, VisionStats, DemoSettings
+from device.demo_table import NAMES, DemoSettings, Recognition, VisionStats, frame_size
 from device.rules import TriviumRules
 from device.session import GameSession
 from device.store import DealLog
@@ -136,9 +136,9 @@ class TriviumDemo:
         script, what = self.scene(expected)
         before = len(session.state.operations)
         s = self.settings
-        size = (960, 540) if s.fast else (1280, 720)
+        size = frame_size(s)
         simulator = TableSimulator(script, players=s.players, size=size, seed=s.seed * 1000 + before, deck=s.deck,
-                                   speed=1.6 if s.fast else 1.0)
+                                   speed=s.speed or (1.6 if s.fast else 1.0))
         tracker, frames = recognition.tracker_and_frames(simulator)
         started = time.perf_counter()
         for frame in frames:

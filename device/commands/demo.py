@@ -22,13 +22,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fast", action="store_true", help="smaller frames and quicker hands (about twice as fast)")
     parser.add_argument("--display", choices=("auto", "pygame", "none"), default="auto",
                         help="show the OLED in a window (auto: when a desktop display is available)")
-    parser.add_argument("--recogniser", choices=("model", "truth"), default="model",
-                        help="card recognition: the shipped ONNX model (default) or the simulator's ground truth")
+    parser.add_argument("--recogniser", choices=("auto", "model", "truth"), default="auto",
+                        help="card recognition: the shipped ONNX model (auto: the model when it is installed, "
+                             "else the simulator's ground truth with a warning)")
     parser.add_argument("--deck", metavar="DIR", help="draw the cards from a folder of scans (CODE.jpg/png) "
                                                       "instead of the built-in deck")
     parser.add_argument("--lang", choices=("en", "fr", "es"), default="en", help="language of the screens")
     parser.add_argument("--fresh", action="store_true", help="forget the demo's log in --out and start over")
     parser.add_argument("--max-seconds", type=float, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--frame-width", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--speed", type=float, default=None, help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     settings = DemoSettings(
         game=game, players=players, seed=args.seed, out=out, fast=args.fast, display=args.display,
         recogniser=args.recogniser, deck=args.deck, lang=args.lang, fresh=args.fresh,
-        max_seconds=args.max_seconds,
+        max_seconds=args.max_seconds, frame_width=args.frame_width, speed=args.speed,
     )
     result = run_demo(settings)
     sys.stdout.write(result["text"])

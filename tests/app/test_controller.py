@@ -1,0 +1,190 @@
+"""The controller: table events and menu decisions become engine operations."""
+
+import pytest
+
+from device.controller import ALERT, APPLIED, CONFIRM, INFO, TarotController, TriviumController, seat_of_zone
+from device.rules import TarotRules, TriviumRules
+from device.session import GameSession
+from device.store import DealLog
+from engine.tarot import random_deal
+from vision.events import TableEvent
+
+NAMES = ["Ana", "Luis", "Marta", "Pau"]
+
+
+def seen(card, zone="middle", kind="appeared"):
+    return TableEvent(kind, 0, 0.0, zone, card)
+
+
+@pytest.fixture
+def log(tmp_path):
+    with DealLog.open(tmp_path / "log.db") as opened:
+        yield opened
+
+
+def tarot(log, truth):
+    session = GameSession.resume_or_start(log, TarotRules(), NAMES, label="t", first_setup={"dealer": truth.dealer})
+    return TarotController(session)
+
+
+def play_through(controller, truth, stop_before=None):
+    """Bids and the écart as decisions, the chien and the cards as table events."""
+    for i, op in enumerate(truth.operations):
+        if i == stop_before:
+            return
+        d = op.to_dict()
+        if d["op"] == "play":
+            notices = controller.on_event(seen(d["card"]))
+            assert notices[-1].kind == APPLIED, notices
+            assert notices[-1].seat == d["seat"]
+        elif d["op"] == "chien":
+            for card in d["cards"]:
+                notices = controller.on_event(seen(card))
+            assert notices[-1].kind == APPLIED
+        elif d["op"] == "bid":
+            assert controller.on_decision(("bid", d["seat"], d["bid"]))[0].kind == APPLIED
+        elif d["op"] == "ecart":
+            assert controller.on_decision(("ecart", d["cards"]))[0].kind == APPLIED
+        elif d["op"] == "poignee":
+            assert controller.on_decision(("poignee", d["seat"], d["level"], d["shown"]))[0].kind == APPLIED
+        elif d["op"] == "call":
+            assert controller.on_decision(("call", d["card"]))[0].kind == APPLIED
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_a_whole_deal_from_events_scores_like_the_engine(log, seed):
+    truth = random_deal(4, seed, poignee_rate=0.5)
+    controller = tarot(log, truth)
+    play_through(controller, truth)
+    assert controller.session.deal_over
+    assert controller.session.state.result().scores == truth.result().scores
+
+
+def test_cards_go_to_the_seat_whose_turn_it_is(log):
+    truth = random_deal(4, 5)
+    controller = tarot(log, truth)
+    first_play = next(i for i, op in enumerate(truth.operations) if op.to_dict()["op"] == "play")
+    play_through(controller, truth, stop_before=first_play)
+    leader = controller.session.state.to_play
+    card = truth.tricks[0].cards[0]
+    notice = controller.on_event(seen(card))[-1]
+    assert (notice.kind, notice.seat, notice.card) == (APPLIED, leader, card)
+    # the same card seen again (the tracker lost and found it) changes nothing
+    again = controller.on_event(seen(card))[-1]
+    assert again.kind == INFO and controller.session.operations_count == first_play + 1
+    second = truth.tricks[0].cards[1]
+    assert controller.on_event(seen(second))[-1].seat == (leader + 1) % 4
+
+
+def test_a_refused_card_is_an_alert_with_the_engines_reason(log):
+    truth = random_deal(4, 6)
+    controller = tarot(log, truth)
+    first_trick_end = [i for i, op in enumerate(truth.operations) if op.to_dict()["op"] == "play"][3]
+    play_through(controller, truth, stop_before=first_trick_end + 1)
+    replayed = truth.tricks[0].cards[0]  # played at trick 1, seen again at trick 2
+    count = controller.session.operations_count
+    notices = controller.on_event(seen(replayed))
+    assert notices[-1].kind == ALERT
+    assert replayed in notices[-1].text and "refused" in notices[-1].text
+    assert controller.session.operations_count == count
+
+
+def test_a_card_during_the_bidding_is_an_alert(log):
+    controller = tarot(log, random_deal(4, 7))
+    notices = controller.on_event(seen("H07"))
+    assert notices[-1].kind == ALERT and "bidding" in notices[-1].text
+
+
+def test_uncertain_card_waits_for_confirmation_or_correction(log):
+    truth = random_deal(4, 8)
+    controller = tarot(log, truth)
+    first_play = next(i for i, op in enumerate(truth.operations) if op.to_dict()["op"] == "play")
+    play_through(controller, truth, stop_before=first_play)
+    card = truth.tricks[0].cards[0]
+    event = TableEvent("uncertain", 5, 0.2, "middle", None, candidates=[("H01", 0.4), (card, 0.3)])
+    notices = controller.on_event(event)
+    assert notices[-1].kind == CONFIRM and controller.pending
+    assert controller.session.operations_count == first_play  # nothing guessed
+    notice = controller.on_decision(("correct_card", card))[-1]
+    assert notice.kind == APPLIED and notice.card == card and not controller.pending
+
+
+def test_manual_card_entry_and_undo(log):
+    truth = random_deal(4, 9)
+    controller = tarot(log, truth)
+    first_play = next(i for i, op in enumerate(truth.operations) if op.to_dict()["op"] == "play")
+    play_through(controller, truth, stop_before=first_play)
+    card = truth.tricks[0].cards[0]
+    assert controller.on_decision(("card", card))[-1].kind == APPLIED
+    undone = controller.on_decision(("undo",))[-1]
+    assert undone.kind == APPLIED and undone.op.card == card
+    assert controller.session.operations_count == first_play
+    # the menu's "correct a card" with nothing pending enters the card by hand
+    assert controller.on_decision(("correct_card", card))[-1].kind == APPLIED
+
+
+def first_deal_with(kind, **options):
+    """The first random deal (by seed) that has an operation of ``kind``, and its index."""
+    for seed in range(1, 200):
+        truth = random_deal(4, seed, **options)
+        for i, op in enumerate(truth.operations):
+            if op.to_dict()["op"] == kind:
+                return truth, i
+    raise AssertionError(f"no random deal with {kind}")
+
+
+def test_chien_is_collected_from_the_middle(log):
+    truth, chien_at = first_deal_with("chien")
+    controller = tarot(log, truth)
+    play_through(controller, truth, stop_before=chien_at)
+    cards = truth.chien
+    for card in cards[:-1]:
+        assert controller.on_event(seen(card))[-1].kind == INFO
+    # swept too early: an alert, and the chien starts again
+    assert controller.on_event(TableEvent("cleared", 0, 0.0, "middle"))[-1].kind == ALERT
+    for card in cards:
+        notices = controller.on_event(seen(card))
+    assert notices[-1].kind == APPLIED and controller.session.state.phase == "ecart"
+
+
+def test_poignee_from_the_menu_reads_the_trumps_from_the_camera(log):
+    truth, at = first_deal_with("poignee", poignee_rate=1.0)
+    controller = tarot(log, truth)
+    play_through(controller, truth, stop_before=at)
+    op = truth.operations[at].to_dict()
+    assert controller.on_decision(("poignee", op["seat"], op["level"]))[-1].kind == INFO
+    for card in op["shown"]:
+        notices = controller.on_event(seen(card))
+    assert notices[-1].kind == APPLIED
+    assert controller.session.state.poignees[0].seat == op["seat"]
+
+
+def test_zone_names_map_to_seats():
+    assert seat_of_zone("seat1") == 0 and seat_of_zone("seat4") == 3
+    assert seat_of_zone("middle") is None and seat_of_zone("seatx") is None
+
+
+def test_trivium_tercia_laid_in_a_seat_zone(log):
+    from engine.trivium import random_game, table_view
+
+    truth = random_game(NAMES, 1)
+    ops = [op.to_dict() for op in table_view(truth)]
+    session = GameSession.resume_or_start(log, TriviumRules(), NAMES, label="tv")
+    controller = TriviumController(session)
+    for d in ops:
+        if d["op"] == "lay_tercia":
+            zone = f"seat{d['seat'] + 1}"
+            for card in d["cards"][:-1]:
+                assert controller.on_event(seen(card, zone))[-1].kind == INFO
+            notices = controller.on_event(seen(d["cards"][-1], zone))
+        elif d["op"] in ("draw_from_pozo", "take_from_olla"):
+            if d["op"] == "take_from_olla":
+                controller.on_event(TableEvent("removed", 0, 0.0, "middle", session.state.olla_top))
+            notices = controller.on_event(seen(d["discard"]))
+        elif d["op"] == "deal":
+            notices = controller.on_decision(("deal", d["starter"], d["dealer"]))
+        else:
+            notices = controller.on_decision(("op", d))
+        assert notices[-1].kind == APPLIED, (d, notices)
+    assert session.deal_over and list(session.state.scores) == list(truth.scores)
+    assert notices[-1].announcement is not None

@@ -1,0 +1,77 @@
+"""The demo on the simulated table: it finishes, its record replays to the
+same scores, and ``kill -9`` at random moments does not change the result."""
+
+import json
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+
+from device.demo_table import DemoSettings, run_demo
+from engine.tarot import random_deal, replay_record
+
+# small, quick scenes for the tests; the ground truth stands in for the model
+QUICK = dict(fast=True, display="none", recogniser="truth", frame_width=640, speed=3.0)
+
+
+def test_tarot_demo_scores_equal_the_engine_and_the_replay(tmp_path):
+    result = run_demo(DemoSettings(seed=3, out=tmp_path, **QUICK), report=lambda t: None)
+    truth = random_deal(4, 3, poignee_rate=0.5)
+    assert result["scores"] == list(truth.result().scores)
+    record = json.loads((tmp_path / "record.json").read_text())
+    assert replay_record(record)["scores"] == result["scores"]
+    assert (tmp_path / "demo.gif").stat().st_size > 0
+    assert "replay of record.json: same scores" in (tmp_path / "scores.txt").read_text()
+    lines = (tmp_path / "scores.csv").read_text().splitlines()
+    assert lines[0] == "seat,player,deal,total" and len(lines) == 5
+    # run again on the same folder: the result is shown again, nothing is replayed twice
+    again = run_demo(DemoSettings(seed=3, out=tmp_path, **QUICK), report=lambda t: None)
+    assert again["scores"] == result["scores"] and again["totals"] == result["totals"]
+
+
+def test_trivium_demo(tmp_path):
+    from engine.trivium import random_game
+
+    result = run_demo(DemoSettings(game="trivium", seed=2, out=tmp_path, **QUICK), report=lambda t: None)
+    truth = random_game(["Ana", "Luis", "Marta", "Pau"], 2)
+    assert result["scores"] == list(truth.scores)
+    assert json.loads((tmp_path / "trivium-game.json").read_text())["format"] == "trivium-game/1"
+
+
+def test_demo_refuses_a_foreign_database_in_out(tmp_path):
+    (tmp_path / "demo.db").write_text("not mine")
+    from device.store import StoreError
+
+    with pytest.raises(StoreError, match="not a Tarotmate deal log"):
+        run_demo(DemoSettings(seed=3, out=tmp_path, **QUICK), report=lambda t: None)
+    assert (tmp_path / "demo.db").read_text() == "not mine"
+
+
+def demo_command(out, seed):
+    return [sys.executable, "-m", "device.cli", "demo", "--out", str(out), "--seed", str(seed), "--fast",
+            "--display", "none", "--recogniser", "truth", "--frame-width", "640", "--speed", "3"]
+
+
+@pytest.mark.slow
+def test_kill_9_at_random_moments_then_resume_gives_the_same_scores(tmp_path):
+    seed = 4
+    truth = random_deal(4, seed, poignee_rate=0.5)
+    rng = random.Random(2024)
+    kills = 0
+    for _ in range(3):
+        proc = subprocess.Popen(demo_command(tmp_path, seed), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(1.5, 4.0))
+        if proc.poll() is None:
+            proc.kill()
+            kills += 1
+        proc.wait()
+    assert kills >= 1
+    done = subprocess.run(demo_command(tmp_path, seed), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    expected = [f"{s:g}" for s in truth.result().scores]
+    table = [line.split() for line in done.stdout.splitlines() if line.split()[:1] in (["Ana"], ["Luis"], ["Marta"], ["Pau"])]
+    assert [row[1] for row in table] == expected
+    record = json.loads((tmp_path / "record.json").read_text())
+    assert replay_record(record)["scores"] == list(truth.result().scores)

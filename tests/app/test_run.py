@@ -1,0 +1,172 @@
+"""The device's main loop (``tarotmate run``) on the simulated table with
+mock buttons: bids from the buttons, cards from the camera, sd_notify,
+clean stop on SIGTERM, resume from the log."""
+
+import os
+import signal
+import socket
+
+import pytest
+
+from device.app import Outputs, StopFlag, run_device
+from device.config import config_from_dict
+from device.display import open_display
+from device.store import DealLog
+from engine.tarot import random_deal
+from vision.simulator import GroundTruthRecogniser, TableSimulator, Trick, french_deal_script
+from vision.sources import Frame
+from vision.tracker import Tracker
+
+BIDS = ["pass", "prise", "garde", "garde_sans", "garde_contre"]
+
+
+class ScriptedButtons:
+    """Button presses handed to the loop at given frames."""
+
+    def __init__(self, schedule):
+        self.schedule = schedule  # {call number: [events]}
+        self.calls = 0
+
+    def drain(self):
+        self.calls += 1
+        return self.schedule.get(self.calls, [])
+
+    def close(self):
+        pass
+
+
+class EcartDoneAfterChien(ScriptedButtons):
+    """The bids at once, then "écart done" (OK) once the chien is in the log."""
+
+    def __init__(self, schedule, db):
+        super().__init__(schedule)
+        self.db = db
+        self.pressed = False
+
+    def drain(self):
+        events = super().drain()
+        if not self.pressed and self.calls > 1:
+            import sqlite3
+
+            conn = sqlite3.connect(self.db)
+            found = conn.execute("SELECT COUNT(*) FROM operations WHERE op LIKE '%\"chien\"%'").fetchone()[0]
+            conn.close()
+            if found:
+                self.pressed = True
+                events = events + [("ok", "press")]
+        return events
+
+
+def bidding_presses(truth):
+    """The presses that enter the truth's bids in the bidding menu (down to the bid, OK)."""
+    presses, best = [], None
+    for _, bid in truth.bids:
+        options = ["pass"] + (BIDS[BIDS.index(best) + 1:] if best else BIDS[1:])
+        presses += [("down", "press")] * options.index(bid) + [("ok", "press")]
+        best = bid if bid != "pass" else best
+    return presses
+
+
+def table(truth, tricks):
+    script = french_deal_script(
+        [Trick(t.leader + 1, tuple(t.cards), t.winner + 1) for t in truth.tricks[:tricks]],
+        players=4, chien=truth.chien if truth.contract in ("prise", "garde") else (), taker=truth.taker + 1)
+    sim = TableSimulator(script, players=4, seed=1, size=(640, 360), speed=3.0)
+    gt = GroundTruthRecogniser(sim)
+    tracker = Tracker(sim.zones, localiser=gt.localise, namer=gt, cropper=gt.crop)
+    return (Frame(f.image, f.timestamp, f.index) for f in gt.frames()), tracker
+
+
+@pytest.fixture
+def notify_socket(tmp_path, monkeypatch):
+    path = str(tmp_path / "notify.sock")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(path)
+    monkeypatch.setenv("NOTIFY_SOCKET", path)
+    monkeypatch.setenv("WATCHDOG_USEC", "2000000")
+    monkeypatch.delenv("WATCHDOG_PID", raising=False)
+    yield server
+    server.close()
+
+
+def messages(server):
+    out = []
+    server.setblocking(False)
+    while True:
+        try:
+            out.append(server.recv(4096).decode())
+        except BlockingIOError:
+            return out
+
+
+def config_for(tmp_path, truth):
+    return config_from_dict({
+        "game": {"dealer": truth.dealer, "names": ["Ana", "Luis", "Marta", "Pau"]},
+        "display": {"kind": "dummy"}, "ui": {"buzzer": False},
+        "store": {"path": str(tmp_path / "device.db")},
+    })
+
+
+def find_deal_with_chien():
+    for seed in range(1, 100):
+        truth = random_deal(4, seed, poignee_rate=0.0)
+        if truth.contract in ("prise", "garde"):
+            return truth
+    raise AssertionError("no deal with a chien")
+
+
+def test_bids_from_buttons_cards_from_camera_and_sd_notify(tmp_path, notify_socket):
+    truth = find_deal_with_chien()
+    frames, tracker = table(truth, tricks=2)
+    buttons = EcartDoneAfterChien({1: bidding_presses(truth)}, tmp_path / "device.db")
+    display = open_display("dummy")
+    rc = run_device(config_for(tmp_path, truth), source=frames, tracker=tracker, buttons=buttons,
+                    outputs=Outputs([display]), report=lambda t: None)
+    assert rc == 0
+    with DealLog.open(tmp_path / "device.db") as log:
+        deal = log.open_deal(log.open_game("device").id)
+        ops = log.operations(deal.id)
+    kinds = [op["op"] for op in ops]
+    assert kinds[: len(truth.bids)] == ["bid"] * len(truth.bids)
+    assert {"op": "chien", "cards": list(truth.chien)} in ops
+    plays = [op["card"] for op in ops if op["op"] == "play"]
+    assert plays == list(truth.tricks[0].cards) + list(truth.tricks[1].cards)
+    sent = messages(notify_socket)
+    assert sent[0].startswith("STATUS=starting")
+    assert any(m.startswith("READY=1") for m in sent)
+    assert "WATCHDOG=1" in sent and sent[-1] == "STOPPING=1"
+    assert display.shown > 0
+
+
+def test_sigterm_stops_the_loop_cleanly_and_the_log_resumes(tmp_path, notify_socket):
+    truth = find_deal_with_chien()
+    frames, tracker = table(truth, tricks=1)
+    stop = StopFlag()
+    previous = signal.getsignal(signal.SIGTERM)
+    stop.install()
+    presses = bidding_presses(truth)
+
+    class TermAfterBids(ScriptedButtons):
+        def drain(self):
+            events = super().drain()
+            if self.calls == 3:
+                os.kill(os.getpid(), signal.SIGTERM)
+            return events
+
+    try:
+        run_device(config_for(tmp_path, truth), stop=stop, source=frames, tracker=tracker,
+                   buttons=TermAfterBids({1: presses}), outputs=Outputs([open_display("dummy")]),
+                   report=lambda t: None)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    assert stop and stop.reason == "SIGTERM"
+    assert messages(notify_socket)[-1] == "STOPPING=1"
+    # the next start replays the bids from the log and goes on with the camera
+    frames, tracker = table(truth, tricks=1)
+    run_device(config_for(tmp_path, truth), source=frames, tracker=tracker, buttons=EcartDoneAfterChien({}, tmp_path / "device.db"),
+               outputs=Outputs([open_display("dummy")]), report=lambda t: None)
+    with DealLog.open(tmp_path / "device.db") as log:
+        ops = log.operations(log.open_deal(log.open_game("device").id).id)
+    assert [op for op in ops if op["op"] == "bid"] == [{"op": "bid", "seat": s, "bid": b} for s, b in truth.bids]
+    assert [op["card"] for op in ops if op["op"] == "play"] == list(truth.tricks[0].cards)
