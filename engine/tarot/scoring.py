@@ -6,8 +6,10 @@ Pure functions on the finished tricks; cards are ints (see ``tables``).
   5-player totals ending in .5 are exact.
 * The Excuse stays with its owner's side, which gives the trick's winner half
   a point (ambiguity A1: always, even if that side never takes a trick). At
-  the last trick it goes to the trick's winner, except when its side took
-  every earlier trick: then it wins the trick (chelem).
+  the last trick it goes to the trick's winner, except in a chelem: when its
+  side took every earlier trick it wins the trick; when the attack takes every
+  trick, the defence's Excuse stays with the defence (the FFT's example: a
+  chelem without the Excuse counts 87).
 * The unseen cards are the écart (prise, garde, garde sans: attack) or the
   chien (garde contre: defence).
 * Win or loss is decided on the exact total; the half point goes to the
@@ -100,10 +102,13 @@ def count_cards(tricks: Sequence[FinishedTrick], attack: frozenset[int],
     oudlers = 0
     if last_index is None:
         last_index = len(tricks) - 1
+    # in the attack's chelem the defence's Excuse stays with the defence, even
+    # at the last trick (the FFT's example: the taker counts 87)
+    chelem = bool(tricks) and all(t.winner in attack for t in tricks)
     for i, t in enumerate(tricks):
         winner_attack = t.winner in attack
         for seat, c in zip(t.seats, t.cards):
-            if c == EXCUSE and i != last_index:
+            if c == EXCUSE and (i != last_index or (chelem and seat not in attack)):
                 owner_attack = seat in attack
                 if owner_attack:
                     half += HALF[c]

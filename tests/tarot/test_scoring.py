@@ -276,3 +276,12 @@ def test_excuse_of_a_side_that_takes_no_trick_still_gives_half_a_point():
               trick(1, 1, ["H05", "H06", "H07", "H08"], 4)]
     half, oudlers = count_cards(tricks, frozenset({0}), [], True)
     assert (half, oudlers) == (8, 1)  # 4 points: the Excuse less the half point
+
+
+def test_the_defence_excuse_at_the_last_trick_of_a_chelem_stays_with_the_defence():
+    # "Played at the last trick, the Excuse goes to whoever wins that trick, except in a
+    # chelem"; "If the defence holds the Excuse during a chelem ... the taker counts 87"
+    tricks = [trick(0, 0, ["S05", "S06", "S07", "S08"], 4),
+              trick(0, 0, ["HK", "H06", "EX", "H07"], 4)]   # EX by seat 2 (defence), last
+    half, oudlers = count_cards(tricks, frozenset({0}), [], True)
+    assert (half, oudlers) == (4 + 9 + 2 + 1, 0)   # 4 low + HK + 2 low + the half point given
