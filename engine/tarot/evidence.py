@@ -60,6 +60,7 @@ class Constraint:
     rule_if_trump: str
     what: str
     reported: bool = False
+    violation: Violation | None = None   # as reported
 
     def rule_for(self, card: int) -> str:
         return self.rule_if_trump if SUIT[card] == TRUMP else self.rule_if_suit
@@ -98,10 +99,14 @@ def play_constraint(card: int, trick: Sequence[int], trick_no: int,
 class Evidence:
     """The constraints proven so far for every seat, checked on each new play."""
 
-    __slots__ = ("constraints",)
+    __slots__ = ("constraints", "corrections")
 
     def __init__(self, players: int) -> None:
         self.constraints: list[list[Constraint]] = [[] for _ in range(players)]
+        # (reported, corrected): a violation first proven by a trump, whose rule a
+        # card of the suit led later settles ("trumped on hearts under T12" then
+        # T15: no overtrump, or no heart followed? H07 afterwards: follow_suit)
+        self.corrections: list[tuple[Violation, Violation]] = []
 
     def add(self, seat: int, constraint: Constraint | None) -> None:
         if constraint is not None:
@@ -111,13 +116,22 @@ class Evidence:
         """Violations proven by ``seat`` playing ``card`` at ``trick_no``."""
         found = []
         for k in self.constraints[seat]:
-            if not k.reported and card in k.forbidden:
-                k.reported = True
-                found.append(Violation(
-                    k.trick or BEFORE_PLAY, seat, k.rule_for(card),
-                    f"{k.what} at trick {k.trick} but played {CODE[card]} at trick {trick_no}"
-                    if k.trick else f"{k.what} but played {CODE[card]} at trick {trick_no}",
-                ))
+            if card not in k.forbidden:
+                continue
+            if k.reported and not (k.violation is not None and SUIT[card] != TRUMP
+                                   and k.violation.rule != k.rule_for(card)):
+                continue
+            v = Violation(
+                k.trick or BEFORE_PLAY, seat, k.rule_for(card),
+                f"{k.what} at trick {k.trick} but played {CODE[card]} at trick {trick_no}"
+                if k.trick else f"{k.what} but played {CODE[card]} at trick {trick_no}",
+            )
+            if k.violation is not None and k.reported:
+                self.corrections.append((k.violation, v))
+            else:
+                found.append(v)
+            k.reported = True
+            k.violation = v
         return found
 
 
@@ -170,7 +184,9 @@ def audit_tricks(players: int, tricks: Sequence[tuple[int, Sequence[int], Sequen
                 k = play_constraint(c, cards[:j], i + 1, lead_rules[i][j])
                 assert k is not None
                 later = [x for x in order[s] if x in k.forbidden and x in hands[s] and x != c]
-                found.append(Violation(i + 1, s, k.rule_for(later[0]) if later else "illegal",
+                # holding the suit led, the rule broken is following it
+                first = next((x for x in later if SUIT[x] != TRUMP), later[0]) if later else None
+                found.append(Violation(i + 1, s, k.rule_for(first) if later else "illegal",
                                        f"{k.what} at trick {i + 1} while holding "
                                        f"{', '.join(CODE[x] for x in later)}"))
             hands[s].discard(c)

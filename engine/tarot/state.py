@@ -740,6 +740,9 @@ class TarotDeal:
             hand.discard(c)
         else:
             self._violations.extend(self._evidence.check(seat, c, trick_no))
+            for old, new in self._evidence.corrections:
+                self._violations[self._violations.index(old)] = new
+            self._evidence.corrections.clear()
             constraint = play_constraint(c, self._cur_cards, trick_no, rules)
             if constraint is not None:
                 self._evidence.add(seat, constraint)
@@ -761,15 +764,17 @@ class TarotDeal:
     def _check_against_known_cards(self, seat: int, played: int, k: Constraint) -> None:
         """Report at once a play proven illegal by a card the seat is known to hold
         (shown in its poignée, or the taker's chien card kept out of a known écart)."""
-        for c, (owner, why) in sorted(self._owner.items()):
+        # a card of the suit led first: holding it, the rule broken is following it
+        for c, (owner, why) in sorted(self._owner.items(), key=lambda x: (SUIT[x[0]] == TRUMP, x)):
             if owner != seat or c == played or c not in k.forbidden:
                 continue
             if why.startswith("in the chien") and self._ecart is None:
                 continue  # it may have gone into the unseen écart
             k.reported = True
-            self._violations.append(Violation(
+            k.violation = Violation(
                 k.trick, seat, k.rule_for(c),
-                f"{k.what} at trick {k.trick} while holding {CODE[c]} ({why})"))
+                f"{k.what} at trick {k.trick} while holding {CODE[c]} ({why})")
+            self._violations.append(k.violation)
             return
 
     def _finish_trick(self) -> None:
