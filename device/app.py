@@ -216,9 +216,10 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     from device.rules import rules_for
     from device.store import DealLog
 
-    report = report or (lambda text: print(text, file=sys.stderr, flush=True))
-    stop = stop or StopFlag()
-    notifier = notifier or Notifier()
+    if report is None:
+        report = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
+    stop = StopFlag() if stop is None else stop
+    notifier = Notifier() if notifier is None else notifier
     started = time.monotonic()
     notifier.status("starting")
     log = DealLog.open(config.store.resolved())
@@ -229,13 +230,13 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     )
     if session.replayed:
         report(f"resumed deal {session.deal.number}: {session.replayed} operations replayed from {log.path}")
-    outputs = outputs or open_outputs(config, report)
+    outputs = open_outputs(config, report) if outputs is None else outputs
     app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
-    buttons = buttons or open_buttons(config, report)
+    buttons = open_buttons(config, report) if buttons is None else buttons
     menus = MenuDriver(app)
     app.hooks.append(menus.sync)
-    tracker = tracker or open_tracker(config)
-    source = source or open_frame_source(config)
+    tracker = open_tracker(config) if tracker is None else tracker
+    source = open_frame_source(config) if source is None else source
     app.refresh()
     frames = 0
     try:
@@ -261,7 +262,8 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
                 close()
             except Exception as exc:  # closing must not hide the real error
                 report(f"while closing: {exc}")
-    report(f"stopped ({stop.reason or 'end of frames'}) after {frames} frames")
+    reason = stop.reason or ("frame limit" if max_frames is not None and frames >= max_frames else "end of frames")
+    report(f"stopped ({reason}) after {frames} frames")
     return 0
 
 

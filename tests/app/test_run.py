@@ -162,6 +162,9 @@ def test_sigterm_stops_the_loop_cleanly_and_the_log_resumes(tmp_path, notify_soc
         signal.signal(signal.SIGINT, signal.default_int_handler)
     assert stop and stop.reason == "SIGTERM"
     assert messages(notify_socket)[-1] == "STOPPING=1"
+    with DealLog.open(tmp_path / "device.db") as log:
+        ops = log.operations(log.open_deal(log.open_game("device").id).id)
+    assert [op["op"] for op in ops] == ["bid"] * len(truth.bids)  # stopped at once: no card yet
     # the next start replays the bids from the log and goes on with the camera
     frames, tracker = table(truth, tricks=1)
     run_device(config_for(tmp_path, truth), source=frames, tracker=tracker, buttons=EcartDoneAfterChien({}, tmp_path / "device.db"),
