@@ -181,6 +181,8 @@ def validate_record(d: Any) -> dict[str, Any]:
             if key not in p:
                 raise RecordError(f"{path}.{key}", "missing field")
         _seat(p["seat"], n, f"{path}.seat")
+        if any(q["seat"] == p["seat"] for q in poignees[:i]):
+            raise RecordError(f"{path}.seat", f"seat {p['seat']} shows a second poignée")
         if p["level"] not in POIGNEE_LEVELS:
             raise RecordError(f"{path}.level", f"{p['level']!r} is not one of {', '.join(POIGNEE_LEVELS)}")
         _codes(p["shown"], f"{path}.shown")

@@ -236,3 +236,12 @@ def test_malformed_record_messages_read_well(changes, message, tmp_path, capsys)
     assert main(["replay", str(bad)]) == 2
     err = capsys.readouterr().err
     assert message in err and "options: options" not in err
+
+
+def test_a_second_poignee_of_the_same_seat_is_refused(tmp_path, capsys):
+    rec = load(AUDIT / "4p-garde-won-defender-poignee.json")
+    rec["poignees"].append(copy.deepcopy(rec["poignees"][0]))
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(rec))
+    assert main(["replay", str(bad), "--json"]) == 2
+    assert "poignees[1].seat: seat 0 shows a second poignée" in capsys.readouterr().err
