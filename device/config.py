@@ -234,12 +234,28 @@ def _parse_game(raw: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(raw["options"], dict):
             raise ConfigError(f"game.options: expected a table, got {_show(raw['options'])}")
         out["options"] = dict(raw["options"])
+        _check_options(kind, out["options"])
     players = out.get("players", GameConfig.players)
     if "dealer" in raw:
         out["dealer"] = _in_range("game.dealer", _integer("game.dealer", raw["dealer"]), 0, players - 1)
     if len(out.get("names", ())) > players:
         raise ConfigError(f"game.names: {len(out['names'])} names for {players} players")
     return out
+
+
+def _check_options(kind: str, options: dict[str, Any]) -> None:
+    """The engine itself judges its variant options (names and values)."""
+    try:
+        if kind == "french-tarot":
+            from engine.tarot.options import TarotOptions
+
+            TarotOptions.from_dict(options)
+        else:
+            from engine.trivium.options import TriviumOptions
+
+            TriviumOptions.from_dict(options)
+    except (TarotmateError, TypeError, ValueError) as exc:
+        raise ConfigError(f"game.options: {exc}") from None
 
 
 def _parse_ui(raw: dict[str, Any]) -> dict[str, Any]:

@@ -81,6 +81,8 @@ echo "==> configuration $CONFIG_DIR/tarotmate.toml"
 mkdir -p "$CONFIG_DIR"
 if [[ ! -e "$CONFIG_DIR/tarotmate.toml" ]]; then
     install -m 0644 "$SRC_DIR/device/tarotmate.example.toml" "$CONFIG_DIR/tarotmate.toml"
+    # an absolute deal log path, so that `tarotmate history --config ...` finds it from any shell
+    sed -i 's|^path = "tarotmate.db"|path = "/var/lib/tarotmate/tarotmate.db"|' "$CONFIG_DIR/tarotmate.toml"
 fi
 "$VENV/bin/tarotmate" config check "$CONFIG_DIR/tarotmate.toml"
 

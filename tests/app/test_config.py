@@ -49,12 +49,19 @@ def test_no_file_gives_defaults():
         ({"ui": {"buzzer": "yes"}}, 'ui.buzzer: expected true or false, got "yes"'),
         ({"screen": {}}, "screen: unknown section"),
         ({"store": {"path": ""}}, "store.path: cannot be empty"),
+        ({"game": {"options": {"no_such_rule": True}}}, "game.options: unknown option 'no_such_rule'"),
+        ({"game": {"kind": "trivium", "options": {"no_such_rule": 1}}}, "game.options: unknown Trivium option"),
     ],
 )
 def test_bad_values_are_refused_with_the_key(data, message):
     with pytest.raises(ConfigError) as info:
         config_from_dict(data)
     assert str(info.value).startswith(message)
+
+
+def test_engine_options_are_accepted():
+    config = config_from_dict({"game": {"options": {"no_trump_lead_until_broken": True}}})
+    assert config.game.options == {"no_trump_lead_until_broken": True}
 
 
 def test_hex_address_as_string_and_disabled_buzzer():
