@@ -30,10 +30,11 @@ BEFORE_PLAY = 1  # the trick number of a violation decided before the first card
 class Violation:
     """An illegal play (or announcement) proven by the cards.
 
-    ``trick`` counts from 1, as players say them (deal-record.md); what is
+    ``trick`` counts from 1, as players say them (deal-record.md): what is
     decided before the first card (the écart, the call) is reported at trick 1
-    (:data:`BEFORE_PLAY`), its ``rule`` telling it apart; ``seat`` from 0; ``rule`` is a short name (``follow_suit``,
-    ``must_trump``, ``must_overtrump``, ``lead_out_of_turn``, ``no_trump_lead``,
+    (:data:`BEFORE_PLAY`), its ``rule`` telling it apart. ``seat`` counts from
+    0; ``rule`` is a short name (``follow_suit``, ``must_trump``,
+    ``must_overtrump``, ``lead_out_of_turn``, ``no_trump_lead``,
     ``called_suit_lead``, ``poignee``, ``misere``, ``ecart``, ``call``).
     """
 
@@ -193,5 +194,5 @@ def audit_tricks(players: int, tricks: Sequence[tuple[int, Sequence[int], Sequen
     return found
 
 
-__all__ = ["BEFORE_PLAY", "Violation", "Evidence", "Constraint", "play_constraint", "audit_tricks",
-           "proven_facts"]
+__all__ = ["BEFORE_PLAY", "Violation", "Evidence", "Constraint", "play_constraint",
+           "audit_tricks", "proven_facts"]

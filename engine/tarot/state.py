@@ -672,8 +672,8 @@ class TarotDeal:
                 for c in sorted(ints):
                     if c in KINGS or OUDLER[c]:
                         self._violations.append(Violation(
-                            BEFORE_PLAY, taker, "ecart", f"discarded {CODE[c]}: Kings and oudlers may "
-                                               "never be discarded"))
+                            BEFORE_PLAY, taker, "ecart",
+                            f"discarded {CODE[c]}: Kings and oudlers may never be discarded"))
         else:
             for c in shown:
                 self._out[c] = "in the écart (shown)"
