@@ -119,7 +119,7 @@ def validate_record(d: Any) -> dict[str, Any]:
             if not isinstance(b, list) or len(b) != 2:
                 raise RecordError(f"bids[{i}]", f"expected [seat, bid], got {b!r}")
             _seat(b[0], n, f"bids[{i}][0]")
-            if b[1] in BID_ALIASES:
+            if isinstance(b[1], str) and b[1] in BID_ALIASES:
                 b = [b[0], BID_ALIASES[b[1]]]
                 bids[i] = b
             if b[1] not in BID_NAMES:

@@ -137,6 +137,8 @@ MALFORMED = [
     (_set("players", _DROP), "players", "missing field"),
     (_set("chien.0", "ZZ"), "chien[0]", "unknown card code"),
     (_set("poignees", [{"seat": 9, "level": "simple", "shown": []}]), "poignees[0].seat", "out of range"),
+    (_set("bids.0.1", ["pass"]), "bids[0][1]", "is not one of"),
+    (_set("bids.0.1", {"bid": "pass"}), "bids[0][1]", "is not one of"),
 ]
 
 
