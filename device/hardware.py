@@ -73,8 +73,15 @@ def open_outputs(config, report=None) -> Outputs:
     from device.display import open_display
 
     d = config.display
-    display = open_display(d.kind, width=d.width, height=d.height, rotate=d.rotate, i2c_port=d.i2c_port,
-                           i2c_address=d.i2c_address, out=d.out or None, scale=d.scale)
+    try:
+        display = open_display(d.kind, width=d.width, height=d.height, rotate=d.rotate, i2c_port=d.i2c_port,
+                               i2c_address=d.i2c_address, out=d.out or None, scale=d.scale)
+    except TarotmateError as exc:
+        if d.kind not in ("ssd1306", "sh1106"):
+            raise
+        # the game (and its log) goes on without the screen; the journal says why
+        (report or _stderr)(f"no display: {exc}; running without it")
+        display = open_display("dummy", width=d.width, height=d.height)
     signal = None
     pins = config.pins
     if config.ui.buzzer and (pins.buzzer is not None or pins.led is not None):
