@@ -98,6 +98,15 @@ class Move:
 
 
 @dataclass(frozen=True)
+class Take:
+    """``seat`` takes ``card`` from the table back to its hand: ``removed`` (``cleared`` if it
+    was the last card of its zone)."""
+
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True)
 class Idle:
     """Nothing happens for ``frames`` frames."""
 
@@ -112,7 +121,7 @@ class Light:
     frames: int = 15
 
 
-Action = Union[Play, Lay, Show, Sweep, Hover, Move, Idle, Light]
+Action = Union[Play, Lay, Show, Sweep, Hover, Move, Take, Idle, Light]
 
 
 @dataclass(frozen=True)
@@ -536,7 +545,7 @@ class TableSimulator:
             return frame + self._frames(rng.integers(4, 10))
         if isinstance(action, Sweep):
             return self._plan_sweep(i, action, frame)
-        if isinstance(action, Move):
+        if isinstance(action, (Move, Take)):
             return self._plan_move(i, action, frame)
         if isinstance(action, Hover):
             seat = self.layout.seat(action.seat)
@@ -558,10 +567,12 @@ class TableSimulator:
             return back + self._frames(rng.integers(4, 10))
         raise SimulatorError(f"unknown simulator action {action!r}")
 
-    def _plan_move(self, i: int, action: Move, frame: int) -> int:
+    def _plan_move(self, i: int, action: Move | Take, frame: int) -> int:
         rng = self._rng
         seat = self.layout.seat(action.seat)
-        self._check_zone(action.zone)
+        taking = isinstance(action, Take)
+        if not taking:
+            self._check_zone(action.zone)
         code = parse_card(action.card).code
         found = [(zone, k) for zone, ids in self._on_table.items() for k in ids if self._cards[k].code == code]
         if not found:
@@ -570,7 +581,9 @@ class TableSimulator:
         self._on_table[old_zone].remove(ident)
         obj = self._cards[ident]
         start_pose = obj.segments[-1].p1
-        if action.zone == MIDDLE:
+        if taking:
+            target = (seat.edge[0], seat.edge[1], start_pose[2])
+        elif action.zone == MIDDLE:
             target = self._trick_pose(seat, action.zone)
         else:
             owner = next(s_ for s_ in self.layout.seats if s_.zone == action.zone)
@@ -590,10 +603,27 @@ class TableSimulator:
         obj.segments.append(_Segment(frame + reach, rest, start_pose, target, "out"))
         obj.carrier.append((frame + reach, rest, seat.number))
         self._raise(ident, frame + reach)
+        if taking:
+            obj.gone = rest + 1
+            left = self._leave_frame(obj.segments[-1], self.layout.zones[old_zone])
+            if self._on_table.get(old_zone):
+                self.expected.append(ExpectedEvent("removed", left, old_zone, code, i))
+            else:
+                self.expected.append(ExpectedEvent("cleared", left, old_zone, None, i))
+            return rest + 1 + self._frames(rng.integers(4, 12))
         self._on_table.setdefault(action.zone, []).append(ident)
         self.expected.append(ExpectedEvent("moved", rest, action.zone, code, i))
         end = self._retreat(seat, rest + 1, self._palm(target, seat))
         return end + self._frames(rng.integers(4, 12))
+
+    def _leave_frame(self, seg: _Segment, zone: Zone) -> int:
+        """The first frame of ``seg`` at which the card's centre is outside ``zone``."""
+        w, h = self.size
+        for f in range(seg.start, seg.end + 1):
+            x, y, _ = _lerp_pose(seg.p0, seg.p1, _ease((f - seg.start) / max(1, seg.end - seg.start), seg.ease))
+            if not zone.contains(x / w, y / h):
+                return f
+        return seg.end
 
     def _check_zone(self, zone: str) -> None:
         if zone not in self.layout.zones.names:

@@ -20,10 +20,12 @@ Per frame, in order:
    "not a card face" gives nothing. A card that only moved, or was only
    glimpsed under a hand, is never named, so it never makes an event.
 5. **Disappearance**: a named card that is no longer found while its place is
-   still and uncovered is lost after ``lost_frames`` localisations. When every
-   card of a zone is lost together the zone is ``cleared`` (one event, no
-   ``removed``); otherwise each lost card is ``removed``. A card hidden by a
-   card laid over it is not lost.
+   still, looks different and is not covered by cards laid after it is
+   missing; after ``lost_frames`` such localisations, once its zone is quiet
+   and no card is being decided, the zone's missing cards are ``cleared``
+   together when they were all of it (two or more: one event, no
+   ``removed``), otherwise each is ``removed`` after ``removal_wait`` frames.
+   A card named again elsewhere while its old place is empty is ``moved``.
 
 The localiser, the cropper and the namer are injectable, so the logic can be
 tested with stand-ins; by default they are :func:`vision.localise.find_cards`,

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from vision.events import TableEvent
-from vision.simulator import Hover, Idle, Lay, Light, Play, Sweep, french_deal_script, random_tricks, score_events
+from vision.simulator import Hover, Idle, Lay, Light, Move, Play, Sweep, Take, french_deal_script, random_tricks, score_events
 from vision.sources import Frame
 from vision.tracker import Tracker, quad_distance
 from vision.zones import default_zones
@@ -156,3 +156,33 @@ def test_event_dicts_are_json_ready():
     }
     with pytest.raises(ValueError, match="unknown table event type"):
         TableEvent("played", 1, 0.0, "middle")
+
+
+def test_a_card_taken_to_another_zone_is_moved_once():
+    script = [Idle(3), Lay(1, ("T10", "H05", "S06")), Idle(5), Move(3, "H05", "seat3"), Idle(5)]
+    sim, _, _, events = run_on_truth(script, seed=3)
+    assert card_events(events) == [
+        ("appeared", "T10", "seat1"), ("appeared", "H05", "seat1"), ("appeared", "S06", "seat1"),
+        ("moved", "H05", "seat3"),
+    ]
+    moved = events[-1]
+    assert moved.frame - sim.expected[-1].frame <= 8
+
+
+def test_a_card_taken_away_alone_is_removed_after_the_wait():
+    script = [Idle(3), Play(1, "C07"), Play(2, "C08"), Idle(5), Move(2, "C08", "seat2"), Idle(3), Sweep("seat2", 2), Idle(60)]
+    _, _, tracker, events = run_on_truth(script, seed=4)
+    kinds = card_events(events)
+    assert kinds[:3] == [("appeared", "C07", "middle"), ("appeared", "C08", "middle"), ("moved", "C08", "seat2")]
+    # the only card of seat2 taken away: its zone is cleared (after the wait for a possible move)
+    assert kinds[3:] == [("cleared", None, "seat2")]
+
+
+def test_a_card_taken_back_from_a_trick_is_removed():
+    script = [Idle(3), Play(1, "D01"), Play(2, "D02"), Play(3, "D03"), Idle(5), Take(3, "D03"), Idle(70)]
+    sim, _, _, events = run_on_truth(script, seed=9)
+    assert [(e.type, e.card) for e in sim.expected][-1] == ("removed", "D03")
+    assert card_events(events) == [
+        ("appeared", "D01", "middle"), ("appeared", "D02", "middle"), ("appeared", "D03", "middle"),
+        ("removed", "D03", "middle"),
+    ]
