@@ -109,6 +109,7 @@ class Recognition:
     def __init__(self, kind: str, deck: str | None, report):
         self.kind = kind
         self.namer = None
+        self.fallback = False
         if kind not in ("auto", "model", "truth"):
             raise TarotmateError(f"unknown recogniser {kind!r}: expected auto, model or truth")
         if kind in ("auto", "model"):
@@ -123,11 +124,12 @@ class Recognition:
                 report(f"WARNING: {exc}")
                 report("WARNING: the cards are named from the simulator's ground truth instead of the model")
                 self.kind = "truth"
+                self.fallback = True
         if self.kind == "model":
             self.description = f"ONNX model {self.namer.model_id}"
             report(f"card model {self.namer.model_id} ({self.namer.input_size[0]}x{self.namer.input_size[1]})")
         else:
-            self.description = "the simulator's ground truth (no card model)"
+            self.description = "the simulator's ground truth" + (" (no card model)" if self.fallback else "")
 
     def tracker_and_frames(self, simulator):
         from vision.sources import Frame
@@ -227,7 +229,10 @@ class TarotDemo:
                 continue
             if expected is None or expected["op"] in self.VISUAL:
                 return
-            app.on_decision(decision_for(self._op(expected)))
+            notices = app.on_decision(decision_for(self._op(expected)))
+            if len(session.state.operations) == len(done):
+                raise TarotmateError(f"the table app refused the player's {expected['op']}: "
+                                     + "; ".join(n.text for n in notices))
 
     @staticmethod
     def _op(data: dict):

@@ -100,7 +100,10 @@ class TriviumDemo:
                 continue
             if expected is None or expected["op"] in VISUAL:
                 return
-            app.on_decision(decision_for(expected))
+            notices = app.on_decision(decision_for(expected))
+            if len(session.state.operations) == len(done):
+                raise TarotmateError(f"the table app refused the player's {expected['op']}: "
+                                     + "; ".join(n.text for n in notices))
 
     def _pending_truth(self, app: TableApp, expected: dict | None) -> str | None:
         if expected is None:

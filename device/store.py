@@ -21,6 +21,7 @@ another application, comes from a newer Tarotmate or fails SQLite's
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -138,18 +139,14 @@ class DealLog:
     def open(cls, path: str | Path) -> "DealLog":
         """Open (or create) the deal log at ``path``."""
         path = Path(path)
-        new = check_file(path)
-        if new:
-            path.parent.mkdir(parents=True, exist_ok=True)
+        if check_file(path):
+            cls._create_file(path)
         try:
             conn = sqlite3.connect(str(path), isolation_level=None, timeout=10.0)
         except sqlite3.Error as exc:
             raise StoreError(f"{path}: cannot open the deal log ({exc})") from None
         try:
-            if new:
-                cls._create(conn)
-            else:
-                cls._verify(conn, path)
+            cls._verify(conn, path)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
@@ -162,18 +159,41 @@ class DealLog:
         return cls(conn, path)
 
     @staticmethod
-    def _create(conn: sqlite3.Connection) -> None:
-        conn.execute("BEGIN IMMEDIATE")
-        # A file that another process initialised in the meantime is checked instead.
-        if conn.execute("PRAGMA application_id").fetchone()[0] != 0 or _table_names(conn):
-            conn.execute("ROLLBACK")
-            raise StoreError("the deal log was created by another process at the same time; retry")
-        conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-        for statement in SCHEMA.split(";"):
-            if statement.strip():
-                conn.execute(statement)
-        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        conn.execute("COMMIT")
+    def _create_file(path: Path) -> None:
+        """A new, empty deal log, built beside ``path`` and renamed into place:
+        a crash while creating it leaves no file or a complete one, never a
+        half-made database that the next start would refuse."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.new")
+        for leftover in (temporary, Path(f"{temporary}-journal"), Path(f"{temporary}-wal")):
+            leftover.unlink(missing_ok=True)
+        try:
+            conn = sqlite3.connect(str(temporary), isolation_level=None)
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                for statement in SCHEMA.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                conn.execute("COMMIT")
+                conn.execute("PRAGMA journal_mode=WAL")
+            finally:
+                conn.close()
+            with open(temporary, "rb") as fh:
+                os.fsync(fh.fileno())
+            if path.exists() and path.stat().st_size > 0:  # another process was quicker
+                temporary.unlink()
+                return
+            os.replace(temporary, path)
+            directory = os.open(path.parent, os.O_RDONLY)
+            try:
+                os.fsync(directory)
+            finally:
+                os.close(directory)
+        except (OSError, sqlite3.Error) as exc:
+            temporary.unlink(missing_ok=True)
+            raise StoreError(f"{path}: cannot create the deal log ({exc})") from None
 
     @staticmethod
     def _verify(conn: sqlite3.Connection, path: Path) -> None:
