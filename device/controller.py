@@ -392,6 +392,7 @@ class TriviumController(Controller):
         super().__init__(session)
         self.groups: dict[int, list[str]] = {}
         self.exchange_from: str | None = None
+        self.declaring: tuple[int, list[str]] | None = None  # a declaration being shown
 
     @property
     def game(self):
@@ -400,6 +401,7 @@ class TriviumController(Controller):
     def reset_collections(self) -> None:
         self.groups = {}
         self.exchange_from = None
+        self.declaring = None
 
     def apply(self, op: Any, what: str) -> list[Notice]:
         before = len(self.game.announcements)
@@ -428,6 +430,11 @@ class TriviumController(Controller):
         if game.phase != "play":
             return [Notice(ALERT, f"{code} seen before the game started or after it ended", card=code)]
         seat = seat_of_zone(zone)
+        if self.declaring is not None and seat == self.declaring[0]:
+            shown = self.declaring[1]
+            if code not in shown:
+                shown.append(code)
+            return [Notice(INFO, f"{self._name(seat)} shows {' '.join(shown)}", seat=seat, card=code)]
         if seat is not None:
             return self._laid(seat, code)
         if zone == MIDDLE:
@@ -494,10 +501,24 @@ class TriviumController(Controller):
 
         return self.apply(Steal(seat, victim, group), f"{self._name(seat)} steals from {self._name(victim)}")
 
-    def _decide_declare(self, seat: int, cards) -> list[Notice]:
+    def _decide_declare(self, seat: int, cards=None) -> list[Notice]:
+        """With ``cards``: the declaration. Without (the menu): the cards are
+        read from the camera as the player shows them in front of them, until
+        ``('declare_done',)``."""
         from engine.trivium import Declare
 
+        if cards is None:
+            self.declaring = (seat, [])
+            return [Notice(INFO, f"{self._name(seat)}: show the cards of the declaration, then OK", seat=seat)]
+        self.declaring = None
         return self.apply(Declare(seat, tuple(cards)), f"{self._name(seat)} declares {' '.join(cards)}")
+
+    def _decide_declare_done(self, *_: Any) -> list[Notice]:
+        if self.declaring is None:
+            return [Notice(INFO, "no declaration is being shown")]
+        seat, cards = self.declaring
+        # the laid tercia a Gran Maestre may use is already on the table: the player's own valid groups count
+        return self._decide_declare(seat, tuple(cards))
 
     def _decide_withdraw(self, seat: int, group: int) -> list[Notice]:
         from engine.trivium import Withdraw

@@ -11,6 +11,48 @@ is pressed with nothing else open. Decisions go to the :class:`TableApp`.
 from __future__ import annotations
 
 from device.menus import BiddingFlow, ConfirmCardFlow, Flow, GameMenu, Step
+from device.i18n import N_
+
+
+class TriviumMenu(Flow):
+    """The menu during a Trivium game: undo, the exchange from the olla, a
+    steal by El Loco, a declaration, new game, end of the match."""
+
+    def __init__(self, game, names, lang: str = "en", style: str = "french"):
+        super().__init__(lang, style)
+        self.game = game
+        self.names = list(names)
+        tr = self.tr
+        seat = game.to_play
+        items = [(tr(N_("Undo last event")), ("undo",)),
+                 ("From the olla", ("exchange", "olla")),
+                 ("El Loco steals…", "steal"),
+                 ("Declare…", ("declare", seat)),
+                 ("Declaration shown", ("declare_done",)),
+                 (tr(N_("New deal")), ("new_deal",)),
+                 (tr(N_("End the game")), ("end_game",))]
+        self.push(Step(tr(N_("Menu")), items, self._item))
+
+    def _item(self, item) -> list[tuple]:
+        if item == "steal":
+            victims = [(name, s) for s, name in enumerate(self.names)
+                       if s != self.game.to_play and self.game.seats[s].laid]
+            if not victims:
+                self.finish()
+                return []
+            self.push(Step("Robbed player?", victims, self._victim))
+            return []
+        self.finish()
+        return [item]
+
+    def _victim(self, victim: int) -> list[tuple]:
+        groups = [(" ".join(g.cards), i) for i, g in enumerate(self.game.seats[victim].laid)]
+        self.push(Step("Which tercia?", groups, lambda group: self._steal(victim, group)))
+        return []
+
+    def _steal(self, victim: int, group: int) -> list[tuple]:
+        self.finish()
+        return [("steal", self.game.to_play, victim, group)]
 
 
 class ChoiceFlow(Flow):
@@ -26,44 +68,64 @@ class ChoiceFlow(Flow):
 
 
 class MenuDriver:
+    """Keeps the right menu open. Menus the state asks for (bidding, a card
+    to confirm, écart, who starts, end of deal) follow the state: when it
+    moves on by another way (the camera, an undo, a restart) they are
+    rebuilt from it. Menus the player opened stay until they are done."""
+
     def __init__(self, app):
         self.app = app
         self.flow: Flow | None = None
+        self.flow_key: tuple | None = None  # why a state-driven flow is open; None: opened by the player
         self.sync()
 
     # ------------------------------------------------------------ flows the state asks for
 
-    def wanted_flow(self) -> Flow | None:
+    def wanted_key(self) -> tuple | None:
         app = self.app
         session = app.session
-        names = session.names
-        lang, style = app.lang, app.style
         if app.controller.pending:
+            return ("confirm", id(app.controller.pending[0]))
+        state = session.state
+        if session.rules.kind == "french-tarot":
+            if state.phase in ("bidding", "calling"):
+                return ("bidding", len(state.bids), state.phase)
+            if state.phase == "ecart":
+                return ("ecart", session.deal.id)
+            if state.phase in ("done", "redeal"):
+                return ("over", session.deal.id)
+        elif state.phase == "deal":
+            return ("deal", session.deal.id)
+        elif state.phase == "finished":
+            return ("over", session.deal.id)
+        return None
+
+    def make_flow(self, key: tuple | None) -> Flow | None:
+        if key is None:
+            return None
+        app = self.app
+        names = app.session.names
+        lang, style = app.lang, app.style
+        kind = key[0]
+        if kind == "confirm":
             pending = app.controller.pending[0]
             return ConfirmCardFlow(pending.best or "EX", pending.confidence, pending.alternatives[:3],
                                    lang=lang, style=style)
-        state = session.state
-        if session.rules.kind == "french-tarot":
-            if state.phase == "bidding":
-                return self._bidding(state)
-            if state.phase == "calling":
-                flow = self._bidding(state)
-                return flow
-            if state.phase == "ecart":
-                return ChoiceFlow("Écart", [("Écart done", ("ecart", None))], lang, style)
-            if state.phase in ("done", "redeal"):
-                return ChoiceFlow("Deal over", [("New deal", ("new_deal",)), ("End the game", ("end_game",))],
-                                  lang, style)
-        elif state.phase == "deal":
+        if kind == "bidding":
+            return self._bidding(app.session.state)
+        if kind == "ecart":
+            return ChoiceFlow("Écart", [("Écart done", ("ecart", None))], lang, style)
+        if kind == "deal":
             return ChoiceFlow("Who starts?", [(name, ("deal", seat)) for seat, name in enumerate(names)], lang, style)
-        elif state.phase == "finished":
+        if app.session.rules.kind == "trivium":
             return ChoiceFlow("Game over", [("New game", ("new_deal",)), ("End the match", ("end_game",))],
                               lang, style)
-        return None
+        return ChoiceFlow("Deal over", [("New deal", ("new_deal",)), ("End the game", ("end_game",))], lang, style)
 
     def _bidding(self, deal) -> BiddingFlow:
+        """The bidding menu with the bids already in the log (after a restart or an undo)."""
         flow = BiddingFlow(self.app.session.names, deal.dealer, self.app.lang, self.app.style)
-        for seat, bid in deal.bids:  # the bids already in the log (after a restart)
+        for seat, bid in deal.bids:
             flow.bids[seat] = bid
             flow.spoken.append(seat)
         if flow.seat_to_bid() is not None:
@@ -75,9 +137,12 @@ class MenuDriver:
         return flow
 
     def sync(self) -> None:
-        """Open the flow the state asks for when none is open."""
-        if self.flow is None or self.flow.done:
-            self.flow = self.wanted_flow()
+        """Open (or rebuild) the flow the state asks for; keep a menu the player opened."""
+        key = self.wanted_key()
+        player_menu = self.flow is not None and not self.flow.done and self.flow_key is None
+        if not player_menu and (self.flow is None or self.flow.done or self.flow_key != key):
+            self.flow = self.make_flow(key)
+            self.flow_key = key
         self.app.menu_view = None if self.flow is None else self.flow.view()
 
     # ------------------------------------------------------------ buttons
@@ -86,17 +151,22 @@ class MenuDriver:
         app = self.app
         if self.flow is None:
             if event == ("ok", "press"):
-                self.flow = GameMenu(app.session.names, app.lang, app.style)
+                if app.session.rules.kind == "trivium":
+                    self.flow = TriviumMenu(app.session.state, app.session.names, app.lang, app.style)
+                else:
+                    self.flow = GameMenu(app.session.names, app.lang, app.style)
+                self.flow_key = None
             elif event[0] == "back":
                 app.alert = None  # dismiss an alert
             self.app.menu_view = None if self.flow is None else self.flow.view()
             app.refresh()
             return
-        decisions = self.flow.handle(event)
+        flow = self.flow
+        decisions = flow.handle(event)
         for decision in decisions:
             if decision and decision[0] != "cancel":
                 app.on_decision(decision)
-        if self.flow is not None and self.flow.done:
+        if self.flow is flow and flow.done:
             self.flow = None
         self.sync()
         app.refresh()
