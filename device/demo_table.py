@@ -392,6 +392,8 @@ def run_demo(settings: DemoSettings, report: Callable[[str], None] | None = None
     """Play (or resume) the demo; returns a summary with the final scores."""
     report = report or (lambda text: print(text, file=sys.stderr, flush=True))
     out = Path(settings.out)
+    if out.exists() and not out.is_dir():
+        raise TarotmateError(f"--out {out}: not a folder")
     if settings.fresh and out.exists():
         for name in (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm"):
             (out / name).unlink(missing_ok=True)

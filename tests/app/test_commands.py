@@ -61,3 +61,19 @@ def test_history_refuses_a_foreign_file(tmp_path, capsys):
     assert main(["history", "--db", str(db)]) == 2
     assert "not a Tarotmate deal log" in capsys.readouterr().err
     assert db.read_bytes() == b"\x89PNG" + b"\0" * 200
+
+
+def test_demo_command_prints_scores_on_stdout_and_checks_its_arguments(tmp_path, capsys):
+    out = tmp_path / "demo"
+    args = ["demo", "--out", str(out), "--seed", "3", "--fast", "--display", "none", "--recogniser", "truth",
+            "--frame-width", "640", "--speed", "3"]
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    rows = [line.split() for line in captured.out.splitlines() if line.split()[:1] in (["Ana"], ["Luis"], ["Marta"], ["Pau"])]
+    assert len(rows) == 4 and sum(float(r[1]) for r in rows) == 0
+    assert "trick 18" in captured.err and "trick 18" not in captured.out
+    assert main(["demo", "--players", "6", "--out", str(out)]) == 2
+    assert "--players: french-tarot is played by 3 to 5 players, not 6" in capsys.readouterr().err
+    (tmp_path / "file").write_text("x")
+    assert main(["demo", "--out", str(tmp_path / "file")]) == 2
+    assert "not a folder" in capsys.readouterr().err
