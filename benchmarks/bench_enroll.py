@@ -5,9 +5,10 @@
 For every deck folder of ``--decks`` (one image per card named by code), and
 for the stand-in decks below, as if the deck were new to Tarotmate:
 
-1. **enrollment**: the deck's 78 images are read and enrolled exactly as
-   ``tarotmate enroll NAME --from-dir DIR`` does (one thread); the time is
-   printed with a Raspberry Pi 4 estimate (x4 to x6 this machine's time);
+1. **enrollment**: the deck's 78 images are enrolled as ``tarotmate enroll
+   NAME --from-dir DIR`` does (one thread); the wall time and the CPU time
+   are printed, and a Raspberry Pi 4 estimate (x4 to x6 the CPU time: the
+   wall time on a shared machine counts the waits for other processes);
 2. **test crops**, synthesised afresh with :func:`vision.synth.make_crop`
    (another seed than enrollment: corner jitter as the localiser gives,
    table at the edges, half turned, light, glare, shadow, blur, noise, low
@@ -149,7 +150,7 @@ def scene_accuracy(deck: Deck, namer, deck_namer, rng, n: int, backgrounds) -> t
 
 
 def guided_compute(deck: Deck, namer, rng, cards: int = 10) -> tuple[float, int]:
-    """Seconds of computation per card of the guided flow (localise, warp, synthesise, embed), from frames.
+    """CPU seconds per card of the guided flow (localise, warp, synthesise, embed), from frames.
 
     Each card is seen in a 1280x720 frame as the camera would: the table
     without it, then lying still until its captures are taken (at most 50
@@ -166,7 +167,7 @@ def guided_compute(deck: Deck, namer, rng, cards: int = 10) -> tuple[float, int]
         face = synth.face_from_image(code, deck.faces[code])
         image = synth.make_scene(rng, [face], n_cards=1, effects=0.3).image
         empty = synth.table_surface(rng, 1280, 720)
-        start = time.perf_counter()
+        start = time.process_time()
         capturer.offer(empty, t)
         for _ in range(50):
             t += 0.1
@@ -174,7 +175,7 @@ def guided_compute(deck: Deck, namer, rng, cards: int = 10) -> tuple[float, int]
             if flow.step == CONFIRM:
                 break
         if flow.step == CONFIRM:
-            spent += time.perf_counter() - start
+            spent += time.process_time() - start
             captured += 1
             flow.confirm()
         else:
@@ -207,14 +208,14 @@ def main(argv=None) -> int:
     print(f"model {namer.model_id}, crops {size[0]}x{size[1]}, 1 thread; enrollment: {args.views} views per card, "
           f"strategy {args.strategy}; test: {args.crops} crops per card + {args.unknown} non-card crops per deck"
           + (f", {args.scenes} scenes" if args.scenes else ""))
-    header = (f"{'deck':<28} {'cards':>5} {'enrol s':>7} {'Pi 4 s':>8} {'base %':>6} {'profile %':>9} "
+    header = (f"{'deck':<28} {'cards':>5} {'enrol s':>7} {'CPU s':>7} {'Pi 4 s':>8} {'base %':>6} {'profile %':>9} "
               f"{'wrong %':>7} {'sure %':>6} {'unk rej base/profile %':>22} {'pairs':>5}")
     print(header)
     print("-" * len(header))
     for i, deck in enumerate(read_decks(args)):
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         profile = enroll_faces(deck.name, deck.faces, namer, views=args.views, strategy=args.strategy, seed=args.seed)
-        enrol_s = time.perf_counter() - start
+        enrol_s, enrol_cpu = time.perf_counter() - start, time.process_time() - cpu_start
         deck_namer = PrototypeNamer(profile, namer, unknown_veto=VETO)
 
         rng = np.random.default_rng(10_000 + 97 * i + args.seed)
@@ -223,9 +224,9 @@ def main(argv=None) -> int:
         others = unknown_crops(deck, size, rng, args.unknown, backgrounds)
         base_u, mine_u, vetoed_u = name_all(namer, deck_namer, others) if others else ([], [], [])
 
-        pi = f"{enrol_s * PI4_FACTOR[0]:.0f}-{enrol_s * PI4_FACTOR[1]:.0f}"
+        pi = f"{enrol_cpu * PI4_FACTOR[0]:.0f}-{enrol_cpu * PI4_FACTOR[1]:.0f}"
         rej = f"{share(n.card is None for n in base_u):.1f} / {share(n.card is None for n in mine_u):.1f}"
-        print(f"{deck.name:<28} {len(profile.cards):>5} {enrol_s:>7.1f} {pi:>8} "
+        print(f"{deck.name:<28} {len(profile.cards):>5} {enrol_s:>7.1f} {enrol_cpu:>7.1f} {pi:>8} "
               f"{share(n.card == t for n, t in zip(base, truth)):>6.1f} "
               f"{share(n.card == t for n, t in zip(mine, truth)):>9.1f} "
               f"{share(n.card not in (None, t) for n, t in zip(mine, truth)):>7.1f} "
@@ -237,7 +238,7 @@ def main(argv=None) -> int:
             print("    too alike: " + ", ".join(f"{p.first}~{p.second} {p.similarity:.3f}" for p in profile.similar_pairs[:8]))
         if args.flow:
             per_card, captured = guided_compute(deck, namer, rng, args.flow)
-            print(f"    guided flow: {captured}/{args.flow} cards captured from frames; {per_card:.2f} s of computation per card here, "
+            print(f"    guided flow: {captured}/{args.flow} cards captured from frames; {per_card:.2f} CPU s per card here, "
                   f"{per_card * PI4_FACTOR[0]:.1f}-{per_card * PI4_FACTOR[1]:.1f} s on a Pi 4 "
                   f"({per_card * PI4_FACTOR[1] * len(CODES) / 60:.1f} min for 78 cards at most, handling not included)")
         if args.scenes:

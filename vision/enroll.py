@@ -57,11 +57,15 @@ class Augment:
     error, a little table at the edges), ``effects`` the strength of the light,
     glare, shadow, blur, noise, low resolution and JPEG effects, ``colour``
     the strength of the colour changes (white balance, hue, saturation).
+    The defaults are the synthesis' own: in the benchmark, views as strong as
+    a camera's named 0 to 6 points more of the hard decks than half-strength
+    ones, and their similarities set a rejection threshold that refuses fewer
+    real cards.
     """
 
-    jitter: float = 0.04
-    effects: float = 0.5
-    colour: float = 0.3
+    jitter: float = 0.06
+    effects: float = 1.0
+    colour: float = 1.0
 
 
 def face_quad(face: np.ndarray) -> np.ndarray:
