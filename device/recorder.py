@@ -8,6 +8,7 @@ GIF, scaled up so that it is readable on a desktop.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -28,7 +29,10 @@ class ScreenRecorder:
         if data == self._last:
             return False
         self._last = data
-        image.save(self.folder / f"{self._next:06d}.png")
+        final = self.folder / f"{self._next:06d}.png"
+        partial = self.folder / f".{self._next:06d}.png.part"
+        image.save(partial, format="PNG")
+        os.replace(partial, final)  # an interrupted write never leaves a broken frame
         self._next += 1
         self.written += 1
         return True
@@ -49,11 +53,18 @@ class ScreenRecorder:
             files = [files[int(i * step)] for i in range(max_frames - 1)] + [files[-1]]
         images = []
         for file in files:
-            with Image.open(file) as img:
+            try:
+                img = Image.open(file)
+                img.load()
+            except OSError:  # a frame from an older, interrupted run: skip it
+                continue
+            with img:
                 frame = img.convert("L")
                 if scale > 1:
                     frame = frame.resize((frame.width * scale, frame.height * scale), Image.NEAREST)
                 images.append(frame.convert("P"))
+        if not images:
+            return 0
         durations = [frame_ms] * len(images)
         durations[-1] = frame_ms * 8  # linger on the final scores
         images[0].save(
