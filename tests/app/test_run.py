@@ -173,3 +173,52 @@ def test_sigterm_stops_the_loop_cleanly_and_the_log_resumes(tmp_path, notify_soc
         ops = log.operations(log.open_deal(log.open_game("device").id).id)
     assert [op for op in ops if op["op"] == "bid"] == [{"op": "bid", "seat": s, "bid": b} for s, b in truth.bids]
     assert [op["card"] for op in ops if op["op"] == "play"] == list(truth.tricks[0].cards)
+
+
+MODEL = __import__("pathlib").Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
+
+
+@pytest.mark.skipif(not MODEL.is_file(), reason="needs the card model in models/ (cards.onnx)")
+def test_tarotmate_run_as_systemd_sees_it(tmp_path):
+    """The real command in a subprocess: READY=1 on the socket, then SIGTERM
+    stops it cleanly (exit 0, STOPPING=1) well within TimeoutStopSec."""
+    import subprocess
+    import sys
+    import time
+
+    config = tmp_path / "tarotmate.toml"
+    config.write_text(
+        '[camera]\nsource = "simulator"\nwidth = 640\nheight = 360\n'
+        '[display]\nkind = "dummy"\n[ui]\nbuzzer = false\n'
+        f'[store]\npath = "{tmp_path / "device.db"}"\n'
+    )
+    path = str(tmp_path / "notify.sock")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(path)
+    server.settimeout(60)
+    env = dict(os.environ, NOTIFY_SOCKET=path, WATCHDOG_USEC="10000000", GPIOZERO_PIN_FACTORY="mock")
+    proc = subprocess.Popen([sys.executable, "-m", "device.cli", "run", "--config", str(config)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        received = []
+        while not any(m.startswith("READY=1") for m in received):
+            received.append(server.recv(4096).decode())
+        proc.send_signal(signal.SIGTERM)
+        started = time.monotonic()
+        out, err = proc.communicate(timeout=15)
+        assert proc.returncode == 0, err
+        assert time.monotonic() - started < 10
+        assert "stopped (SIGTERM)" in err
+        server.settimeout(1)
+        rest = []
+        try:
+            while True:
+                rest.append(server.recv(4096).decode())
+        except (socket.timeout, BlockingIOError):
+            pass
+        assert rest and rest[-1] == "STOPPING=1"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        server.close()
