@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from device.session import GameSession
+from engine.errors import TarotmateError
 from vision.events import APPEARED, CLEARED, MOVED, REMOVED, UNCERTAIN, TableEvent
 
 MIDDLE = "middle"
@@ -102,6 +103,13 @@ class Controller:
     # ------------------------------------------------------------ entry points
 
     def on_event(self, event: TableEvent) -> list[Notice]:
+        try:
+            notices = self._on_event(event)
+        except TarotmateError as exc:  # e.g. a card code the engine does not know
+            notices = [Notice(ALERT, f"{event.type} in {event.zone}: {exc}", card=event.card)]
+        return self._remember(notices)
+
+    def _on_event(self, event: TableEvent) -> list[Notice]:
         if event.type == UNCERTAIN:
             notices = self._uncertain(event)
         elif event.type == APPEARED and event.card:
@@ -114,7 +122,7 @@ class Controller:
             notices = []
         else:
             notices = [Notice(INFO, f"{event.type} in {event.zone}: nothing to do")]
-        return self._remember(notices)
+        return notices
 
     def on_decision(self, decision: tuple) -> list[Notice]:
         if not decision:
@@ -124,7 +132,12 @@ class Controller:
         if handler is None:
             notices = [Notice(INFO, f"decision {kind!r} has no meaning in {self.session.rules.kind}")]
         else:
-            notices = handler(*args)
+            try:
+                notices = handler(*args)
+            except TarotmateError as exc:  # a bad card code, a finished deal...
+                notices = [Notice(ALERT, f"{kind}: {exc}")]
+            except TypeError as exc:
+                notices = [Notice(ALERT, f"decision {decision!r} is malformed ({exc})")]
         return self._remember(notices)
 
     def _remember(self, notices: list[Notice]) -> list[Notice]:
@@ -196,10 +209,20 @@ class Controller:
         return [Notice(APPLIED, f"deal {self.session.deal.number} starts")]
 
     def _decide_end_game(self, *_: Any) -> list[Notice]:
-        if self.session.deal_over and self.session.deal.finished is None:
-            self.session.finish_deal()
-        self.session.finish_game()
-        return [Notice(APPLIED, "game over")]
+        """Close the game (a deal in progress is kept in the log without a
+        score) and start a new one with the same players."""
+        session = self.session
+        if session.deal.finished is None:
+            if session.deal_over:
+                session.finish_deal()
+            else:
+                session.abandon_deal()
+        totals = session.totals()
+        session.finish_game()
+        session.start_new_game()
+        self.reset_collections()
+        self.pending.clear()
+        return [Notice(APPLIED, "game over: " + ", ".join(f"{n} {t:g}" for n, t in zip(session.names, totals)))]
 
     def reset_collections(self) -> None:
         """Forget half-seen groups (after an undo or a new deal)."""

@@ -136,9 +136,24 @@ class GameSession:
         self.state = self.rules.new_state(self.game, setup)
         self.replayed = 0
 
+    def abandon_deal(self) -> None:
+        """Close the open deal without a record or score (kept in the log)."""
+        self.log.finish_deal(self.deal.id, None, None)
+        self.deal = self.log.deal(self.deal.id)
+
     def finish_game(self) -> None:
         self.log.finish_game(self.game.id)
         self.game = self.log.game(self.game.id)
+
+    def start_new_game(self) -> None:
+        """A new game with the same players, options and label (after :meth:`finish_game`)."""
+        old = self.game
+        self.game = self.log.start_game(old.kind, old.names, old.options, label=old.label)
+        first = self.log.deals(old.id)
+        dealer = first[0].setup.get("dealer", 0) if first else 0
+        self.deal = self.log.start_deal(self.game.id, {"dealer": dealer})
+        self.state = self.rules.new_state(self.game, self.deal.setup)
+        self.replayed = 0
 
     def totals(self) -> list[float]:
         return self.log.totals(self.game.id)

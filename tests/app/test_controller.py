@@ -188,3 +188,23 @@ def test_trivium_tercia_laid_in_a_seat_zone(log):
         assert notices[-1].kind == APPLIED, (d, notices)
     assert session.deal_over and list(session.state.scores) == list(truth.scores)
     assert notices[-1].announcement is not None
+
+
+def test_bad_decisions_are_alerts_not_crashes(log):
+    controller = tarot(log, random_deal(4, 7))
+    assert controller.on_decision(("card", "ZZ"))[-1].kind == ALERT
+    assert controller.on_decision(("bid", 1))[-1].kind == ALERT
+    assert controller.on_decision(("launch_rocket",))[-1].kind == INFO
+
+
+def test_end_game_mid_deal_keeps_the_log_and_starts_a_new_game(log):
+    truth = random_deal(4, 3)
+    controller = tarot(log, truth)
+    play_through(controller, truth, stop_before=len(truth.bids) + 1)
+    old_game = controller.session.game.id
+    notice = controller.on_decision(("end_game",))[-1]
+    assert notice.kind == APPLIED and notice.text.startswith("game over")
+    assert log.game(old_game).finished is not None
+    assert log.deals(old_game)[0].finished is not None and log.deals(old_game)[0].scores is None
+    assert controller.session.game.id != old_game and controller.session.state.phase == "bidding"
+    assert controller.on_decision(("undo",))[-1].kind == INFO  # nothing to undo in the new game
