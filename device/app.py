@@ -70,7 +70,7 @@ class TableApp:
         self.tick = 0
         self.swept = False
         self.hooks: list[Callable[[], None]] = []  # called after each change, before the redraw
-        self._violations_seen = self._violation_count()
+        self._violations_seen = (id(session.state), self._violation_count())
         self.last_image = None
 
     # ------------------------------------------------------------ inputs
@@ -116,12 +116,15 @@ class TableApp:
         """A violation the engine found (a revoke proven by a later card) is shown with the buzzer."""
         state = self.session.state
         found = list(getattr(state, "violations", ()) or ())
-        if len(found) > self._violations_seen and self.session.rules.kind == "french-tarot":
+        seen_state, seen = self._violations_seen
+        if seen_state != id(state):
+            seen = 0  # a new deal starts with none
+        if len(found) > seen and self.session.rules.kind == "french-tarot":
             violation = found[-1]
             self.alert = views.violation_view(violation, self.session.names, state)
             self.report(f"violation: {violation}")
             self.outputs.alert("violation")
-        self._violations_seen = len(found)
+        self._violations_seen = (id(state), len(found))
 
     def _check_announcements(self, notices: list[Notice]) -> None:
         if self.session.rules.kind != "trivium":
@@ -133,7 +136,8 @@ class TableApp:
                 self.outputs.alert("announcement")
 
     def _alert_view(self, notice: Notice):
-        return views.alert_view(notice.text, self.session.state, self.session.names, notice.seat, notice.card)
+        return views.alert_view(notice.detail or notice.text, self.session.state, self.session.names, notice.seat,
+                                notice.card)
 
     # ------------------------------------------------------------ screens
 

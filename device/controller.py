@@ -58,6 +58,7 @@ class Notice:
     seat: int | None = None
     card: str | None = None
     rule: str = ""
+    detail: str = ""  # for an alert: the short reason the screen shows
 
 
 @dataclass
@@ -156,7 +157,7 @@ class Controller:
             return [Notice(APPLIED, what, op, seat, card if isinstance(card, str) else None)]
         reason = result.refusal.reason
         return [Notice(ALERT, f"{what}: refused: {reason}", op, seat, card if isinstance(card, str) else None,
-                       result.refusal.rule)]
+                       result.refusal.rule, detail=reason)]
 
     def _uncertain(self, event: TableEvent) -> list[Notice]:
         pending = PendingCard(event.zone, list(event.candidates), event.corners)
@@ -435,7 +436,7 @@ class TriviumController(Controller):
             if wins:
                 first = notices[0]
                 notices = [TriviumNotice(first.kind, f"{first.text} · {wins[-1].text}", first.op, first.seat,
-                                         first.card, first.rule, announcement=wins[-1])]
+                                         first.card, first.rule, first.detail, announcement=wins[-1])]
         return notices
 
     def _name(self, seat: int | None) -> str:

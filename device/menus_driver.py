@@ -68,10 +68,12 @@ class ChoiceFlow(Flow):
 
 
 class MenuDriver:
-    """Keeps the right menu open. Menus the state asks for (bidding, a card
-    to confirm, écart, who starts, end of deal) follow the state: when it
-    moves on by another way (the camera, an undo, a restart) they are
-    rebuilt from it. Menus the player opened stay until they are done."""
+    """Keeps the right menu open. Menus the state asks for (the bidding, a
+    card to confirm, who starts a Trivium game) open by themselves and follow
+    the state: when it moves on by another way (the camera, an undo, a
+    restart) they are rebuilt from it. OK with nothing open says "écart
+    done", opens the end-of-deal choices, or the game menu; those stay until
+    they are done."""
 
     def __init__(self, app):
         self.app = app
@@ -82,6 +84,7 @@ class MenuDriver:
     # ------------------------------------------------------------ flows the state asks for
 
     def wanted_key(self) -> tuple | None:
+        """Why a menu must be open now (a card to confirm, a bid, who starts), or None."""
         app = self.app
         session = app.session
         if app.controller.pending:
@@ -90,14 +93,8 @@ class MenuDriver:
         if session.rules.kind == "french-tarot":
             if state.phase in ("bidding", "calling"):
                 return ("bidding", len(state.bids), state.phase)
-            if state.phase == "ecart":
-                return ("ecart", session.deal.id)
-            if state.phase in ("done", "redeal"):
-                return ("over", session.deal.id)
         elif state.phase == "deal":
             return ("deal", session.deal.id)
-        elif state.phase == "finished":
-            return ("over", session.deal.id)
         return None
 
     def make_flow(self, key: tuple | None) -> Flow | None:
@@ -113,14 +110,26 @@ class MenuDriver:
                                    lang=lang, style=style)
         if kind == "bidding":
             return self._bidding(app.session.state)
-        if kind == "ecart":
-            return ChoiceFlow("Écart", [("Écart done", ("ecart", None))], lang, style)
-        if kind == "deal":
-            return ChoiceFlow("Who starts?", [(name, ("deal", seat)) for seat, name in enumerate(names)], lang, style)
-        if app.session.rules.kind == "trivium":
+        return ChoiceFlow("Who starts?", [(name, ("deal", seat)) for seat, name in enumerate(names)], lang, style)
+
+    def ok_menu(self) -> Flow | tuple:
+        """What OK does with nothing open: "écart done" while the taker
+        discards, the end-of-deal choices once it is over, else the game menu."""
+        app = self.app
+        session = app.session
+        state = session.state
+        lang, style = app.lang, app.style
+        if session.rules.kind == "french-tarot":
+            if state.phase == "ecart":
+                return ("ecart", None)
+            if state.phase in ("done", "redeal"):
+                return ChoiceFlow("Deal over", [("New deal", ("new_deal",)), ("End the game", ("end_game",))],
+                                  lang, style)
+            return GameMenu(session.names, lang, style)
+        if state.phase == "finished":
             return ChoiceFlow("Game over", [("New game", ("new_deal",)), ("End the match", ("end_game",))],
                               lang, style)
-        return ChoiceFlow("Deal over", [("New deal", ("new_deal",)), ("End the game", ("end_game",))], lang, style)
+        return TriviumMenu(state, session.names, lang, style)
 
     def _bidding(self, deal) -> BiddingFlow:
         """The bidding menu with the bids already in the log (after a restart or an undo)."""
@@ -151,11 +160,11 @@ class MenuDriver:
         app = self.app
         if self.flow is None:
             if event == ("ok", "press"):
-                if app.session.rules.kind == "trivium":
-                    self.flow = TriviumMenu(app.session.state, app.session.names, app.lang, app.style)
-                else:
-                    self.flow = GameMenu(app.session.names, app.lang, app.style)
-                self.flow_key = None
+                menu = self.ok_menu()
+                if isinstance(menu, tuple):
+                    app.on_decision(menu)
+                    return
+                self.flow, self.flow_key = menu, None
             elif event[0] == "back":
                 app.alert = None  # dismiss an alert
             self.app.menu_view = None if self.flow is None else self.flow.view()

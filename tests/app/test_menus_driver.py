@@ -78,3 +78,27 @@ def test_trivium_who_starts_and_the_olla(log):
     driver.on_button(OK)
     assert app.controller.exchange_from == "olla"
     assert driver.flow is None
+
+
+def test_ok_says_ecart_done_then_opens_the_end_of_deal_choices(log):
+    truth = next(d for d in (random_deal(4, s) for s in range(1, 60)) if d.contract in ("prise", "garde"))
+    app, driver = app_for(log, TarotRules(), dealer=truth.dealer)
+    ops = list(truth.operations)
+    for op in ops[: len(truth.bids) + 1]:  # the bids and the chien
+        app.session.apply(op)
+    driver.sync()
+    assert driver.flow is None and app.session.state.phase == "ecart"
+    driver.on_button(OK)
+    assert app.session.state.phase == "play" and app.session.state.ecart is None  # écart made, unseen
+    for op in ops[len(truth.bids) + 2:]:
+        if op.to_dict()["op"] == "play":
+            assert app.on_decision(("card", op.card))[-1].kind == "applied"
+        else:
+            app.session.apply(op)
+    assert app.session.state.phase == "done"
+    assert type(app.current_view()).__name__ == "DealEndView"  # the result shows until OK
+    driver.on_button(OK)
+    assert app.current_view().title == "Deal over"
+    driver.on_button(OK)  # "New deal"
+    assert app.session.deal.number == 2 and type(driver.flow).__name__ == "BiddingFlow"
+    assert log.deals(app.session.game.id)[0].scores == list(truth.result().scores)
