@@ -248,6 +248,14 @@ class EnrollFlow:
         self._save_snapshot()
         return self.prompt()
 
+    def accept_all(self) -> Prompt:
+        """In review: keep every remaining pair as it is."""
+        self._expect(REVIEW)
+        self._reviewed.update((p.first, p.second) for p in self._pairs)
+        self._pairs = []
+        self._save_snapshot()
+        return self.prompt()
+
     def build_profile(self, embedder: Embedder, strategy: str = DEFAULT_STRATEGY, source: str = "device") -> DeckProfile:
         """The deck profile, once every card is enrolled or skipped and every pair reviewed."""
         self._expect(DONE)

@@ -218,10 +218,14 @@ def rejection_threshold(genuine: np.ndarray, impostor: np.ndarray) -> float:
 def pair_threshold(genuine: np.ndarray) -> float:
     """Prototypes of two cards at least this alike cannot be told apart.
 
-    That is when they are closer than 95% of the views of a card are to its
-    own prototype: a slightly moved or blurred card could then land on either.
+    That is when they are closer to each other than half of the enrollment
+    views of a card are to their own prototype: the camera's usual changes
+    (light, blur, a slight shift) move a card farther than the distance
+    between the two. The same image enrolled under two codes is well above
+    it; in the benchmark, distinct cards of the Rider-Waite-Smith scans are
+    all below it.
     """
-    return float(np.percentile(genuine, 5))
+    return float(np.percentile(genuine, 50))
 
 
 # --------------------------------------------------------------------------- building

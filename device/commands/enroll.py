@@ -212,11 +212,11 @@ def guide(flow, capturer, frames, ask, poll, say, names, auto: bool = False) -> 
             pair = prompt.pair
             say(f"{names(pair.first)} ({pair.first}) and {names(pair.second)} ({pair.second}) look alike "
                 f"(similarity {pair.similarity:.3f})")
-            answer = "" if auto else ask("  [Enter] keep them as they are, a show both again, q quit: ")
+            answer = "" if auto else ask("  [Enter] keep them as they are, a show both again, k keep all pairs, q quit: ")
             answer = answer.strip().lower()
             if answer == "q":
                 return False
-            flow.show_again() if answer == "a" else flow.accept()
+            {"a": flow.show_again, "k": flow.accept_all}.get(answer, flow.accept)()
         if flow.prompt().step == DONE:
             return True
     return flow.prompt().step == DONE

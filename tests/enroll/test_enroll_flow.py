@@ -155,3 +155,11 @@ def test_a_finished_enrollment_builds_a_profile_that_names_the_deck(embedder, fa
 
     crops = [card_views(faces[c], 3, embedder.crop_size, rng, MILD)[2] for c in order]
     assert [n.card for n in PrototypeNamer(profile, embedder).name(crops)] == list(order)
+
+
+def test_all_remaining_pairs_can_be_kept_at_once():
+    flow = EnrollFlow("deck", "m", views_needed=2, order=ORDER)
+    for _ in ORDER:
+        show(flow, "T01")  # the same card four times: six pairs
+    assert flow.step == REVIEW
+    assert flow.accept_all().step == DONE
