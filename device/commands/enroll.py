@@ -27,9 +27,7 @@ HELP = "teach Tarotmate a new deck from a folder with one image per card (deck p
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from device.enroll_flow import DEFAULT_VIEWS_NEEDED
-    from vision.enroll import DEFAULT_STRATEGY, DEFAULT_VIEWS, STRATEGIES
-
+    # no numpy/OpenCV import here: `tarotmate --help` configures every command
     parser.add_argument("name", help="the deck's name (letters, digits, '.', '_', '-'), used by --deck NAME")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--from-dir", metavar="DIR",
@@ -44,9 +42,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--style", choices=("french", "tarot"), default="french",
                         help="card names with French suits or tarot (Spanish / Rider-Waite) suits (default french)")
     parser.add_argument("--views", type=int, default=None, metavar="N",
-                        help=f"views embedded per card (default {DEFAULT_VIEWS} from files, {DEFAULT_VIEWS_NEEDED} from the camera)")
-    parser.add_argument("--strategy", choices=STRATEGIES, default=DEFAULT_STRATEGY,
-                        help=f"prototypes per card: one mean, one per orientation, or every view (default {DEFAULT_STRATEGY})")
+                        help="views embedded per card (default 16 from files, 12 from the camera)")
+    parser.add_argument("--strategy", default=None, metavar="NAME",
+                        help="prototypes per card: 'mean' (one), 'orientation' (one upright, one turned; the default) "
+                        "or 'views' (every view)")
     parser.add_argument("--locate", action="store_true",
                         help="the images are photos of a card on a table: find the card in each (default: each image is the card)")
     parser.add_argument("--decks-dir", metavar="DIR",
@@ -90,11 +89,14 @@ def load_faces(folder, locate: bool) -> tuple[dict, list[str]]:
 
 def run(args: argparse.Namespace) -> int:
     from vision.deck_profiles import check_name, user_decks_dir
-    from vision.enroll import EnrollmentError
+    from vision.enroll import DEFAULT_STRATEGY, STRATEGIES, EnrollmentError
 
     check_name(args.name)
     if args.views is not None and args.views < 1:
         raise EnrollmentError(f"--views must be at least 1, got {args.views}")
+    args.strategy = args.strategy or DEFAULT_STRATEGY
+    if args.strategy not in STRATEGIES:
+        raise EnrollmentError(f"unknown --strategy {args.strategy!r}: expected one of {', '.join(STRATEGIES)}")
     target = Path(args.decks_dir) if args.decks_dir else user_decks_dir()
     if not args.force and (target / f"{args.name}.json").exists():
         raise EnrollmentError(f"deck {args.name!r} already exists in {target}: add --force to replace it")

@@ -67,6 +67,7 @@ def test_an_existing_deck_is_replaced_only_with_force(data_dir, deck_folder, cap
         (["enroll", "x", "--from-dir", "/nonexistent/folder"], "is not a folder"),
         (["enroll", "x", "--from-dir", "{empty}"], "no card image in"),
         (["enroll", "x", "--from-dir", ".", "--views", "0"], "--views must be at least 1"),
+        (["enroll", "x", "--from-dir", ".", "--strategy", "median"], "unknown --strategy 'median'"),
         (["enroll", "x", "--camera", "{empty}", "--cards", "T01,ZZ"], "unknown card code 'ZZ'"),
         (["enroll", "x", "--camera", "{empty}", "--cards", "T01,t01"], "card T01 is given twice"),
         (["enroll", "x", "--camera", "{empty}"], "no images in"),
