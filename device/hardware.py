@@ -126,12 +126,34 @@ class NoButtons(ButtonEvents):
         super().__init__(None)
 
 
+class PygameButtons(ButtonEvents):
+    """The keyboard of the emulated OLED's window: arrows, Enter (OK),
+    Backspace (back); a key held down is a long press."""
+
+    def __init__(self, hold_time: float):
+        from device.buttons import PygameKeys
+
+        super().__init__(None)
+        self.keys = PygameKeys(hold_time=hold_time)
+
+    def drain(self) -> list[tuple[str, str]]:
+        pygame = self.keys.pygame
+        events: list[tuple[str, str]] = []
+        if pygame.display.get_init():
+            for event in pygame.event.get((pygame.KEYDOWN, pygame.KEYUP)):
+                events += self.keys.feed(event)
+        return events + self.keys.tick()
+
+
 def open_buttons(config, report=None) -> ButtonEvents:
-    """The four buttons on their GPIO pins; the keyboard with the terminal display."""
+    """The four buttons on their GPIO pins; the keyboard with the terminal or
+    pygame display (an emulated device on a desktop)."""
     if config.display.kind == "terminal" and sys.stdin.isatty():
         from device.buttons import KeyboardButtons
 
         return ButtonEvents(KeyboardButtons().start())
+    if config.display.kind == "pygame":
+        return PygameButtons(config.ui.long_press_s)
     pins = {name: getattr(config.pins, name) for name in ("up", "down", "ok", "back")}
     try:
         from device.buttons import ButtonPanel
