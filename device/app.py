@@ -29,10 +29,15 @@ class Outputs:
 
     displays: list[Any] = field(default_factory=list)
     signal: Any = None
+    keep_alive: Callable[[], None] | None = None  # e.g. pump a window's events between screens
 
     def show(self, image) -> None:
         for display in self.displays:
             display.show(image)
+
+    def idle(self) -> None:
+        if self.keep_alive is not None:
+            self.keep_alive()
 
     def alert(self, kind: str) -> None:
         if self.signal is not None:

@@ -88,15 +88,19 @@ def open_demo_outputs(settings: DemoSettings, recorder: ScreenRecorder, report) 
     if want == "auto":
         has_screen = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
         want = "pygame" if has_screen and os.environ.get("SDL_VIDEODRIVER") != "dummy" else "none"
+    keep_alive = None
     if want == "pygame":
         from device.display import open_display
 
         try:
             displays.append(open_display("pygame", scale=4))
+            import pygame
+
+            keep_alive = pygame.event.pump  # the window stays responsive between screens
             report("showing the OLED in a window")
         except Exception as exc:  # no usable window: the GIF still records everything
             report(f"no OLED window ({exc}); the screens go to the GIF only")
-    return Outputs(displays)
+    return Outputs(displays, keep_alive=keep_alive)
 
 
 # ---------------------------------------------------------------- recognition
@@ -296,6 +300,8 @@ class TarotDemo:
             self.stats.frames += 1
             if events:
                 self._feed(app, events)
+            elif self.stats.frames % 10 == 0:
+                app.outputs.idle()
         self._feed(app, tracker.flush())
         self.stats.seconds += time.perf_counter() - started
         self.enter_missing(app, scene_trick)

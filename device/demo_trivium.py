@@ -149,6 +149,8 @@ class TriviumDemo:
             self.stats.frames += 1
             if events:
                 self._feed(app, events)
+            elif self.stats.frames % 10 == 0:
+                app.outputs.idle()
         self._feed(app, tracker.flush())
         self.stats.seconds += time.perf_counter() - started
         if len(session.state.operations) == before and self.expected(session) == expected:
