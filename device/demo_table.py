@@ -74,9 +74,8 @@ class VisionStats:
     def line(self) -> str:
         fps = self.frames / self.seconds if self.seconds else 0.0
         return (f"{self.frames} frames ({fps:.1f}/s) named by {self.recognition}: "
-                f"{self.seen_right} cards read right, "
-                f"{self.confirmed} confirmed on the OLED, {self.corrected} corrected, "
-                f"{self.entered_by_hand} entered by hand")
+                f"{self.seen_right} cards read right at once, {self.confirmed} uncertain cards answered "
+                f"on the OLED, {self.corrected} wrong cards undone, {self.entered_by_hand} cards entered by hand")
 
 
 # ---------------------------------------------------------------- outputs
@@ -366,7 +365,8 @@ class TarotDemo:
         verdict = "made" if replay["won"] else "failed"
         return [
             f"contract: {record['contract']} by {self.names[taker]} — {verdict} "
-            f"({replay['attack_points']:g} points with {replay['attack_oudlers']} oudlers, needed {replay['target']})",
+            f"({replay['attack_points']:g} points with {replay['attack_oudlers']} "
+            f"oudler{'' if replay['attack_oudlers'] == 1 else 's'}, needed {replay['target']})",
         ]
 
 
