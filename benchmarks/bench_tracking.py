@@ -6,8 +6,12 @@ uncertain / missed / spurious, whether they came in order, the latency from a
 card coming to rest to its event (frames and ms at 30 fps), the latency of
 ``cleared`` after a trick is swept, the frames per second the tracker
 processes with one thread, and the time per frame of each stage (motion,
-localisation, classification, tracking). A last run plays a long deal and
-prints the process memory along the way (it should stay flat).
+localisation, classification, tracking). A third scene lays Trivium tercias
+in seat zones, steals one (``moved``), carries cards over the table without
+laying them and changes the light (only the laid and moved cards must make
+events). Scenes on deck scans use the table textures of
+``../shared/backgrounds``. A last run plays a long deal and prints the process
+memory along the way (it should stay flat).
 
 Recognition: the real localiser and the shipped card model when
 ``models/cards.onnx`` exists; the "truth" rows name cards from the
@@ -33,15 +37,34 @@ sys.path.insert(0, str(ROOT))
 
 from vision.simulator import (  # noqa: E402
     GroundTruthRecogniser,
+    Hover,
+    Idle,
+    Light,
+    Move,
     TableSimulator,
     french_deal_script,
     random_tricks,
     score_events,
+    trivium_script,
 )
 from vision.sources import Frame  # noqa: E402
 from vision.tracker import Tracker  # noqa: E402
 
 DECKS = ROOT.parent / "shared" / "decks"
+BACKGROUNDS = ROOT.parent / "shared" / "backgrounds"
+
+
+def table_scripts(tricks: int, seed: int) -> list[tuple[str, int, list]]:
+    """(name, players, script) of the scenes played on every deck."""
+    scenes = []
+    for players in (4, 5):
+        scenes.append((f"{players}p x{tricks} tricks", players,
+                       french_deal_script(random_tricks(tricks, players, seed=seed), players=players)))
+    # hands hovering with cards, lamp changes, tercias laid and one stolen: no event but the right ones
+    trivium = trivium_script([(1, ("T10", "H05", "S06")), (3, ("C10", "D10", "H01"))])
+    scenes.append(("trivium, hover, light", 4, [Hover(2, "EX", hold=20), Light(0.7, 20)] + trivium
+                   + [Light(1.15, 10), Hover(4, "T21", zone="seat1", hold=15), Move(4, "H05", "seat4"), Idle(10)]))
+    return scenes
 
 
 def rss_mb() -> float:
@@ -93,7 +116,7 @@ def fmt_latency(values, fps):
 
 
 HEADER = (
-    f"{'scene':<34} {'recogniser':<16} {'cards':>5} {'right':>5} {'wrong':>5} {'unsure':>6} {'missed':>6} "
+    f"{'scene':<38} {'recogniser':<16} {'cards':>5} {'right':>5} {'wrong':>5} {'unsure':>6} {'missed':>6} "
     f"{'spur.':>5} {'order':>5}  {'latency mean/max':<22} {'cleared':>7} {'clr lat max':>11} {'fps':>6}  "
     f"{'motion':>6} {'locate':>6} {'name':>6} {'track':>6} {'loc%':>5}"
 )
@@ -106,7 +129,7 @@ def row(scene, recogniser, score, stats, fps_sim):
     clr = f"{score.cleared_right}/{score.cleared_right + score.cleared_missed}"
     clat = max(score.cleared_latencies) if score.cleared_latencies else "-"
     return (
-        f"{scene:<34} {recogniser:<16} {score.expected_cards:5d} {score.right:5d} {score.wrong:5d} {score.uncertain:6d} "
+        f"{scene:<38} {recogniser:<16} {score.expected_cards:5d} {score.right:5d} {score.wrong:5d} {score.uncertain:6d} "
         f"{score.missed:6d} {score.spurious:5d} {'yes' if score.in_order else 'NO':>5}  {fmt_latency(score.latencies, fps_sim):<22} "
         f"{clr:>7} {clat!s:>11} {fps:6.0f}  {per(stats.motion)} {per(stats.localisation)} {per(stats.classification)} "
         f"{per(stats.tracking)} {stats.localised / n * 100:4.0f}%"
@@ -116,7 +139,7 @@ def row(scene, recogniser, score, stats, fps_sim):
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer tricks and decks")
-    parser.add_argument("--tricks", type=int, help="tricks per deal (default 6, quick 2)")
+    parser.add_argument("--tricks", type=int, help="tricks per deal on the built-in deck (default 6, quick 2); half on scans")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     cv2.setNumThreads(1)
@@ -124,14 +147,17 @@ def main() -> int:
     namer = load_namer()
     recognisers = ["truth", "localiser+truth"] + (["model"] if namer is not None else [])
 
-    scenes = []
-    for players in (4, 5):
-        scenes.append((f"builtin {players}p x{tricks} tricks", players, None))
+    scenes = []  # (label, players, script, deck, background)
+    for name, players, script in table_scripts(tricks, args.seed):
+        scenes.append((f"builtin {name}", players, script, None, None))
     if DECKS.is_dir():
         decks = sorted(p for p in DECKS.iterdir() if p.is_dir())
-        for deck in decks[: 1 if args.quick else len(decks)]:
-            for players in (4, 5):
-                scenes.append((f"{deck.name[:22]} {players}p x{max(1, tricks // 2)}", players, deck))
+        backgrounds = sorted(BACKGROUNDS.glob("polyhaven_*.jpg")) + sorted(BACKGROUNDS.glob("pysolfc_*.png"))
+        n = max(1, tricks // 2)
+        for k, deck in enumerate(decks[: 1 if args.quick else len(decks)]):
+            for j, (name, players, script) in enumerate(table_scripts(n, args.seed + k + 1)[:2]):
+                bg = backgrounds[(2 * k + j) % len(backgrounds)] if backgrounds else None
+                scenes.append((f"{deck.name[:16]} {name}", players, script, deck, bg))
     else:
         print("(../shared/decks is absent: real deck scans skipped)")
 
@@ -139,11 +165,9 @@ def main() -> int:
     print("latency = frames from a card coming to rest to its event; fps = frames / tracker time (rendering excluded);")
     print("motion/locate/name/track = ms per frame on average over all frames; loc% = frames on which the localiser ran")
     print(HEADER)
-    for scene, players, deck in scenes:
-        n = tricks if deck is None else max(1, tricks // 2)
-        script = french_deal_script(random_tricks(n, players, seed=args.seed), players=players)
+    for scene, players, script, deck, background in scenes:
         for recogniser in recognisers:
-            sim = TableSimulator(script, players=players, seed=args.seed, deck=deck)
+            sim = TableSimulator(script, players=players, seed=args.seed, deck=deck, background=background)
             score, stats, render, _ = run(sim, recogniser, namer)
             print(row(scene, recogniser, score, stats, sim.fps), flush=True)
             for line in score.details[:6]:
