@@ -25,10 +25,11 @@ for the stand-in decks below, as if the deck were new to Tarotmate:
 
 Stand-in decks (the shipped model was trained on every deck of
 ``../shared/decks`` and on the built-in deck, so none of them is truly
-unseen): ``builtin-restyled`` is the built-in deck mirrored left to right,
-its hues turned by 90 degrees and its tones inverted -- the layout of a
-known deck with colours and orientation the model never saw. Pass
-``--restyle-all`` to add such a restyled copy of every deck.
+unseen): ``builtin-recoloured`` is the built-in deck mirrored left to right
+with its hues turned by 90 degrees, ``builtin-inverted`` the same with its
+tones inverted (a dark deck) -- the drawings of a known deck in colours and
+a handedness the model never saw. Pass ``--restyle-all`` to add such copies
+of every deck.
 """
 
 from __future__ import annotations
@@ -62,15 +63,15 @@ from vision.namer import UNKNOWN, Namer  # noqa: E402
 from vision.recognise import recognise  # noqa: E402
 
 PI4_FACTOR = (4, 6)
-VETO = 0.5  # the profile with the model's unknown veto: also reject when p(unknown) >= VETO
 SURE = 0.6  # the tracker's default min_confidence: namings under it make 'uncertain' events
 
 
-def restyle(image: np.ndarray) -> np.ndarray:
-    """A deck the model never saw, made from one it knows: mirrored, hues turned 90 degrees, tones inverted."""
-    hsv = cv2.cvtColor(image[:, ::-1], cv2.COLOR_BGR2HSV)
+def recolour(image: np.ndarray, invert: bool = False) -> np.ndarray:
+    """A deck the model never saw, made from one it knows: mirrored, hues turned 90 degrees, tones inverted or not."""
+    hsv = cv2.cvtColor(np.ascontiguousarray(image[:, ::-1]), cv2.COLOR_BGR2HSV)
     hsv[..., 0] = (hsv[..., 0].astype(np.int32) + 45) % 180
-    hsv[..., 2] = 255 - hsv[..., 2]
+    if invert:
+        hsv[..., 2] = 255 - hsv[..., 2]
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
 
 
@@ -93,7 +94,9 @@ def read_decks(args) -> list[Deck]:
     stand_ins = [Deck("builtin", {c: np.array(render_card(c)) for c in CODES})]
     if args.restyle_all:
         stand_ins += decks
-    decks += [Deck(f"{d.name}-restyled", {c: restyle(img) for c, img in d.faces.items()}) for d in stand_ins]
+    for d in stand_ins:
+        decks.append(Deck(f"{d.name}-recoloured", {c: recolour(img) for c, img in d.faces.items()}))
+        decks.append(Deck(f"{d.name}-inverted", {c: recolour(img, invert=True) for c, img in d.faces.items()}))
     return decks
 
 
@@ -115,16 +118,16 @@ def unknown_crops(deck: Deck, size, rng, n: int, backgrounds) -> list[np.ndarray
 
 
 def name_all(namer: Namer, deck_namer: PrototypeNamer, crops) -> tuple[list, list, list]:
-    """Namings of ``crops`` by the base model, by the profile, and by the profile with the unknown veto."""
-    base, mine, vetoed = [], [], []
+    """Namings of ``crops`` by the base model, by the profile (with the model's unknown veto), and without the veto."""
+    base, mine, no_veto = [], [], []
     for i in range(0, len(crops), 64):
         batch = crops[i : i + 64]
         base += namer.name(batch)
         probs, embeddings = namer.run(batch)
         embeddings = normalise(embeddings)
-        mine += deck_namer.name_embeddings(embeddings)
-        vetoed += deck_namer.name_embeddings(embeddings, probs[:, namer.labels.index(UNKNOWN)])
-    return base, mine, vetoed
+        mine += deck_namer.name_embeddings(embeddings, probs[:, namer.labels.index(UNKNOWN)])
+        no_veto += deck_namer.name_embeddings(embeddings)
+    return base, mine, no_veto
 
 
 def share(flags) -> float:
@@ -216,13 +219,13 @@ def main(argv=None) -> int:
         start, cpu_start = time.perf_counter(), time.process_time()
         profile = enroll_faces(deck.name, deck.faces, namer, views=args.views, strategy=args.strategy, seed=args.seed)
         enrol_s, enrol_cpu = time.perf_counter() - start, time.process_time() - cpu_start
-        deck_namer = PrototypeNamer(profile, namer, unknown_veto=VETO)
+        deck_namer = PrototypeNamer(profile, namer)
 
         rng = np.random.default_rng(10_000 + 97 * i + args.seed)
         crops, truth = test_crops(deck, size, rng, args.crops, backgrounds)
-        base, mine, vetoed = name_all(namer, deck_namer, crops)
+        base, mine, no_veto = name_all(namer, deck_namer, crops)
         others = unknown_crops(deck, size, rng, args.unknown, backgrounds)
-        base_u, mine_u, vetoed_u = name_all(namer, deck_namer, others) if others else ([], [], [])
+        base_u, mine_u, no_veto_u = name_all(namer, deck_namer, others) if others else ([], [], [])
 
         pi = f"{enrol_cpu * PI4_FACTOR[0]:.0f}-{enrol_cpu * PI4_FACTOR[1]:.0f}"
         rej = f"{share(n.card is None for n in base_u):.1f} / {share(n.card is None for n in mine_u):.1f}"
@@ -232,8 +235,8 @@ def main(argv=None) -> int:
               f"{share(n.card not in (None, t) for n, t in zip(mine, truth)):>7.1f} "
               f"{share(n.card == t and n.confidence >= SURE for n, t in zip(mine, truth)):>6.1f} {rej:>22} "
               f"{len(profile.similar_pairs):>5}", flush=True)
-        print(f"    with the model's unknown veto (p >= {VETO}): named right {share(n.card == t for n, t in zip(vetoed, truth)):.1f}%, "
-              f"non-card crops rejected {share(n.card is None for n in vetoed_u):.1f}%")
+        print(f"    without the model's unknown veto: named right {share(n.card == t for n, t in zip(no_veto, truth)):.1f}%, "
+              f"non-card crops rejected {share(n.card is None for n in no_veto_u):.1f}%")
         if profile.similar_pairs:
             print("    too alike: " + ", ".join(f"{p.first}~{p.second} {p.similarity:.3f}" for p in profile.similar_pairs[:8]))
         if args.flow:

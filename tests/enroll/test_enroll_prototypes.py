@@ -126,3 +126,21 @@ def test_deck_namer_loads_the_profile_for_the_same_model(builtin_profile, embedd
 
     with pytest.raises(DeckProfileError, match="enrolled with model pixel-22x40"):
         load_deck_namer("builtin-test", base_namer=OtherModel(), decks_dir=tmp_path)
+
+
+def test_the_models_own_unknown_vetoes_a_crop(builtin_profile, embedder, faces):
+    class ModelLike(type(embedder)):
+        """An embedder with the Namer's ``run``: its unknown class is sure the first crop is no card."""
+
+        labels = list(CODES) + ["unknown"]
+
+        def run(self, crops):
+            probs = np.zeros((len(crops), len(self.labels)), np.float32)
+            probs[:, -1] = [0.9] + [0.01] * (len(crops) - 1)
+            return probs, self.embed(crops)
+
+    crops = [card_views(faces[c], 1, embedder.crop_size, np.random.default_rng(0))[0] for c in ("T09", "H02")]
+    vetoing = PrototypeNamer(builtin_profile, ModelLike())
+    assert [n.card for n in vetoing.name(crops)] == [None, "H02"]
+    trusting = PrototypeNamer(builtin_profile, ModelLike(), unknown_veto=None)
+    assert [n.card for n in trusting.name(crops)] == ["T09", "H02"]
