@@ -9,8 +9,9 @@
 #      system numpy (1.24); the venv below reuses them instead of pip wheels.
 #   2. a system user `tarotmate` in the gpio, i2c and video groups;
 #   3. a venv in /opt/tarotmate/venv with --system-site-packages (the apt
-#      picamera2/lgpio/numpy/OpenCV stay visible) and Tarotmate installed in
-#      it with pip, without upgrading numpy (numpy 2 breaks python3-picamera2);
+#      picamera2/lgpio/numpy/OpenCV stay visible) and Tarotmate (with its card
+#      model) copied to /opt/tarotmate/src and installed in it with pip,
+#      without upgrading numpy (numpy 2 breaks python3-picamera2);
 #   4. /etc/tarotmate/tarotmate.toml from the example (kept if it exists);
 #   5. the unit /etc/systemd/system/tarotmate.service, enabled and started.
 # It does not enable I2C or the camera: run `sudo raspi-config nonint do_i2c 0`
@@ -19,6 +20,7 @@ set -euo pipefail
 
 PREFIX=/opt/tarotmate
 VENV="$PREFIX/venv"
+APP_DIR="$PREFIX/src"
 SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CONFIG_DIR=/etc/tarotmate
 UNIT=/etc/systemd/system/tarotmate.service
@@ -66,7 +68,13 @@ CONSTRAINTS_EOF
 # On aarch64 pip adds the opencv-python-headless<4.12 wheel (built for numpy 1.x);
 # it shadows python3-opencv inside the venv, which is harmless.
 "$VENV/bin/pip" install --upgrade --quiet pip
-PIP_CONSTRAINT="$CONSTRAINTS" "$VENV/bin/pip" install --quiet "$SRC_DIR"
+# The code and the card model (models/) live in $APP_DIR, readable by the
+# service under ProtectSystem=strict/ProtectHome=yes (a checkout in /home is not).
+echo "==> Tarotmate in $APP_DIR"
+mkdir -p "$APP_DIR"
+tar -C "$SRC_DIR" --exclude=./.git --exclude=./.venv --exclude=./.venv-train --exclude=./demo-out \
+    --exclude='__pycache__' -cf - . | tar -C "$APP_DIR" -xf -
+PIP_CONSTRAINT="$CONSTRAINTS" "$VENV/bin/pip" install --quiet -e "$APP_DIR"
 "$VENV/bin/python" - <<'PY'
 import numpy, cv2, onnxruntime
 print(f"numpy {numpy.__version__}, OpenCV {cv2.__version__}, onnxruntime {onnxruntime.__version__}")
@@ -80,14 +88,14 @@ PY
 echo "==> configuration $CONFIG_DIR/tarotmate.toml"
 mkdir -p "$CONFIG_DIR"
 if [[ ! -e "$CONFIG_DIR/tarotmate.toml" ]]; then
-    install -m 0644 "$SRC_DIR/device/tarotmate.example.toml" "$CONFIG_DIR/tarotmate.toml"
+    install -m 0644 "$APP_DIR/device/tarotmate.example.toml" "$CONFIG_DIR/tarotmate.toml"
     # an absolute deal log path, so that `tarotmate history --config ...` finds it from any shell
     sed -i 's|^path = "tarotmate.db"|path = "/var/lib/tarotmate/tarotmate.db"|' "$CONFIG_DIR/tarotmate.toml"
 fi
 "$VENV/bin/tarotmate" config check "$CONFIG_DIR/tarotmate.toml"
 
 echo "==> service"
-install -m 0644 "$SRC_DIR/systemd/tarotmate.service" "$UNIT"
+install -m 0644 "$APP_DIR/systemd/tarotmate.service" "$UNIT"
 systemctl daemon-reload
 systemctl enable tarotmate.service
 systemctl restart tarotmate.service
