@@ -231,22 +231,23 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     notifier = Notifier() if notifier is None else notifier
     started = time.monotonic()
     notifier.status("starting")
+    outputs = open_outputs(config, report) if outputs is None else outputs
+    show_camera_status(outputs, config, "starting")
     log = DealLog.open(config.store.resolved())
     rules = rules_for(config.game.kind, config.game.options)
+    names = config.game.seat_names()
+    close_other_game(log, rules.kind, names, config.game.options, report)
     session = GameSession.resume_or_start(
-        log, rules, config.game.seat_names(), config.game.options, label="device",
-        first_setup={"dealer": config.game.dealer},
+        log, rules, names, config.game.options, label="device", first_setup={"dealer": config.game.dealer},
     )
     if session.replayed:
         report(f"resumed deal {session.deal.number}: {session.replayed} operations replayed from {log.path}")
-    outputs = open_outputs(config, report) if outputs is None else outputs
     app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
     buttons = open_buttons(config, report) if buttons is None else buttons
     menus = MenuDriver(app)
     app.hooks.append(menus.sync)
     tracker = open_tracker(config) if tracker is None else tracker
     source = open_frame_source(config) if source is None else source
-    app.refresh()
     frames = 0
     try:
         for frame in source:
@@ -255,7 +256,8 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
             app.on_events(tracker.process(frame))
             for event in buttons.drain():
                 menus.on_button(event)
-            if not notifier.ready_sent and frames == 0:
+            if frames == 0:
+                app.refresh()  # the camera works: the game's screen replaces the start screen
                 notifier.ready(f"camera ok after {time.monotonic() - started:.1f} s")
                 report(f"ready after {time.monotonic() - started:.2f} s")
             notifier.ping()
@@ -274,6 +276,29 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     reason = stop.reason or ("frame limit" if max_frames is not None and frames >= max_frames else "end of frames")
     report(f"stopped ({reason}) after {frames} frames")
     return 0
+
+
+def show_camera_status(outputs: Outputs, config, camera: str) -> None:
+    """The camera and recognition screen (while the camera and the model start)."""
+    from device.screens import render
+    from device.screens.views import CameraStatusView
+
+    view = CameraStatusView(camera=camera, model=config.camera.deck or "default")
+    outputs.show(render(view, config.ui.language, config.ui.card_style))
+
+
+def close_other_game(log, kind: str, names: list[str], options: dict, report: Callable[[str], None]) -> None:
+    """The configuration changed the game, the players or the variant: the
+    open game is closed (its deals stay in the log) and a new one starts."""
+    game = log.open_game("device")
+    if game is None or (game.kind, game.names, game.options) == (kind, list(names), dict(options)):
+        return
+    deal = log.open_deal(game.id)
+    if deal is not None:
+        log.finish_deal(deal.id, None, None)
+    log.finish_game(game.id)
+    report(f"the configuration changed ({game.kind}, {', '.join(game.names)} → {kind}, {', '.join(names)}): "
+           f"game {game.id} closed, a new game starts")
 
 
 def status_line(session: GameSession) -> str:

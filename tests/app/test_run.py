@@ -222,3 +222,17 @@ def test_tarotmate_run_as_systemd_sees_it(tmp_path):
             proc.kill()
             proc.wait()
         server.close()
+
+
+def test_a_new_configuration_closes_the_old_game(tmp_path):
+    from device.app import close_other_game
+
+    with DealLog.open(tmp_path / "log.db") as log:
+        game = log.start_game("french-tarot", ["A", "B", "C", "D"], {}, label="device")
+        log.start_deal(game.id, {"dealer": 0})
+        close_other_game(log, "french-tarot", ["A", "B", "C", "D"], {}, report=lambda t: None)
+        assert log.open_game("device").id == game.id  # same game: kept
+        said = []
+        close_other_game(log, "trivium", ["A", "B", "C"], {}, report=said.append)
+        assert log.open_game("device") is None and "game 1 closed" in said[0]
+        assert log.deals(game.id)[0].finished is not None
