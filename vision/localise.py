@@ -1,8 +1,11 @@
 """Find the cards in a camera frame: classical OpenCV, no learning.
 
-The frame is reduced to ``work_width`` pixels wide. The table colour is the
-median colour of the frame's outer ring; every pixel far enough from it (Lab
-distance, Otsu threshold with a floor) is foreground. Each foreground blob is
+The frame is reduced (integer factor) to about ``work_width`` pixels wide. The
+table colour is a smooth (quadratic) Lab surface fitted robustly to the
+majority of the frame, which absorbs uneven light; every pixel far enough from
+it (Otsu threshold with a floor set by the table's own texture) is foreground.
+Edges (Canny) add the cards whose colour matches the table: the edge-free
+region just inside a card's outline is card-shaped. Each foreground blob is
 then either
 
 * one card: it fills its minimum-area rectangle and has a card's proportions;
@@ -53,25 +56,39 @@ def _line_intersection(l1, l2):
     return np.array([x1 + t * vx1, y1 + t * vy1], np.float32)
 
 
-def fit_quad_sides(contour: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """Refine 4 approximate corners by fitting a line to the middle of each side of ``contour``."""
+def _side_line(pts: np.ndarray, a: np.ndarray, b: np.ndarray, min_cover: float):
+    """Line (vx, vy, x0, y0) fitted to the points of ``pts`` lying along segment a-b, or None
+    when they cover less than ``min_cover`` of its middle part."""
+    ab = b - a
+    length = float(np.linalg.norm(ab))
+    if length < 4:
+        return None
+    d = ab / length
+    n = np.array([-d[1], d[0]], np.float32)
+    rel = pts - a
+    t = rel @ d
+    off = np.abs(rel @ n)
+    near = (t > 0.1 * length) & (t < 0.9 * length) & (off < max(2.5, 0.03 * length))
+    if near.sum() < 5:
+        return None
+    covered = np.unique(np.round(t[near] / max(length / 40, 1e-3)).astype(int)).size / 32.0
+    if covered < min_cover:
+        return None
+    return cv2.fitLine(pts[near], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+
+
+def fit_quad_sides(contour: np.ndarray, corners: np.ndarray, min_cover: float = 0.5) -> np.ndarray:
+    """Refine 4 approximate corners: each side well covered by ``contour`` points is
+    re-fitted as a line, the others are kept; corners are the sides' intersections."""
     pts = contour.reshape(-1, 2).astype(np.float32)
     lines = []
     for i in range(4):
         a, b = corners[i], corners[(i + 1) % 4]
-        ab = b - a
-        length = float(np.linalg.norm(ab))
-        if length < 4:
-            return corners
-        d = ab / length
-        n = np.array([-d[1], d[0]], np.float32)
-        rel = pts - a
-        t = rel @ d
-        off = np.abs(rel @ n)
-        sel = pts[(t > 0.15 * length) & (t < 0.85 * length) & (off < max(3.0, 0.04 * length))]
-        if len(sel) < 5:
-            return corners
-        lines.append(cv2.fitLine(sel, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
+        line = _side_line(pts, a, b, min_cover)
+        if line is None:
+            d = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+            line = np.array([d[0], d[1], a[0], a[1]], np.float32)
+        lines.append(line)
     out = []
     for i in range(4):
         p = _line_intersection(lines[i - 1], lines[i])
@@ -81,16 +98,83 @@ def fit_quad_sides(contour: np.ndarray, corners: np.ndarray) -> np.ndarray:
     return np.array(out, np.float32)
 
 
-def table_model(lab: np.ndarray, grid: int = 48, rounds: int = 3) -> tuple[np.ndarray, float]:
+def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples: int = 10) -> np.ndarray:
+    """Snap each side of ``quad`` to the card's outer edge in ``gray`` (full resolution).
+
+    Along each side, intensity profiles are read across the side (``reach`` times
+    the card's short side inwards and outwards); the outermost strong step of each
+    profile is an edge point. A side moves only when most of its profiles agree
+    (an occluded side of a card in a trick stays where it was).
+    """
+    q = np.asarray(quad, np.float32)
+    centre = q.mean(0)
+    short = min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1]))
+    r = max(2.0, reach * short)
+    offsets = np.linspace(-r, r, int(2 * r) + 1, dtype=np.float32)
+    t = np.linspace(0.2, 0.8, samples, dtype=np.float32)
+    lines = []
+    moved = False
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        d = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+        n = np.array([d[1], -d[0]], np.float32)
+        if n @ (centre - a) > 0:
+            n = -n  # outward normal
+        base = a + (b - a) * t[:, None]
+        pts = base[:, None, :] + offsets[None, :, None] * n  # samples x offsets x 2
+        prof = cv2.remap(gray, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        grad = np.abs(np.diff(prof, axis=1))
+        peak = grad.max(axis=1)
+        strong = grad >= 0.5 * peak[:, None]
+        # outermost strong step per profile
+        idx = grad.shape[1] - 1 - np.argmax(strong[:, ::-1], axis=1)
+        ok = peak >= 12.0
+        if ok.sum() >= 0.6 * samples:
+            shift = (offsets[idx[ok]] + offsets[idx[ok] + 1]) / 2
+            if np.median(np.abs(shift - np.median(shift))) <= 1.5:
+                s = float(np.median(shift))
+                a, b = a + n * s, b + n * s
+                moved = True
+        lines.append(np.array([d[0], d[1], a[0], a[1]], np.float32))
+    if not moved:
+        return q
+    out = []
+    for i in range(4):
+        p = _line_intersection(lines[i - 1], lines[i])
+        if p is None or np.linalg.norm(p - q[i]) > 2.5 * r:
+            return q
+        out.append(p)
+    return np.array(out, np.float32)
+
+
+def refine_in_frame(frame_bgr: np.ndarray, quad: np.ndarray, rounds: int = 2) -> np.ndarray:
+    """:func:`refine_quad` on the grey levels of the quad's neighbourhood only."""
+    h, w = frame_bgr.shape[:2]
+    short = min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[2] - quad[1]))
+    margin = int(0.35 * short) + 4
+    x0, y0 = np.floor(quad.min(0)).astype(int) - margin
+    x1, y1 = np.ceil(quad.max(0)).astype(int) + margin
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return quad
+    gray = cv2.cvtColor(frame_bgr[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    off = np.array([x0, y0], np.float32)
+    q = quad - off
+    for _ in range(rounds):
+        q = refine_quad(gray, q)
+    return q + off
+
+
+def table_model(img: np.ndarray, grid: int = 48, rounds: int = 3) -> tuple[np.ndarray, float]:
     """Smooth table colour (quadratic in x, y per Lab channel) fitted robustly to the
     majority of a frame, and the table's noise level (median distance to the fit).
 
     Cards and other objects are outliers: each round refits on the pixels closest
     to the previous fit, so uneven light (a ramp, a vignette) is absorbed.
     """
-    h, w = lab.shape[:2]
+    h, w = img.shape[:2]
     gw, gh = grid, max(4, round(grid * h / w))
-    tiny = cv2.resize(lab, (gw, gh), interpolation=cv2.INTER_AREA).reshape(-1, 3)
+    tiny = cv2.resize(img, (gw, gh), interpolation=cv2.INTER_AREA).reshape(-1, 3)
     yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
     xx, yy = xx.ravel() / gw - 0.5, yy.ravel() / gh - 0.5
     basis = np.stack([np.ones_like(xx), xx, yy, xx * xx, yy * yy, xx * yy], 1)
@@ -102,6 +186,53 @@ def table_model(lab: np.ndarray, grid: int = 48, rounds: int = 3) -> tuple[np.nd
     noise = float(np.median(resid[keep]))
     smooth = (basis @ coef).reshape(gh, gw, 3).astype(np.float32)
     return cv2.resize(smooth, (w, h), interpolation=cv2.INTER_LINEAR), noise
+
+
+_GRID = np.stack(np.meshgrid(np.linspace(0.06, 0.94, 6), np.linspace(0.04, 0.96, 10)), -1).reshape(-1, 2).astype(np.float32)
+
+
+def _sample(mask: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """mask values (bool) at integer points (..., 2); outside the mask counts as False."""
+    p = np.round(pts).astype(np.int32)
+    h, w = mask.shape
+    ok = (p[..., 0] >= 0) & (p[..., 0] < w) & (p[..., 1] >= 0) & (p[..., 1] < h)
+    out = np.zeros(p.shape[:-1], bool)
+    out[ok] = mask[p[..., 1][ok], p[..., 0][ok]] > 0
+    return out
+
+
+def _inside_fractions(quads: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """For (K, 4, 2) quads: fraction of a grid of points over each quad that fall on ``mask``."""
+    u, v = _GRID[None, :, :1], _GRID[None, :, 1:]
+    a, b, c, d = (quads[:, None, i] for i in range(4))
+    pts = (1 - v) * ((1 - u) * a + u * b) + v * ((1 - u) * d + u * c)
+    return _sample(mask, pts).mean(axis=1)
+
+
+_EDGE_T = np.linspace(0, 1, 24, endpoint=False, dtype=np.float32)[None, :, None]
+
+
+def _outline_supports(quads: np.ndarray, support_map: np.ndarray) -> np.ndarray:
+    """For (K, 4, 2) quads: fraction of points along the outline that lie on ``support_map``."""
+    pts = [quads[:, None, i] + (quads[:, None, (i + 1) % 4] - quads[:, None, i]) * _EDGE_T for i in range(4)]
+    return _sample(support_map, np.concatenate(pts, axis=1)).mean(axis=1)
+
+
+def suppress_nested(quads: list[np.ndarray], shape) -> list[np.ndarray]:
+    """Drop quads mostly inside a larger one (a card's inner frame, a duplicate outline);
+    keep partly overlapping ones (the cards of a trick)."""
+    if len(quads) < 2:
+        return quads
+    order = sorted(range(len(quads)), key=lambda i: -abs(cv2.contourArea(quads[i])))
+    kept, masks = [], []
+    for i in order:
+        m = _polygon_mask(shape, quads[i]) > 0
+        area = max(int(m.sum()), 1)
+        if any((m & k).sum() > 0.55 * area for k in masks):
+            continue
+        kept.append(quads[i])
+        masks.append(m)
+    return kept
 
 
 def _polygon_mask(shape, poly) -> np.ndarray:
@@ -125,21 +256,31 @@ class Localiser:
     aspect: tuple[float, float] = (1.35, 2.3)
     min_contrast: float = 14.0
     min_fill: float = 0.86
+    refine: bool = True
 
     def __call__(self, frame_bgr: np.ndarray) -> list[np.ndarray]:
         if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
             raise ValueError("a frame is a BGR image of shape (height, width, 3)")
         h, w = frame_bgr.shape[:2]
-        scale = min(1.0, self.work_width / w)
-        small = cv2.resize(frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else frame_bgr
+        factor = max(1, int(np.ceil(w / self.work_width - 0.05)))  # an integer factor: fast area averaging
+        small = cv2.resize(frame_bgr, (w // factor, h // factor), interpolation=cv2.INTER_AREA) if factor > 1 else frame_bgr
+        scale = np.array([small.shape[1] / w, small.shape[0] / h], np.float32)
         mask = self.foreground(small)
         quads = self.quads_in_mask(mask, small)
-        return [order_quad(q / scale) for q in quads]
+        if not quads:
+            return []
+        out = []
+        for q in quads:
+            q = order_quad(q / scale)
+            if self.refine:
+                q = order_quad(refine_in_frame(frame_bgr, q))
+            out.append(q)
+        return out
 
     # -- foreground -------------------------------------------------------
     def foreground(self, small: np.ndarray) -> np.ndarray:
         """Binary mask (uint8 0/255) of what differs from the (smoothly lit) table."""
-        lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
         table, noise = table_model(lab)
         diff = lab - table
         dist = np.sqrt(0.5 * diff[..., 0] ** 2 + diff[..., 1] ** 2 + diff[..., 2] ** 2)
@@ -159,53 +300,48 @@ class Localiser:
 
     # -- blobs to quads ---------------------------------------------------
     def quads_in_mask(self, mask: np.ndarray, small: np.ndarray) -> list[np.ndarray]:
-        area_total = mask.shape[0] * mask.shape[1]
+        """Card quads (work-image pixels) from the foreground mask and the image's edges."""
+        h, w = mask.shape
+        area_total = h * w
         min_px = self.min_area * area_total
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         contours = [c for c in contours if cv2.contourArea(c) >= min_px]
-        singles, groups = [], []
+        found, groups = [], []
         for c in contours:
             quad = self.single_card(c, area_total)
             if quad is not None:
-                singles.append(quad)
+                found.append(quad)
             else:
                 groups.append(c)
-        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
+        gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+        edges = cv2.dilate(cv2.Canny(gray, 30, 90), np.ones((3, 3), np.uint8))
+        found.extend(self.outlined_cards(edges, area_total))
         if groups:
-            sizes = [self._sides(q) for q in singles]
+            sizes = [self._sides(q) for q in found]
             for c in groups:
-                singles.extend(self.split_group(c, mask, edges, sizes, min_px))
-        singles.extend(self.outlined_cards(edges, mask, singles, area_total))
-        h, w = mask.shape
-        return [q for q in singles if self._inside_frame(q, w, h)]
+                found.extend(self.split_group(c, mask, edges, sizes, min_px))
+        found = [q for q in found if self._inside_frame(q, w, h)]
+        return suppress_nested(found, mask.shape)
 
     @staticmethod
     def _inside_frame(q: np.ndarray, w: int, h: int, margin: float = 0.03) -> bool:
         m = margin * max(w, h)
         return bool(np.all(q[:, 0] >= -m) and np.all(q[:, 0] <= w + m) and np.all(q[:, 1] >= -m) and np.all(q[:, 1] <= h + m))
 
-    def outlined_cards(self, edges: np.ndarray, mask: np.ndarray, found: list[np.ndarray], area_total: float) -> list[np.ndarray]:
-        """Cards whose colour matches the table but whose outline is a closed edge
-        (a white card on a white table), not already found through the colour mask."""
-        taken = np.zeros_like(mask)
-        for q in found:
-            cv2.fillPoly(taken, [np.round(q).astype(np.int32)], 255)
-        contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    def outlined_cards(self, edges: np.ndarray, area_total: float) -> list[np.ndarray]:
+        """Cards found as regions enclosed by edges: a white card on a white or textured
+        table has little colour contrast but an outline all around, and the edge-free
+        region just inside (or the hole just outside) that outline is card-shaped."""
+        free = cv2.bitwise_not(edges)
+        contours, _ = cv2.findContours(free, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
         out = []
+        min_len = 4 * np.sqrt(self.min_area * area_total)
         for c in contours:
-            area = cv2.contourArea(c)
-            if area < self.min_area * area_total:
+            if len(c) < min_len or cv2.contourArea(c) < self.min_area * area_total:
                 continue
             quad = self.single_card(c, area_total)
-            if quad is None:
-                continue
-            m = _polygon_mask(mask.shape, quad)
-            inter = ((m > 0) & (taken > 0)).sum()
-            if inter > 0.2 * (m > 0).sum():
-                continue
-            out.append(quad)
-            taken |= m
+            if quad is not None:
+                out.append(quad)
         return out
 
     @staticmethod
@@ -272,7 +408,7 @@ class Localiser:
             for su, sv in self._corner_sizes(lu, lv, sizes):
                 quad = np.array([p, p + u * su, p + u * su + v * sv, p + v * sv], np.float32) - off
                 candidates.append(quad)
-        return self._select(candidates, blob, support_map, off, min_px)
+        return self._select(candidates, blob, support_map, off, min_px, contour)
 
     def _corner_sizes(self, lu: float, lv: float, sizes) -> list[tuple[float, float]]:
         """(length along u, length along v) hypotheses for a card at a corner."""
@@ -283,50 +419,49 @@ class Localiser:
         if sizes:
             s, l = np.median(np.array(sizes), axis=0)
             out += [(s, l), (l, s)]
-        return [(a, b) for a, b in out if self._aspect_ok(min(a, b), max(a, b))]
+        unique = {(round(a / 2) * 2, round(b / 2) * 2) for a, b in out}
+        return [(a, b) for a, b in unique if self._aspect_ok(min(a, b), max(a, b))]
 
-    def _select(self, candidates, blob, support_map, off, min_px) -> list[np.ndarray]:
+    def _select(self, candidates, blob, support_map, off, min_px, contour=None) -> list[np.ndarray]:
+        """Greedy choice of card rectangles explaining a blob (ROI coordinates in, frame out)."""
         scored = []
-        blob_area = float((blob > 0).sum())
-        for q in candidates:
-            m = _polygon_mask(blob.shape, q)
-            area = float((m > 0).sum())
-            if area < min_px:
-                continue
-            inside = float(((m > 0) & (blob > 0)).sum()) / area
-            if inside < 0.93:
-                continue
-            support = self._outline_support(q, support_map)
-            if support < 0.45:
-                continue
-            scored.append((support * np.sqrt(area), q, m > 0))
+        if candidates:
+            cands = np.array(candidates, np.float32)
+            areas = np.abs(np.array([cv2.contourArea(q) for q in cands]))
+            inside = _inside_fractions(cands, blob)
+            keep = (areas >= min_px) & (inside >= 0.93)
+            if keep.any():
+                support = _outline_supports(cands[keep], support_map)
+                for q, a, sup in zip(cands[keep], areas[keep], support):
+                    if sup >= 0.45:
+                        scored.append((sup * np.sqrt(a), q))
         scored.sort(key=lambda t: -t[0])
-        chosen, covered = [], np.zeros(blob.shape, bool)
-        for _, q, m in scored:
+        blob_area = float((blob > 0).sum())
+        chosen, masks = [], []
+        covered = np.zeros(blob.shape, bool)
+        reference = None
+        for _, q in scored:
+            sides = self._sides(q)
+            if reference is not None and not (abs(sides[0] / reference[0] - 1) < 0.15 and abs(sides[1] / reference[1] - 1) < 0.15):
+                continue  # all cards of a table have about the same size
+            if any(np.abs(q - c).max() < 0.08 * sides[1] for c in chosen):
+                continue
+            m = _polygon_mask(blob.shape, q) > 0
             area = m.sum()
-            if any((m & c).sum() / min(area, c.sum()) > 0.6 for c in [cm for _, cm in chosen]):
+            if any((m & c).sum() / min(area, c.sum()) > 0.6 for c in masks):
                 continue
             if (m & ~covered).sum() < 0.2 * area:
                 continue
-            chosen.append((q, m))
+            chosen.append(q)
+            masks.append(m)
             covered |= m
+            reference = reference or sides
             if covered.sum() >= 0.97 * blob_area:
                 break
-        return [q + off for q, _ in chosen]
-
-    @staticmethod
-    def _outline_support(quad: np.ndarray, support_map: np.ndarray) -> float:
-        pts = []
-        for i in range(4):
-            a, b = quad[i], quad[(i + 1) % 4]
-            t = np.linspace(0, 1, 24, endpoint=False)[:, None]
-            pts.append(a + (b - a) * t)
-        pts = np.round(np.concatenate(pts)).astype(int)
-        hh, ww = support_map.shape
-        ok = (pts[:, 0] >= 0) & (pts[:, 0] < ww) & (pts[:, 1] >= 0) & (pts[:, 1] < hh)
-        hit = np.zeros(len(pts), bool)
-        hit[ok] = support_map[pts[ok, 1], pts[ok, 0]]
-        return float(hit.mean())
+        if contour is not None:
+            local = (contour.reshape(-1, 2) - off).astype(np.float32)
+            chosen = [fit_quad_sides(local, order_quad(q), min_cover=0.4) for q in chosen]
+        return [q + off for q in chosen]
 
 
 _DEFAULT = Localiser()

@@ -25,6 +25,7 @@ MODEL_FILE = "cards.onnx"
 LABELS_FILE = "labels.txt"
 UNKNOWN = "unknown"
 DEFAULT_DECK = "default"
+BUILTIN_ALIASES = ("default", "builtin")  # names of the shipped model's own classes
 DEFAULT_THRESHOLD = 0.5
 
 
@@ -92,7 +93,7 @@ class Namer:
         import onnxruntime as ort
 
         folder = Path(models_dir) if models_dir is not None else globals()["models_dir"]()
-        deck = deck or DEFAULT_DECK
+        deck = DEFAULT_DECK if not deck or deck in BUILTIN_ALIASES else deck
         if deck != DEFAULT_DECK:
             decks = available_decks()
             if deck not in decks:

@@ -181,12 +181,14 @@ def table_surface(rng: np.random.Generator, w: int, h: int, backgrounds_dir: str
     if textures and rng.random() < 0.5:
         tex = textures[rng.integers(len(textures))]
         th, tw = tex.shape[:2]
-        zoom = rng.uniform(0.8, 2.5) * max(1.0, 256 / max(th, tw))
-        tex = cv2.resize(tex, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
-        reps = (h // tex.shape[0] + 2, w // tex.shape[1] + 2, 1)
-        big = np.tile(tex, reps)
-        y, x = rng.integers(0, tex.shape[0]), rng.integers(0, tex.shape[1])
-        out = big[y : y + h, x : x + w].copy()
+        # texture pixels per output pixel: small tiles are enlarged, big photos shown at 0.5-2x of a 1280 frame
+        zoom = rng.uniform(0.8, 2.5) * max(1.0, 256 / max(th, tw)) * (min(w, h) / 720 if max(th, tw) > 512 else 1.0)
+        win_w, win_h = max(2, int(w / zoom)), max(2, int(h / zoom))
+        reps = (win_h // th + 2, win_w // tw + 2, 1)
+        big = np.tile(tex, reps) if reps[0] > 1 or reps[1] > 1 else tex
+        y, x = rng.integers(0, th), rng.integers(0, tw)
+        window = big[y : y + win_h, x : x + win_w]
+        out = cv2.resize(window, (w, h), interpolation=cv2.INTER_LINEAR)
         if rng.random() < 0.3:
             out = np.ascontiguousarray(cv2.rotate(cv2.resize(out, (h, w)), cv2.ROTATE_90_CLOCKWISE))
         return out

@@ -1,0 +1,103 @@
+"""Training samples for the card classifier: synthetic crops drawn on the fly.
+
+A sample is a crop as the localiser + warp would produce it from one of the
+training decks (the built-in deck and every deck folder of ``decks_dir``),
+labelled with its card's class index, or an ``unknown`` crop labelled with the
+last class. Batches are made from integer seeds, so they can be produced in a
+worker process and reproduced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from engine.cards import CODES
+from vision import synth
+
+UNKNOWN_INDEX = len(CODES)
+LABELS = list(CODES) + [synth.UNKNOWN]
+FACE_HEIGHT = 384  # faces are cached at this height: about twice the crop height
+
+
+@dataclass
+class Recipe:
+    decks_dir: str | None
+    backgrounds_dir: str | None
+    size: tuple[int, int]
+    unknown_rate: float = 0.1
+    occlusion_rate: float = 0.2
+
+
+_DECKS: dict[str, tuple] = {}
+
+
+def training_decks(decks_dir: str | None) -> dict[str, tuple]:
+    """name -> faces, the built-in deck first (cached per process)."""
+    if not _DECKS:
+        _DECKS["builtin"] = tuple(_shrink(f) for f in synth.builtin_faces())
+        if decks_dir and Path(decks_dir).is_dir():
+            for folder in synth.deck_folders(decks_dir):
+                _DECKS[folder.name] = synth.load_deck(str(folder), max_height=FACE_HEIGHT)
+    return _DECKS
+
+
+def _shrink(face: synth.Face) -> synth.Face:
+    import cv2
+
+    h, w = face.bgr.shape[:2]
+    if h <= FACE_HEIGHT:
+        return face
+    f = FACE_HEIGHT / h
+    size = (round(w * f), FACE_HEIGHT)
+    return synth.Face(face.code, cv2.resize(face.bgr, size, interpolation=cv2.INTER_AREA), cv2.resize(face.alpha, size, interpolation=cv2.INTER_AREA))
+
+
+def deck_weights(names: list[str]) -> np.ndarray:
+    """Sampling weight per deck: the Rider-Waite-Smith scans count more (most test decks are RWS)."""
+    w = np.array([1.4 if "rws" in n else 0.8 if "digital" in n else 1.0 for n in names], np.float64)
+    return w / w.sum()
+
+
+def make_sample(rng: np.random.Generator, recipe: Recipe, decks: dict[str, tuple]) -> tuple[np.ndarray, int, str]:
+    """(crop BGR, class index, deck name or unknown kind)."""
+    names = list(decks)
+    if rng.random() < recipe.unknown_rate:
+        pool = decks[names[rng.integers(len(names))]]
+        crop, kind = synth.make_unknown_crop(rng, recipe.size, pool, recipe.backgrounds_dir, effects=rng.uniform(0.3, 1.2))
+        return crop, UNKNOWN_INDEX, kind
+    name = names[rng.choice(len(names), p=deck_weights(names))]
+    faces = decks[name]
+    k = int(rng.integers(len(faces)))
+    occluder = None
+    if rng.random() < recipe.occlusion_rate:
+        other = decks[names[rng.integers(len(names))]]
+        occluder = other[rng.integers(len(other))]
+    crop = synth.make_crop(
+        rng, faces[k], recipe.size, recipe.backgrounds_dir,
+        jitter=rng.uniform(0.0, 0.08), occluder=occluder,
+        effects=rng.uniform(0.2, 1.2), colour=rng.uniform(0.3, 1.5),
+    )
+    return crop, CODES.index(faces[k].code), name
+
+
+def make_batch(args: tuple[int, int, Recipe]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(uint8 RGB NCHW batch, labels, sources) for seed ``args[0]``, ``args[1]`` samples."""
+    import cv2
+
+    cv2.setNumThreads(1)  # one process per core; no thread oversubscription
+    seed, n, recipe = args
+    rng = np.random.default_rng(seed)
+    decks = training_decks(recipe.decks_dir)
+    w, h = recipe.size
+    x = np.empty((n, 3, h, w), np.uint8)
+    y = np.empty(n, np.int64)
+    src = []
+    for i in range(n):
+        crop, label, origin = make_sample(rng, recipe, decks)
+        x[i] = crop[..., ::-1].transpose(2, 0, 1)
+        y[i] = label
+        src.append(origin)
+    return x, y, src
