@@ -210,9 +210,14 @@ class TarotDemo:
                 bad = done[-1]
                 app.on_decision(("undo",))
                 if wrong == len(done) - 1:
+                    right = self.truth_ops[wrong]
                     self.stats.corrected += 1
-                    self.stats.details.append(f"camera read {bad.get('card')} for {self.truth_ops[wrong].get('card')}")
+                    self.stats.details.append(f"camera read {bad.get('card')} for {right.get('card')}")
                     self.report(f"player: that was not {bad.get('card')}: undo")
+                    if right["op"] == "play":  # and the right card, by hand, as a player would
+                        self.stats.entered_by_hand += 1
+                        self.report(f"player: {right['card']} entered by hand")
+                        app.on_decision(("card", right["card"]))
                 continue
             expected = self.expected(session)
             if app.controller.pending:

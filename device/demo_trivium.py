@@ -87,6 +87,10 @@ class TriviumDemo:
                 if wrong == len(done) - 1:
                     self.stats.corrected += 1
                     self.report(f"player: the camera got {done[-1]} wrong: undo")
+                    right = self.truth_ops[wrong]
+                    if right["op"] in VISUAL:  # and the right move, by hand, as a player would
+                        app.controller.reset_collections()
+                        self._enter_by_hand(app, right)
                 continue
             expected = self.expected(session)
             if app.controller.pending:
