@@ -159,8 +159,10 @@ def parent(args: argparse.Namespace) -> None:
         result = json.loads(out.strip().splitlines()[-1])
     fps = 10.0
     print("Tarotmate table app benchmark (device loop on the simulated table)")
-    print(f"  frames:                 {args.width}x{args.width * 9 // 16}, {result['frames']} processed "
-          f"({result['cards_played']} cards played), {result['steady_frames']} after {args.warmup} warm-up")
+    print(f"  frames:                 {args.width}x{args.width * 9 // 16}, {result['frames']} processed, "
+          f"{result['steady_frames']} after {args.warmup} warm-up")
+    print(f"  cards recorded:         {result['cards_played']} (uncertain cards wait for a player's OK; "
+          f"nobody presses here)")
     print(f"  card recognition:       {result['recognition']}")
     print(f"  start to READY=1:       {ready_s:.2f} s" if ready_s is not None else "  start to READY=1:       never")
     print(f"  CPU per frame (app):    {result['cpu_ms_per_frame']:.2f} ms mean, {result['cpu_ms_p95']:.2f} ms p95 "
