@@ -56,12 +56,14 @@ def print_table(log, out=sys.stdout) -> None:
         return
     for game in games:
         deals = log.deals(game.id)
-        title = f"game {game.id} · {game.kind} · {game.players} players · {_when(game.started)}"
+        what = "match" if game.kind == "trivium" else "game"
+        title = f"{what} {game.id} · {game.kind} · {game.players} players · {_when(game.started)}"
         if game.finished is None:
             title += " · in progress"
         print(title, file=out)
         width = max(6, *(len(n) for n in game.names))
-        print("  deal " + " ".join(f"{n:>{width}}" for n in game.names), file=out)
+        unit = "game" if game.kind == "trivium" else "deal"  # a Trivium match is made of games
+        print(f"  {unit} " + " ".join(f"{n:>{width}}" for n in game.names), file=out)
         totals = [0.0] * game.players
         for deal in deals:
             if deal.scores is None:
