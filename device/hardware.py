@@ -46,9 +46,15 @@ def simulated_table(config, seed: int = 1):
         tricks = [Trick(t.leader + 1, tuple(t.cards), t.winner + 1) for t in truth.tricks]
         script = french_deal_script(tricks, players=players)
     else:
-        from vision.simulator import trick_script
+        from engine.trivium import random_game, table_view
+        from vision.simulator import Idle, Lay, Play
 
-        script = trick_script(players=players, seed=seed)
+        script = [Idle(10)]
+        for op in table_view(random_game(config.game.seat_names(), seed)):
+            if op.kind == "lay_tercia":
+                script += [Lay(op.seat + 1, tuple(op.cards)), Idle(10)]
+            elif op.kind in ("draw_from_pozo", "take_from_olla"):
+                script += [Play(op.seat + 1, op.discard), Idle(10)]  # the discard lands on the olla
     simulator = TableSimulator(script, players=players, size=(config.camera.width, config.camera.height),
                                fps=config.camera.fps, seed=seed, deck=config.camera.deck or None)
     return SimulatorSource(simulator)
