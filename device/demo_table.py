@@ -24,18 +24,18 @@ import os
 import shutil
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from device.app import Outputs, TableApp
+from device.demo_player import ScriptedDemo
 from device.recorder import ScreenRecorder
 from device.rules import TarotRules
 from device.session import GameSession
 from device.store import DealLog
 from engine.errors import TarotmateError
 
-NAMES = ("Ana", "Luis", "Marta", "Pau", "Rosa")
 DB_NAME = "demo.db"
 
 
@@ -55,27 +55,6 @@ class DemoSettings:
     speed: float | None = None  # simulated hands' speed (default 1, 1.6 with --fast)
     frame_width: int | None = None  # simulated camera width (default 1280, 960 with --fast)
     max_seconds: float | None = None
-
-
-@dataclass
-class VisionStats:
-    """How the camera side did, as seen by the scripted player."""
-
-    frames: int = 0
-    events: int = 0
-    seen_right: int = 0
-    confirmed: int = 0
-    corrected: int = 0
-    entered_by_hand: int = 0
-    seconds: float = 0.0
-    recognition: str = ""
-    details: list[str] = field(default_factory=list)
-
-    def line(self) -> str:
-        fps = self.frames / self.seconds if self.seconds else 0.0
-        return (f"{self.frames} frames ({fps:.1f}/s) named by {self.recognition}: "
-                f"{self.seen_right} cards read right at once, {self.confirmed} uncertain cards answered "
-                f"on the OLED, {self.corrected} wrong cards undone, {self.entered_by_hand} cards entered by hand")
 
 
 # ---------------------------------------------------------------- outputs
@@ -153,9 +132,8 @@ class Recognition:
 # ---------------------------------------------------------------- the French tarot demo
 
 
-def decision_for(op) -> tuple:
+def decision_for(d: dict) -> tuple:
     """The menu decision a player enters for a non-visual tarot operation."""
-    d = op.to_dict()
     kind = d["op"]
     if kind == "bid":
         return ("bid", d["seat"], d["bid"])
@@ -174,179 +152,18 @@ def decision_for(op) -> tuple:
     raise TarotmateError(f"the demo cannot enter {kind!r} from the menus")
 
 
-class TarotDemo:
-    """One French tarot deal played on the simulated table."""
+class TarotDemo(ScriptedDemo):
+    """One French tarot deal played on the simulated table: the chien shown
+    and every card played are seen by the camera, the rest is entered."""
 
-    VISUAL = ("play", "chien")
+    visual = ("play", "chien")
 
     def __init__(self, settings: DemoSettings, report: Callable[[str], None]):
         from engine.tarot import random_deal
 
-        self.settings = settings
-        self.report = report
         self.truth = random_deal(settings.players, settings.seed, poignee_rate=0.5)
-        self.truth_ops = [op.to_dict() for op in self.truth.operations]
-        self.names = list(NAMES[: settings.players])
+        super().__init__(settings, report, [op.to_dict() for op in self.truth.operations])
         self.label = f"demo:french-tarot:{settings.players}:{settings.seed}"
-        self.stats = VisionStats()
-
-    # -------------------------------------------------------- the scripted player
-
-    def done_ops(self, session: GameSession) -> list[dict]:
-        return [op.to_dict() for op in session.state.operations]
-
-    def expected(self, session: GameSession) -> dict | None:
-        k = len(session.state.operations)
-        return self.truth_ops[k] if k < len(self.truth_ops) else None
-
-    def keep_in_step(self, app: TableApp) -> None:
-        """Answer the OLED, undo what the camera got wrong, and enter every
-        non-visual decision that is due, until a card from the table is next."""
-        session = app.session
-        while True:
-            done = self.done_ops(session)
-            wrong = next((i for i, op in enumerate(done) if op != self.truth_ops[i]), None)
-            if wrong is not None:
-                bad = done[-1]
-                app.on_decision(("undo",))
-                if wrong == len(done) - 1:
-                    right = self.truth_ops[wrong]
-                    self.stats.corrected += 1
-                    self.stats.details.append(f"camera read {bad.get('card')} for {right.get('card')}")
-                    self.report(f"player: that was not {bad.get('card')}: undo")
-                    if right["op"] == "play":  # and the right card, by hand, as a player would
-                        self.stats.entered_by_hand += 1
-                        self.report(f"player: {right['card']} entered by hand")
-                        app.on_decision(("card", right["card"]))
-                continue
-            expected = self.expected(session)
-            if app.controller.pending:
-                pending = app.controller.pending[0]
-                truth_card = expected.get("card") if expected and expected["op"] == "play" else None
-                if truth_card is None and expected and expected["op"] == "chien":
-                    missing = [c for c in expected["cards"] if c not in app.controller.chien_seen]
-                    truth_card = pending.best if pending.best in missing else (missing[0] if missing else None)
-                if truth_card is None:
-                    app.on_decision(("reject_card",))
-                elif pending.best == truth_card:
-                    self.stats.confirmed += 1
-                    app.on_decision(("confirm_card", truth_card))
-                else:
-                    self.stats.confirmed += 1
-                    app.on_decision(("correct_card", truth_card))
-                continue
-            if expected is None or expected["op"] in self.VISUAL:
-                return
-            notices = app.on_decision(decision_for(self._op(expected)))
-            if len(session.state.operations) == len(done):
-                raise TarotmateError(f"the table app refused the player's {expected['op']}: "
-                                     + "; ".join(n.text for n in notices))
-
-    @staticmethod
-    def _op(data: dict):
-        from engine.tarot import operation_from_dict
-
-        return operation_from_dict(data)
-
-    def enter_missing(self, app: TableApp, trick_number: int | None) -> None:
-        """After a scene: what the camera missed of it is entered by hand
-        (``trick_number``: the scene's trick, ``None`` for the chien)."""
-        self.keep_in_step(app)
-        expected = self.expected(app.session)
-        if expected is None:
-            return
-        if expected["op"] == "chien" and trick_number is None:
-            for code in expected["cards"]:
-                if code not in app.controller.chien_seen and self.expected(app.session) == expected:
-                    self.stats.entered_by_hand += 1
-                    self.report(f"player: the camera missed {code} of the chien; entered by hand")
-                    app.on_decision(("card", code))
-        elif expected["op"] == "play" and app.session.state.trick_number == trick_number:
-            self.stats.entered_by_hand += 1
-            self.report(f"player: the camera missed {expected['card']}; entered by hand")
-            app.on_decision(("card", expected["card"]))
-            self.enter_missing(app, trick_number)
-
-    # -------------------------------------------------------- scenes
-
-    def next_scene(self, session: GameSession):
-        """The simulated scene for the next visual operation: the chien shown,
-        or the current trick played (from its first card) and swept."""
-        from vision.simulator import Trick, french_deal_script
-
-        deal = session.state
-        expected = self.expected(session)
-        players = self.settings.players
-        idle = 6 if self.settings.fast else 10
-        if expected["op"] == "chien":
-            return french_deal_script([], players=players, chien=tuple(expected["cards"]),
-                                      taker=self.truth.taker + 1, idle=idle), f"the chien ({len(expected['cards'])} cards)"
-        number = deal.trick_number
-        trick = self.truth.tricks[number - 1]
-        scene = Trick(trick.leader + 1, tuple(trick.cards), trick.winner + 1)
-        return french_deal_script([scene], players=players, idle=idle), f"trick {number}"
-
-    def play_scene(self, app: TableApp, recognition: Recognition) -> None:
-        from vision.simulator import TableSimulator
-
-        script, what = self.next_scene(app.session)
-        scene_trick = app.session.state.trick_number if self.expected(app.session)["op"] == "play" else None
-        before = len(app.session.state.operations)
-        s = self.settings
-        size = frame_size(s)
-        seed = s.seed * 1000 + before
-        simulator = TableSimulator(script, players=s.players, size=size, seed=seed, deck=s.deck,
-                                   speed=s.speed or (1.6 if s.fast else 1.0))
-        tracker, frames = recognition.tracker_and_frames(simulator)
-        started = time.perf_counter()
-        for frame in frames:
-            events = tracker.process(frame)
-            self.stats.frames += 1
-            if events:
-                self._feed(app, events)
-            elif self.stats.frames % 10 == 0:
-                app.outputs.idle()
-        self._feed(app, tracker.flush())
-        self.stats.seconds += time.perf_counter() - started
-        self.enter_missing(app, scene_trick)
-        self.keep_in_step(app)
-        app.tick += 1
-        self.report(f"{what}: {len(app.session.state.operations) - before} operations "
-                    f"(log: {app.session.operations_count})")
-
-    def _feed(self, app: TableApp, events) -> None:
-        if not events:
-            return
-        self.stats.events += len(events)
-        session = app.session
-        for event in events:
-            k = len(session.state.operations)
-            expected = self.expected(session)
-            app.on_events([event])
-            done = session.state.operations
-            if len(done) > k and done[k].to_dict() == expected:
-                self.stats.seen_right += len(expected["cards"]) if expected["op"] == "chien" else 1
-            self.keep_in_step(app)
-
-    # -------------------------------------------------------- the whole deal
-
-    def play(self, app: TableApp, recognition: Recognition, deadline: float | None) -> None:
-        session = app.session
-        self.keep_in_step(app)
-        while not session.deal_over:
-            if deadline is not None and time.monotonic() > deadline:
-                raise TarotmateError("the demo ran out of time (--max-seconds); run it again to resume")
-            before = len(session.state.operations)
-            self.play_scene(app, recognition)
-            self.keep_in_step(app)
-            if len(session.state.operations) <= before:
-                raise TarotmateError(f"the table app refused {self.expected(session)}: "
-                                     + "; ".join(n.text for n in app.controller.history[-3:]))
-
-    def check_against_truth(self, session: GameSession) -> None:
-        done = self.done_ops(session)
-        if done != self.truth_ops:
-            raise TarotmateError("the deal in the log differs from the deal played on the table")
 
     def rules(self) -> TarotRules:
         return TarotRules()
@@ -356,6 +173,59 @@ class TarotDemo:
             log, self.rules(), self.names, {}, label=self.label,
             first_setup={"dealer": self.truth.dealer, "seed": self.settings.seed},
         )
+
+    def decision_for(self, op: dict) -> tuple:
+        return decision_for(op)
+
+    def pending_truth(self, app: TableApp, expected: dict | None) -> str | None:
+        if expected is None:
+            return None
+        if expected["op"] == "play":
+            return expected["card"]
+        if expected["op"] == "chien":
+            missing = [c for c in expected["cards"] if c not in app.controller.chien_seen]
+            best = app.controller.pending[0].best
+            return best if best in missing else (missing[0] if missing else None)
+        return None
+
+    def scene(self, session: GameSession, expected: dict):
+        """The chien shown and taken, or the current trick played from its
+        first card and swept; the scope is the trick's number (None: the chien)."""
+        from vision.simulator import Trick, french_deal_script
+
+        players = self.settings.players
+        idle = 6 if self.settings.fast else 10
+        if expected["op"] == "chien":
+            script = french_deal_script([], players=players, chien=tuple(expected["cards"]),
+                                        taker=self.truth.taker + 1, idle=idle)
+            return script, f"the chien ({len(expected['cards'])} cards)", None
+        number = session.state.trick_number
+        trick = self.truth.tricks[number - 1]
+        scene = Trick(trick.leader + 1, tuple(trick.cards), trick.winner + 1)
+        return french_deal_script([scene], players=players, idle=idle), f"trick {number}", number
+
+    def enter_missing(self, app: TableApp, scope: int | None) -> None:
+        while True:
+            self.keep_in_step(app)
+            expected = self.expected(app.session)
+            if expected is None:
+                return
+            if expected["op"] == "chien" and scope is None:
+                code = next(c for c in expected["cards"] if c not in app.controller.chien_seen)
+                self.report(f"player: the camera missed {code} of the chien; entered by hand")
+            elif expected["op"] == "play" and app.session.state.trick_number == scope:
+                code = expected["card"]
+                self.report(f"player: the camera missed {code}; entered by hand")
+            else:
+                return
+            self.stats.entered_by_hand += 1
+            app.on_decision(("card", code))
+
+    def enter_right(self, app: TableApp, right: dict) -> None:
+        if right["op"] == "play":
+            self.stats.entered_by_hand += 1
+            self.report(f"player: {right['card']} entered by hand")
+            app.on_decision(("card", right["card"]))
 
     def replay_scores(self, record: dict) -> list:
         from engine.tarot import replay_record
@@ -368,20 +238,15 @@ class TarotDemo:
         replay = replay_record(record)
         taker = record["taker"]
         verdict = "made" if replay["won"] else "failed"
+        oudlers = replay["attack_oudlers"]
         return [
             f"contract: {record['contract']} by {self.names[taker]} — {verdict} "
-            f"({replay['attack_points']:g} points with {replay['attack_oudlers']} "
-            f"oudler{'' if replay['attack_oudlers'] == 1 else 's'}, needed {replay['target']})",
+            f"({replay['attack_points']:g} points with {oudlers} oudler{'' if oudlers == 1 else 's'}, "
+            f"needed {replay['target']})",
         ]
 
 
 # ---------------------------------------------------------------- running a demo
-
-
-def frame_size(settings: DemoSettings) -> tuple[int, int]:
-    """The simulated camera's frame size (16:9)."""
-    width = settings.frame_width or (960 if settings.fast else 1280)
-    return width, width * 9 // 16
 
 
 def write_scores(out: Path, names: list[str], scores: list, totals: list, extra: list[str]) -> str:

@@ -1,0 +1,221 @@
+"""The demos' scripted player: what a person at the table would do.
+
+A demo knows the *truth* (the operations of a random deal or game, as a
+table sees them) and plays it scene by scene on the simulated table. Between
+the camera's events the player
+
+* enters every non-visual decision that is due (bids, the écart, a steal...)
+  as a menu decision, as if pressed on the buttons;
+* answers the OLED when a card is uncertain (confirms it, or picks the right
+  one);
+* undoes an operation the camera got wrong and enters the right one by hand;
+* after a scene, enters by hand what the camera missed of it.
+
+The player reads only the truth and the engine's state (never its own
+memory), so after a restart it carries on from whatever the deal log holds.
+Subclasses say which operations are visual, how a scene is drawn, and how
+their game's operations are entered.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from device.app import TableApp
+from device.session import GameSession
+from engine.errors import TarotmateError
+
+NAMES = ("Ana", "Luis", "Marta", "Pau", "Rosa")
+
+
+@dataclass
+class VisionStats:
+    """How the camera side did, as the scripted player saw it."""
+
+    frames: int = 0
+    events: int = 0
+    seen_right: int = 0
+    confirmed: int = 0
+    corrected: int = 0
+    entered_by_hand: int = 0
+    seconds: float = 0.0
+    recognition: str = ""
+    details: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        fps = self.frames / self.seconds if self.seconds else 0.0
+        return (f"{self.frames} frames ({fps:.1f}/s) named by {self.recognition}: "
+                f"{self.seen_right} cards read right at once, {self.confirmed} uncertain cards answered "
+                f"on the OLED, {self.corrected} wrong cards undone, {self.entered_by_hand} cards entered by hand")
+
+
+def frame_size(settings) -> tuple[int, int]:
+    """The simulated camera's frame size (16:9)."""
+    width = settings.frame_width or (960 if settings.fast else 1280)
+    return width, width * 9 // 16
+
+
+class ScriptedDemo:
+    """The shared part of the French tarot and Trivium demos."""
+
+    visual: tuple[str, ...] = ()  # operation kinds the camera sees
+    label = ""
+
+    def __init__(self, settings, report: Callable[[str], None], truth_ops: list[dict]):
+        self.settings = settings
+        self.report = report
+        self.truth_ops = truth_ops
+        self.names = list(NAMES[: settings.players])
+        self.stats = VisionStats()
+
+    # -------------------------------------------------------- per game
+
+    def rules(self):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def new_session(self, log) -> GameSession:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def same(self, done: dict, truth: dict) -> bool:
+        """Whether an operation in the log is the truth's (subclasses relax the card order)."""
+        return done == truth
+
+    def decision_for(self, op: dict) -> tuple:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def pending_truth(self, app: TableApp, expected: dict | None) -> str | None:  # pragma: no cover
+        """The right answer to the uncertain card on the OLED (None: not a card of this scene)."""
+        raise NotImplementedError
+
+    def scene(self, session: GameSession, expected: dict) -> tuple[list, str, Any]:  # pragma: no cover
+        """The simulator script for the next visual operation, what it shows, and its scope."""
+        raise NotImplementedError
+
+    def enter_missing(self, app: TableApp, scope: Any) -> None:  # pragma: no cover - overridden
+        """After a scene: enter by hand what the camera missed of it."""
+        raise NotImplementedError
+
+    def enter_right(self, app: TableApp, right: dict) -> None:  # pragma: no cover - overridden
+        """After undoing a misread operation: enter the right one by hand."""
+        raise NotImplementedError
+
+    def cards_of(self, op: dict) -> int:
+        return len(op["cards"]) if isinstance(op.get("cards"), list) else 1
+
+    # -------------------------------------------------------- the log against the truth
+
+    def done_ops(self, session: GameSession) -> list[dict]:
+        return [op.to_dict() for op in session.state.operations]
+
+    def expected(self, session: GameSession) -> dict | None:
+        k = len(session.state.operations)
+        return self.truth_ops[k] if k < len(self.truth_ops) else None
+
+    def check_against_truth(self, session: GameSession) -> None:
+        done = self.done_ops(session)
+        if len(done) != len(self.truth_ops) or not all(map(self.same, done, self.truth_ops)):
+            raise TarotmateError("the game in the log differs from the game played on the table")
+
+    # -------------------------------------------------------- the player
+
+    def keep_in_step(self, app: TableApp) -> None:
+        """Undo what the camera got wrong, answer the OLED, and enter every
+        non-visual decision that is due, until the table is next."""
+        session = app.session
+        while True:
+            done = self.done_ops(session)
+            wrong = next((i for i, op in enumerate(done) if not self.same(op, self.truth_ops[i])), None)
+            if wrong is not None:
+                app.on_decision(("undo",))
+                if wrong == len(done) - 1:
+                    self.stats.corrected += 1
+                    self.stats.details.append(f"camera: {done[-1]} for {self.truth_ops[wrong]}")
+                    self.report(f"player: the camera got {self._short(done[-1])} wrong: undo")
+                    if self.truth_ops[wrong]["op"] in self.visual:
+                        self.enter_right(app, self.truth_ops[wrong])
+                continue
+            expected = self.expected(session)
+            if app.controller.pending:
+                self._answer(app, expected)
+                continue
+            if expected is None or expected["op"] in self.visual:
+                return
+            notices = app.on_decision(self.decision_for(expected))
+            if len(session.state.operations) == len(done):
+                raise TarotmateError(f"the table app refused the player's {expected['op']}: "
+                                     + "; ".join(n.text for n in notices))
+
+    def _answer(self, app: TableApp, expected: dict | None) -> None:
+        truth_card = self.pending_truth(app, expected)
+        if truth_card is None:
+            app.on_decision(("reject_card",))
+            return
+        self.stats.confirmed += 1
+        best = app.controller.pending[0].best
+        app.on_decision(("confirm_card" if best == truth_card else "correct_card", truth_card))
+
+    @staticmethod
+    def _short(op: dict) -> str:
+        for key in ("card", "discard", "cards"):
+            if key in op:
+                value = op[key]
+                return " ".join(value) if isinstance(value, list) else str(value)
+        return op.get("op", "?")
+
+    # -------------------------------------------------------- scenes
+
+    def play_scene(self, app: TableApp, recognition) -> None:
+        from vision.simulator import TableSimulator
+
+        session = app.session
+        expected = self.expected(session)
+        script, what, scope = self.scene(session, expected)
+        before = len(session.state.operations)
+        s = self.settings
+        simulator = TableSimulator(script, players=s.players, size=frame_size(s), seed=s.seed * 1000 + before,
+                                   deck=s.deck, speed=s.speed or (1.6 if s.fast else 1.0))
+        tracker, frames = recognition.tracker_and_frames(simulator)
+        started = time.perf_counter()
+        for frame in frames:
+            events = tracker.process(frame)
+            self.stats.frames += 1
+            if events:
+                self._feed(app, events)
+            elif self.stats.frames % 10 == 0:
+                app.outputs.idle()
+        self._feed(app, tracker.flush())
+        self.stats.seconds += time.perf_counter() - started
+        self.keep_in_step(app)
+        self.enter_missing(app, scope)
+        self.keep_in_step(app)
+        app.tick += 1
+        self.report(f"{what}: {len(session.state.operations) - before} operations (log: {session.operations_count})")
+
+    def _feed(self, app: TableApp, events) -> None:
+        session = app.session
+        for event in events:
+            k = len(session.state.operations)
+            expected = self.expected(session)
+            app.on_events([event])
+            self.stats.events += 1
+            done = session.state.operations
+            if len(done) > k and expected is not None and self.same(done[k].to_dict(), expected):
+                self.stats.seen_right += self.cards_of(expected)
+            self.keep_in_step(app)
+
+    def play(self, app: TableApp, recognition, deadline: float | None) -> None:
+        """Scenes until the deal (or game) is over."""
+        session = app.session
+        self.keep_in_step(app)
+        while not session.deal_over:
+            if deadline is not None and time.monotonic() > deadline:
+                raise TarotmateError("the demo ran out of time (--max-seconds); run it again to resume")
+            if self.expected(session) is None:
+                raise TarotmateError("the log went past the game played on the table")
+            before = len(session.state.operations)
+            self.play_scene(app, recognition)
+            if len(session.state.operations) <= before:
+                raise TarotmateError(f"the table app refused {self.expected(session)}: "
+                                     + "; ".join(n.text for n in app.controller.history[-3:]))
