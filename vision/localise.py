@@ -270,9 +270,9 @@ class Localiser:
         if not quads:
             return []
         out = []
-        for q in quads:
+        for q, outline_visible in quads:
             q = order_quad(q / scale)
-            if self.refine:
+            if self.refine and outline_visible:  # a partly covered card would snap to the card above it
                 q = order_quad(refine_in_frame(frame_bgr, q))
             out.append(q)
         return out
@@ -299,8 +299,9 @@ class Localiser:
         return filled
 
     # -- blobs to quads ---------------------------------------------------
-    def quads_in_mask(self, mask: np.ndarray, small: np.ndarray) -> list[np.ndarray]:
-        """Card quads (work-image pixels) from the foreground mask and the image's edges."""
+    def quads_in_mask(self, mask: np.ndarray, small: np.ndarray) -> list[tuple[np.ndarray, bool]]:
+        """Card quads (work-image pixels) from the foreground mask and the image's edges,
+        each with whether the card's whole outline is visible (not split from a group)."""
         h, w = mask.shape
         area_total = h * w
         min_px = self.min_area * area_total
@@ -316,12 +317,13 @@ class Localiser:
         gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
         edges = cv2.dilate(cv2.Canny(gray, 30, 90), np.ones((3, 3), np.uint8))
         found.extend(self.outlined_cards(edges, area_total))
+        whole = len(found)  # quads before this index show the whole card outline
         if groups:
             sizes = [self._sides(q) for q in found]
             for c in groups:
                 found.extend(self.split_group(c, mask, edges, sizes, min_px))
-        found = [q for q in found if self._inside_frame(q, w, h)]
-        return suppress_nested(found, mask.shape)
+        kept = suppress_nested([q for q in found if self._inside_frame(q, w, h)], mask.shape)
+        return [(q, any(q is f for f in found[:whole])) for q in kept]
 
     @staticmethod
     def _inside_frame(q: np.ndarray, w: int, h: int, margin: float = 0.03) -> bool:
@@ -434,7 +436,7 @@ class Localiser:
                 support = _outline_supports(cands[keep], support_map)
                 for q, a, sup in zip(cands[keep], areas[keep], support):
                     if sup >= 0.45:
-                        scored.append((sup * np.sqrt(a), q))
+                        scored.append((sup**4 * np.sqrt(a), q))  # a fully backed outline beats a bigger guess
         scored.sort(key=lambda t: -t[0])
         blob_area = float((blob > 0).sum())
         chosen, masks = [], []

@@ -1,0 +1,105 @@
+"""Localisation on synthetic tables made of the built-in deck (no ../shared needed)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.localise import Localiser, find_cards, order_quad
+from vision.warp import CROP_SIZE, warp_card
+
+from .scenes import match, place, table
+
+TOLERANCE = 0.06  # of the card's long side (15 px for a 250 px card)
+
+TABLES = {
+    "green felt": (40, 110, 30),
+    "dark wood": (30, 55, 90),
+    "blue cloth": (140, 60, 20),
+    "red cloth": (40, 30, 150),
+    "grey": (110, 110, 110),
+}
+
+
+def scattered(colour, angles, seed=0):
+    canvas = table(colour, seed=seed)
+    centres = [(250, 200), (640, 200), (1030, 200), (250, 520), (640, 520), (1030, 520)]
+    codes = ["T21", "EX", "H07", "SK", "D01", "C10"]
+    truths = [place(canvas, c, xy, a) for c, xy, a in zip(codes, centres, angles)]
+    return canvas, truths
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_every_card_found_on_each_table_colour(name):
+    canvas, truths = scattered(TABLES[name], [0, 15, 35, 90, 120, 170])
+    found = find_cards(canvas)
+    errors = [match(found, t) for t in truths]
+    assert max(errors) < TOLERANCE, errors
+    assert len(found) == len(truths)
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.lists(st.floats(0, 360), min_size=6, max_size=6), st.integers(0, 1000))
+def test_any_rotation(angles, seed):
+    canvas, truths = scattered((50, 90, 40), angles, seed)
+    found = find_cards(canvas)
+    assert max(match(found, t) for t in truths) < TOLERANCE
+
+
+def test_quads_are_clockwise_short_edge_first():
+    canvas, truths = scattered((40, 110, 30), [10, 80, 135, 200, 260, 330])
+    for q in find_cards(canvas):
+        assert q.shape == (4, 2) and q.dtype == np.float32
+        edges = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+        assert edges[0] < edges[1] and edges[2] < edges[3]
+        x, y = q[:, 0], q[:, 1]
+        assert np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y) > 0  # clockwise on screen (y down)
+
+
+def test_empty_tables_give_nothing():
+    for colour in TABLES.values():
+        assert find_cards(table(colour)) == []
+
+
+def test_a_trick_of_partly_overlapping_cards():
+    canvas = table((40, 100, 35))
+    # four cards played towards the centre, each covering a corner of the previous one
+    truths = [
+        place(canvas, "H07", (540, 300), 0),
+        place(canvas, "S09", (700, 280), 10),
+        place(canvas, "T05", (720, 450), -20),
+        place(canvas, "DK", (560, 470), 5),
+    ]
+    found = find_cards(canvas)
+    errors = [match(found, t) for t in truths]
+    assert max(errors) < 0.08, errors
+
+
+def test_two_cards_side_by_side_touching():
+    canvas = table((30, 55, 90))
+    a = place(canvas, "C03", (560, 360), 0)
+    b = place(canvas, "C04", (560 + 250 / (800 / 440), 360), 0)
+    found = find_cards(canvas)
+    assert match(found, a) < 0.08 and match(found, b) < 0.08
+
+
+def test_small_blobs_are_not_cards():
+    canvas = table((40, 110, 30))
+    canvas[300:330, 600:640] = 230  # a light patch far smaller than a card
+    assert Localiser(min_area=0.004)(canvas) == []
+
+
+def test_warp_gives_an_upright_portrait_crop():
+    canvas = table((40, 110, 30))
+    truth = place(canvas, "H01", (640, 360), 30)
+    quad = find_cards(canvas)[0]
+    crop = warp_card(canvas, quad)
+    assert crop.shape == (CROP_SIZE[1], CROP_SIZE[0], 3)
+    # the face is cream: the crop's centre is light whichever half-turn it is in
+    assert crop[CROP_SIZE[1] // 3 : 2 * CROP_SIZE[1] // 3, CROP_SIZE[0] // 4 : 3 * CROP_SIZE[0] // 4].mean() > 150
+    assert order_quad(truth).shape == (4, 2)
+
+
+def test_bad_frame_is_a_clear_error():
+    with pytest.raises(ValueError, match="BGR"):
+        find_cards(np.zeros((10, 10), np.uint8))
