@@ -166,7 +166,7 @@ class TableApp:
             return views.deal_end_view(deal, names)
         if deal.phase == "play" and (self.swept or not deal.tricks) and not deal.current_trick.cards:
             return views.target_view(deal, names)
-        return views.tarot_view(deal, names, getattr(self.controller, "chien_seen", []))
+        return views.tarot_view(deal, names, getattr(self.controller, "chien_seen", []), self.lang, self.style)
 
     def score_view(self):
         totals = self.session.totals()

@@ -11,7 +11,7 @@ is pressed with nothing else open. Decisions go to the :class:`TableApp`.
 from __future__ import annotations
 
 from device.menus import BiddingFlow, ConfirmCardFlow, Flow, GameMenu, Step
-from device.i18n import N_
+from device.i18n import N_, translator
 
 
 class TriviumMenu(Flow):
@@ -123,8 +123,9 @@ class MenuDriver:
             if state.phase == "ecart":
                 return ("ecart", None)
             if state.phase in ("done", "redeal"):
-                return ChoiceFlow("Deal over", [("New deal", ("new_deal",)), ("End the game", ("end_game",))],
-                                  lang, style)
+                tr = translator(lang)
+                return ChoiceFlow(tr(N_("Menu")), [(tr(N_("New deal")), ("new_deal",)),
+                                                   (tr(N_("End the game")), ("end_game",))], lang, style)
             return GameMenu(session.names, lang, style)
         if state.phase == "finished":
             return ChoiceFlow("Game over", [("New game", ("new_deal",)), ("End the match", ("end_game",))],

@@ -56,9 +56,11 @@ def bidding_view(deal, names: list[str]) -> BiddingView:
     return BiddingView(tuple(names), deal.dealer, tuple(bids), deal.to_speak, deal.called_card)
 
 
-def chien_view(deal, seen: list[str]) -> MenuView:
-    """The chien being shown: the cards seen so far."""
-    items = tuple(seen) or ("…",)
+def chien_view(deal, seen: list[str], lang: str = "en", style: str = "french") -> MenuView:
+    """The chien being shown: the cards seen so far, by name."""
+    from device.screens.labels import card_name
+
+    items = tuple(card_name(code, lang, style) for code in seen) or ("…",)
     return MenuView(f"Chien {len(seen)}/{deal.chien_size}", items, len(items) - 1)
 
 
@@ -166,13 +168,14 @@ def confirm_view(pending, names: list[str], seat: int | None = None) -> ConfirmC
     )
 
 
-def tarot_view(deal, names: list[str], chien_seen: list[str] | None = None) -> Any:
+def tarot_view(deal, names: list[str], chien_seen: list[str] | None = None, lang: str = "en",
+               style: str = "french") -> Any:
     """The screen for the deal's phase when nothing else needs attention."""
     phase = deal.phase
     if phase == "bidding" or phase == "calling":
         return bidding_view(deal, names)
     if phase == "chien":
-        return chien_view(deal, chien_seen or [])
+        return chien_view(deal, chien_seen or [], lang, style)
     if phase == "ecart":
         return ecart_view(deal, names)
     if phase == "play":

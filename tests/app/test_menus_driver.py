@@ -98,7 +98,7 @@ def test_ok_says_ecart_done_then_opens_the_end_of_deal_choices(log):
     assert app.session.state.phase == "done"
     assert type(app.current_view()).__name__ == "DealEndView"  # the result shows until OK
     driver.on_button(OK)
-    assert app.current_view().title == "Deal over"
+    assert app.current_view().items == ("New deal", "End the game")
     driver.on_button(OK)  # "New deal"
     assert app.session.deal.number == 2 and type(driver.flow).__name__ == "BiddingFlow"
     assert log.deals(app.session.game.id)[0].scores == list(truth.result().scores)
