@@ -97,3 +97,17 @@ def test_relative_store_path_goes_to_the_state_directory(monkeypatch, tmp_path):
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
     assert config_from_dict({}).store.resolved() == tmp_path / "tarotmate.db"
     assert config_from_dict({"store": {"path": "/x/y.db"}}).store.resolved() == Path("/x/y.db")
+
+
+def test_every_key_is_documented_in_the_example_and_the_docs():
+    from dataclasses import fields
+
+    from device.config import SECTIONS
+
+    example = EXAMPLE.read_text()
+    docs = (EXAMPLE.parents[1] / "docs" / "app.md").read_text()
+    for section, cls in SECTIONS.items():
+        assert f"[{section}]" in example
+        for f in fields(cls):
+            assert f"{f.name} =" in example or f"# {f.name} =" in example, f"{section}.{f.name} not in the example"
+            assert f"{section}.{f.name}" in docs, f"{section}.{f.name} not in docs/app.md"
