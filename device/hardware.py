@@ -92,9 +92,13 @@ def open_outputs(config, report=None) -> Outputs:
     pins = config.pins
     if config.ui.buzzer and (pins.buzzer is not None or pins.led is not None):
         try:
+            import warnings
+
             from device.buzzer import Signal
 
-            signal = Signal(pins.buzzer, pins.led)
+            with warnings.catch_warnings():  # gpiozero warns about every pin factory it tries
+                warnings.simplefilter("ignore")
+                signal = Signal(pins.buzzer, pins.led)
         except Exception as exc:  # no GPIO here: the screens still work
             (report or _stderr)(f"no buzzer/LED ({exc})")
     return Outputs([display], signal)
@@ -162,9 +166,13 @@ def open_buttons(config, report=None) -> ButtonEvents:
         return PygameButtons(config.ui.long_press_s)
     pins = {name: getattr(config.pins, name) for name in ("up", "down", "ok", "back")}
     try:
+        import warnings
+
         from device.buttons import ButtonPanel
 
-        return ButtonEvents(ButtonPanel(pins, hold_time=config.ui.long_press_s))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ButtonEvents(ButtonPanel(pins, hold_time=config.ui.long_press_s))
     except Exception as exc:  # e.g. BadPinFactory off the Pi without GPIOZERO_PIN_FACTORY=mock
         (report or _stderr)(f"no buttons ({exc}); set GPIOZERO_PIN_FACTORY=mock to emulate them")
         return NoButtons()
