@@ -248,6 +248,8 @@ class TarotController(Controller):
         self.chien_seen: list[str] = []
         # a poignée announced from the menu: (seat, level, trumps needed, trumps seen)
         self.poignee_shown: tuple[int, str, int, list[str]] | None = None
+        # trumps the taker shows while discarding them (they must be shown to the defence)
+        self.ecart_shown: list[str] = []
 
     @property
     def deal(self):
@@ -256,6 +258,7 @@ class TarotController(Controller):
     def reset_collections(self) -> None:
         self.chien_seen = []
         self.poignee_shown = None
+        self.ecart_shown = []
 
     def _decide_card(self, code: str) -> list[Notice]:
         return self.card_seen(code, MIDDLE)
@@ -268,6 +271,10 @@ class TarotController(Controller):
         deal = self.deal
         if deal.phase == "chien":
             return self._chien_card(code)
+        if deal.phase == "ecart" and code.startswith("T"):
+            if code not in self.ecart_shown:
+                self.ecart_shown.append(code)
+            return [Notice(INFO, f"{code} shown with the écart", card=code)]
         if deal.phase == "play" and self.poignee_shown is not None:
             if code.startswith("T") or code == "EX":
                 return self._poignee_card(code)
@@ -352,10 +359,15 @@ class TarotController(Controller):
         self.chien_seen = []
         return self.apply(RevealChien(tuple(cards)), f"chien: {' '.join(cards)}")
 
-    def _decide_ecart(self, cards=None, trumps_shown=()) -> list[Notice]:
+    def _decide_ecart(self, cards=None, trumps_shown=None) -> list[Notice]:
+        """The écart is made; its trumps are those given, else those the camera
+        saw shown while the taker discarded."""
         from engine.tarot import Ecart
 
-        op = Ecart(None if cards is None else tuple(cards), tuple(trumps_shown or ()))
+        if trumps_shown is None:
+            trumps_shown = tuple(self.ecart_shown)
+        self.ecart_shown = []
+        op = Ecart(None if cards is None else tuple(cards), tuple(trumps_shown))
         return self.apply(op, "écart made" if cards is None else f"écart: {' '.join(cards)}")
 
     def _decide_chelem(self, *_: Any) -> list[Notice]:

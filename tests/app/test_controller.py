@@ -208,3 +208,14 @@ def test_end_game_mid_deal_keeps_the_log_and_starts_a_new_game(log):
     assert log.deals(old_game)[0].finished is not None and log.deals(old_game)[0].scores is None
     assert controller.session.game.id != old_game and controller.session.state.phase == "bidding"
     assert controller.on_decision(("undo",))[-1].kind == INFO  # nothing to undo in the new game
+
+
+def test_trumps_shown_with_the_ecart_are_recorded(log):
+    truth, at = first_deal_with("ecart")
+    controller = tarot(log, truth)
+    play_through(controller, truth, stop_before=at)
+    trump = next(f"T{n:02d}" for n in range(2, 21) if f"T{n:02d}" not in truth.chien)
+    assert controller.on_event(seen(trump))[-1].kind == INFO
+    assert controller.on_event(seen("H03"))[-1].kind == ALERT  # only trumps are shown
+    assert controller.on_decision(("ecart", None))[-1].kind == APPLIED
+    assert controller.session.state.operations[-1].trumps_shown == (trump,)
