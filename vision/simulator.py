@@ -410,6 +410,9 @@ class TableSimulator:
         w, h = self.size
         self._cw, self._ch = int(round(self.layout.card_w)), int(round(self.layout.card_h))
         self._card_alpha = _rounded_alpha(self._cw, self._ch, radius=max(2, self._cw // 14))
+        # scale every face the script shows now, so that rendering later allocates nothing lasting
+        for code in dict.fromkeys(obj.code for obj in self._cards):
+            self.deck.scaled(code, self._cw, self._ch)
 
     # ----------------------------------------------------------------- planning
 

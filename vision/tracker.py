@@ -107,6 +107,7 @@ class _Track:
     disturbed: bool = False  # unmatched while something moved over its place
     reverify: bool = False  # a present card come to rest elsewhere, being named again
     matched: bool = False
+    was_matched: bool = False  # matched at the previous localisation
     seen: bool = False  # matched, or its place looks as when it was reported
     snapshot: np.ndarray | None = None  # the small grey image inside its quad when it was reported
     fresh: bool = False  # created at this frame
@@ -343,17 +344,20 @@ class Tracker:
             if zone is not None:
                 dets.append((q, zone))
         for t in self._tracks:
-            t.matched = False
+            t.was_matched, t.matched = t.matched, False
         free = list(range(len(dets)))
-        # settled objects first, then the new ones, each to its nearest quad
+        # settled objects first, then the new ones, each to its nearest quad; a card followed
+        # at the previous localisation may have moved up to ``follow``, one found again after
+        # being hidden must be where it was
         for group in ((PRESENT, IGNORED), (NEW,)):
             pairs = []
             for t in self._tracks:
                 if t.state not in group:
                     continue
+                reach = follow if t.was_matched else 2 * still
                 for j in free:
                     d = quad_distance(t.quad, dets[j][0])
-                    if d <= follow:
+                    if d <= reach:
                         pairs.append((d, t.ident, j))
             pairs.sort()
             used_t: set[int] = set()
