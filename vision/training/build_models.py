@@ -46,6 +46,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--size", default="112x192", help="crop size WxH")
     p.add_argument("--quick", action="store_true", help="smoke run: 1 short epoch, small held-out set")
     p.add_argument("--work", default="/tmp/tarotmate-train", help="checkpoints go here (not in models/)")
+    p.add_argument("--resume", action="store_true", help="start from the last checkpoint in --work (a further cosine cycle)")
     a = p.parse_args(argv)
     if a.quick:
         a.epochs, a.steps, a.val, a.minutes = 1, 12, 160, 0
@@ -200,6 +201,10 @@ def main(argv=None) -> int:
 
     net = CardNet(len(LABELS))
     n_loaded = load_imagenet_weights(net, imagenet_checkpoint())
+    if args.resume:
+        ckpt = Path(args.work) / "cardnet.pt"
+        net.load_state_dict(torch.load(ckpt, map_location="cpu"))
+        print(f"resumed from {ckpt}", file=sys.stderr)
     params = freeze_early(net)
     print(f"ImageNet tensors loaded: {n_loaded}; trainable parameters: {sum(p.numel() for p in params):,}", file=sys.stderr)
 
