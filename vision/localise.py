@@ -71,7 +71,8 @@ def _side_line(pts: np.ndarray, a: np.ndarray, b: np.ndarray, min_cover: float):
     near = (t > 0.1 * length) & (t < 0.9 * length) & (off < max(2.5, 0.03 * length))
     if near.sum() < 5:
         return None
-    covered = np.unique(np.round(t[near] / max(length / 40, 1e-3)).astype(int)).size / 32.0
+    bins = np.clip((t[near] * (40.0 / length)).astype(np.int32), 0, 40)
+    covered = np.count_nonzero(np.bincount(bins, minlength=41)) / 32.0
     if covered < min_cover:
         return None
     return cv2.fitLine(pts[near], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
@@ -112,30 +113,33 @@ def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples
     r = max(2.0, reach * short)
     offsets = np.linspace(-r, r, int(2 * r) + 1, dtype=np.float32)
     t = np.linspace(0.2, 0.8, samples, dtype=np.float32)
+    # the four sides' profiles in one remap: (4 * samples) x offsets
+    starts, ends = q, np.roll(q, -1, axis=0)
+    d = (ends - starts) / np.maximum(np.linalg.norm(ends - starts, axis=1, keepdims=True), 1e-6)
+    n = np.stack([d[:, 1], -d[:, 0]], 1)
+    inward = np.einsum("ij,ij->i", n, centre - starts) > 0
+    n[inward] *= -1  # outward normals
+    base = starts[:, None, :] + (ends - starts)[:, None, :] * t[None, :, None]  # 4 x samples x 2
+    pts = base[:, :, None, :] + offsets[None, None, :, None] * n[:, None, None, :]
+    pts = pts.reshape(4 * samples, len(offsets), 2)
+    prof = cv2.remap(gray, np.ascontiguousarray(pts[..., 0]), np.ascontiguousarray(pts[..., 1]), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    grad = np.abs(np.diff(prof, axis=1)).reshape(4, samples, -1)
     lines = []
     moved = False
     for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        d = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
-        n = np.array([d[1], -d[0]], np.float32)
-        if n @ (centre - a) > 0:
-            n = -n  # outward normal
-        base = a + (b - a) * t[:, None]
-        pts = base[:, None, :] + offsets[None, :, None] * n  # samples x offsets x 2
-        prof = cv2.remap(gray, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        grad = np.abs(np.diff(prof, axis=1))
-        peak = grad.max(axis=1)
-        strong = grad >= 0.5 * peak[:, None]
-        # outermost strong step per profile
-        idx = grad.shape[1] - 1 - np.argmax(strong[:, ::-1], axis=1)
+        g = grad[i]
+        peak = g.max(axis=1)
+        strong = g >= 0.5 * peak[:, None]
+        idx = g.shape[1] - 1 - np.argmax(strong[:, ::-1], axis=1)  # outermost strong step per profile
         ok = peak >= 12.0
+        a, b = starts[i], ends[i]
         if ok.sum() >= 0.6 * samples:
             shift = (offsets[idx[ok]] + offsets[idx[ok] + 1]) / 2
-            if np.median(np.abs(shift - np.median(shift))) <= 1.5:
-                s = float(np.median(shift))
-                a, b = a + n * s, b + n * s
+            mid = float(np.median(shift))
+            if float(np.median(np.abs(shift - mid))) <= 1.5:
+                a, b = a + n[i] * mid, b + n[i] * mid
                 moved = True
-        lines.append(np.array([d[0], d[1], a[0], a[1]], np.float32))
+        lines.append(np.array([d[i, 0], d[i, 1], a[0], a[1]], np.float32))
     if not moved:
         return q
     out = []
