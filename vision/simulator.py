@@ -1164,21 +1164,37 @@ class EventScore:
         return self.right + self.wrong + self.uncertain + self.missed
 
 
+def _candidates(e: ExpectedEvent, events: Sequence, used: set[int], window: int) -> list[int]:
+    kinds = ("appeared", "uncertain", "moved") if e.type in ("appeared", "moved") else (e.type,)
+    return [
+        i for i, a in enumerate(events)
+        if i not in used and a.type in kinds and a.zone == e.zone and e.frame - 2 <= a.frame <= e.frame + window
+    ]
+
+
 def score_events(expected: Sequence[ExpectedEvent], events: Sequence, window: int = 60) -> EventScore:
-    """Match events to expected ones (same kind and zone, from 2 frames before the
-    expected frame to ``window`` frames after it, earliest first)."""
+    """Match events to expected ones: same kind and zone, from 2 frames before the
+    expected frame to ``window`` frames after it. Events naming the expected card
+    are matched first; an expected card left over takes the earliest remaining
+    event (an ``uncertain`` or a wrong one), or is missed."""
     score = EventScore()
     used: set[int] = set()
+    matches: dict[int, int] = {}
+    for k, e in enumerate(expected):
+        if e.card is not None:
+            same = [i for i in _candidates(e, events, used, window) if events[i].card == e.card and events[i].type != "uncertain"]
+            if same:
+                matches[k] = same[0]
+                used.add(same[0])
+    for k, e in enumerate(expected):
+        if k not in matches:
+            rest = _candidates(e, events, used, window)
+            if rest:
+                matches[k] = rest[0]
+                used.add(rest[0])
     order: list[int] = []
-    for e in expected:
-        kinds = ("appeared", "uncertain", "moved") if e.type in ("appeared", "moved") else (e.type,)
-        match = None
-        for i, a in enumerate(events):
-            if i in used or a.type not in kinds or a.zone != e.zone:
-                continue
-            if e.frame - 2 <= a.frame <= e.frame + window:
-                match = i
-                break
+    for k, e in enumerate(expected):
+        match = matches.get(k)
         if match is None:
             if e.type == "cleared":
                 score.cleared_missed += 1
@@ -1186,7 +1202,6 @@ def score_events(expected: Sequence[ExpectedEvent], events: Sequence, window: in
                 score.missed += 1
             score.details.append(f"missed {e.type} {e.card or ''} in {e.zone} (rest at frame {e.frame})")
             continue
-        used.add(match)
         a = events[match]
         if e.type == "cleared":
             score.cleared_right += 1
@@ -1196,12 +1211,12 @@ def score_events(expected: Sequence[ExpectedEvent], events: Sequence, window: in
         if a.type == "uncertain":
             score.uncertain += 1
             score.details.append(f"uncertain for {e.card} at frame {a.frame}")
-        elif a.card == e.card and (a.type == e.type or e.type == "appeared" and a.type == "appeared"):
+        elif a.card == e.card and a.type == e.type:
             score.right += 1
             score.latencies.append(a.frame - e.frame)
         else:
             score.wrong += 1
-            score.details.append(f"wrong: {a.card} for {e.card} at frame {a.frame}")
+            score.details.append(f"wrong: {a.type} {a.card} for {e.type} {e.card} at frame {a.frame}")
     score.in_order = order == sorted(order)
     for i, a in enumerate(events):
         if i not in used:
