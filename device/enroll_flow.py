@@ -47,12 +47,9 @@ from vision.enroll import (
     CardViews,
     Embedder,
     build_profile,
+    deck_geometry,
     embed_card,
     normalise,
-    own_scores,
-    pair_threshold,
-    prototypes_of,
-    similar_pairs,
 )
 
 SHOW = "show"  # name a card and wait for its views
@@ -322,11 +319,7 @@ class EnrollFlow:
         cards = list(self._enrolled.values())
         if len(cards) < 2:
             return []
-        prototypes, labels = prototypes_of(cards)
-        threshold = pair_threshold(own_scores(cards, prototypes, labels))
-        return [
-            p for p in similar_pairs(prototypes, labels, threshold) if (p.first, p.second) not in self._reviewed
-        ]
+        return [p for p in deck_geometry(cards).pairs if (p.first, p.second) not in self._reviewed]
 
     def _save_snapshot(self) -> None:
         if self._save is not None:

@@ -7,8 +7,9 @@ deck is then a nearest-prototype search (see :mod:`vision.enroll`).
 
 Layout: every profile is two small files in a decks folder,
 
-* ``<name>.npz``: ``prototypes`` (float16, P x D) and ``labels`` (P card
-  codes), the only arrays;
+* ``<name>.npz``: ``prototypes`` (float16, P x D), ``labels`` (P card
+  codes) and, when the deck has its own metric, ``transform`` (float32,
+  D x D);
 * ``<name>.json``: the manifest (a human-readable summary: model, threshold,
   views per card, enrolled and missing cards, pairs too similar to tell
   apart, creation time).
@@ -62,9 +63,10 @@ class DeckProfile:
     """The prototypes of one enrolled deck, and what is known about them.
 
     ``prototypes`` is a float32 ``(P, D)`` array of unit rows; ``labels[i]``
-    is the card code of row ``i`` (a card may own several rows). A crop is
-    named by its most similar row when that similarity reaches
-    ``threshold``, and rejected as unknown otherwise.
+    is the card code of row ``i`` (a card may own several rows). A crop's
+    embedding is multiplied by ``transform`` (the deck's metric, if any) and
+    normalised; it is named by its most similar row when that similarity
+    reaches ``threshold``, and rejected as unknown otherwise.
     """
 
     name: str
@@ -75,6 +77,7 @@ class DeckProfile:
     views: int = 1
     similar_pairs: tuple[SimilarPair, ...] = ()
     source: str = ""
+    transform: np.ndarray | None = None  # (D, D): embeddings are multiplied by it, then compared
     created: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
 
     def __post_init__(self) -> None:
@@ -83,6 +86,8 @@ class DeckProfile:
             raise DeckProfileError(
                 f"deck {self.name!r}: {len(self.labels)} labels for prototypes of shape {self.prototypes.shape}"
             )
+        if self.transform is not None and self.transform.shape != (self.dimension, self.dimension):
+            raise DeckProfileError(f"deck {self.name!r}: transform of shape {self.transform.shape} for {self.dimension}-d prototypes")
         unknown = sorted(set(self.labels) - set(CODES))
         if unknown:
             raise DeckProfileError(f"deck {self.name!r}: unknown card codes {', '.join(unknown)}")
@@ -112,6 +117,7 @@ class DeckProfile:
             "threshold": round(float(self.threshold), 6),
             "views": self.views,
             "dimension": self.dimension,
+            "metric": "cosine" if self.transform is None else "whitened cosine",
             "prototypes": len(self.labels),
             "cards": len(self.cards),
             "missing": list(self.missing),
@@ -171,11 +177,10 @@ def save_profile(profile: DeckProfile, folder: Path | str | None = None) -> Path
     tmp_npz = npz.with_name(npz.name + ".tmp.npz")
     tmp_manifest = manifest.with_name(manifest.name + ".tmp")
     with open(tmp_npz, "wb") as f:
-        np.savez_compressed(
-            f,
-            prototypes=profile.prototypes.astype(np.float16),
-            labels=np.array(profile.labels, dtype="U3"),
-        )
+        arrays = {"prototypes": profile.prototypes.astype(np.float16), "labels": np.array(profile.labels, dtype="U3")}
+        if profile.transform is not None:
+            arrays["transform"] = profile.transform.astype(np.float32)
+        np.savez_compressed(f, **arrays)
     tmp_manifest.write_text(json.dumps(profile.manifest(), indent=2) + "\n", encoding="utf-8")
     os.replace(tmp_npz, npz)
     os.replace(tmp_manifest, manifest)
@@ -213,6 +218,7 @@ def load_profile(name: str, decks_dir: Path | str | None = None) -> DeckProfile:
         with np.load(npz, allow_pickle=False) as data:
             prototypes = data["prototypes"].astype(np.float32)
             labels = tuple(str(x) for x in data["labels"])
+            transform = data["transform"].astype(np.float32) if "transform" in data.files else None
     except (OSError, KeyError, ValueError) as exc:
         raise DeckProfileError(f"cannot read deck profile {npz}: {exc}") from None
     try:
@@ -225,6 +231,7 @@ def load_profile(name: str, decks_dir: Path | str | None = None) -> DeckProfile:
             views=int(manifest.get("views", 1)),
             similar_pairs=tuple(SimilarPair(a, b, float(s)) for a, b, s in manifest.get("similar_pairs", [])),
             source=str(manifest.get("source", "")),
+            transform=transform,
             created=str(manifest.get("created", "")),
         )
     except (KeyError, TypeError, ValueError) as exc:

@@ -156,6 +156,47 @@ def prototypes_of(cards: Sequence[CardViews], strategy: str = DEFAULT_STRATEGY) 
     return np.concatenate(rows).astype(np.float32), tuple(labels)
 
 
+SHRINKAGE = 0.1  # of the mean variance, added to the within-card covariance before whitening
+MAX_WHITENED_DIM = 512  # longer embeddings are compared as they are (the transform would be too big)
+
+
+def whitening(cards: Sequence[CardViews], shrinkage: float = SHRINKAGE) -> np.ndarray | None:
+    """The transform that makes the views' spread around their card equal in every direction.
+
+    The within-card covariance of the views (per card and orientation) says
+    which directions of the embedding the camera moves a card along (light,
+    blur, shift); ``(S + shrinkage * mean variance * I) ** -1/2`` shrinks
+    those and stretches the others, so that comparing transformed
+    embeddings by cosine is close to naming by the Mahalanobis distance of
+    linear discriminant analysis: no training, one eigen-decomposition. In
+    the benchmark it named 1 to 9 points more of the decks that the model
+    tells apart least. None when the views cannot estimate it (one view per
+    card and orientation) or the embeddings are longer than
+    ``MAX_WHITENED_DIM``.
+    """
+    deviations = []
+    for c in cards:
+        for side in (False, True):
+            group = c.embeddings[c.turned == side].astype(np.float64)
+            if len(group) > 1:
+                deviations.append(group - group.mean(0))
+    if not deviations or cards[0].embeddings.shape[1] > MAX_WHITENED_DIM:
+        return None
+    d = np.concatenate(deviations)
+    covariance = d.T @ d / len(d)
+    mean_variance = np.trace(covariance) / len(covariance)
+    if mean_variance <= 1e-12:
+        return None
+    values, vectors = np.linalg.eigh(covariance + shrinkage * mean_variance * np.eye(len(covariance)))
+    return ((vectors * values**-0.5) @ vectors.T).astype(np.float32)
+
+
+def apply_transform(embeddings: np.ndarray, transform: np.ndarray | None) -> np.ndarray:
+    """Embeddings in a deck's metric: transformed, then unit rows again."""
+    embeddings = np.asarray(embeddings, np.float32)
+    return normalise(embeddings if transform is None else embeddings @ transform)
+
+
 def card_scores(embeddings: np.ndarray, prototypes: np.ndarray, labels: Sequence[str]) -> tuple[np.ndarray, list[str]]:
     """Per crop and per card, the best cosine similarity to one of the card's prototypes.
 
@@ -271,6 +312,27 @@ def embed_card(
     return CardViews(code, embeddings, turned)
 
 
+@dataclass(frozen=True)
+class DeckGeometry:
+    """What the views of a deck give: the metric, the prototypes, and how close views stay to their card."""
+
+    transform: np.ndarray | None  # (D, D) applied to embeddings before comparing; None: as they are
+    prototypes: np.ndarray  # (P, D) unit rows, in the transformed space
+    labels: tuple[str, ...]
+    genuine: np.ndarray  # every view's best similarity to its own card
+    pairs: tuple[SimilarPair, ...]  # cards too alike, most alike first
+
+
+def deck_geometry(cards: Sequence[CardViews], strategy: str = DEFAULT_STRATEGY) -> DeckGeometry:
+    """Fit the metric of a deck, then its prototypes and the pairs of cards too alike."""
+    transform = whitening(cards)
+    seen = [CardViews(c.code, apply_transform(c.embeddings, transform), c.turned) for c in cards]
+    prototypes, labels = prototypes_of(seen, strategy)
+    genuine = own_scores(seen, prototypes, labels)
+    pairs = tuple(similar_pairs(prototypes, labels, pair_threshold(genuine)))
+    return DeckGeometry(transform, prototypes, labels, genuine, pairs)
+
+
 def build_profile(
     name: str,
     cards: Sequence[CardViews],
@@ -279,20 +341,20 @@ def build_profile(
     source: str = "",
     seed: int = 0,
 ) -> DeckProfile:
-    """A deck profile from the embedded views of its cards (rejection and pair thresholds included)."""
-    prototypes, labels = prototypes_of(cards, strategy)
-    genuine = own_scores(cards, prototypes, labels)
+    """A deck profile from the embedded views of its cards (metric, rejection and pair thresholds included)."""
+    geometry = deck_geometry(cards, strategy)
     impostors = normalise(embedder.embed(non_card_crops(crop_size(embedder), np.random.default_rng(seed))))
-    impostor_scores = card_scores(impostors, prototypes, labels)[0].max(1)
+    impostor_scores = card_scores(apply_transform(impostors, geometry.transform), geometry.prototypes, geometry.labels)[0]
     return DeckProfile(
         name=name,
-        prototypes=prototypes,
-        labels=labels,
-        threshold=rejection_threshold(genuine, impostor_scores),
+        prototypes=geometry.prototypes,
+        labels=geometry.labels,
+        threshold=rejection_threshold(geometry.genuine, impostor_scores.max(1)),
         model=model_id(embedder),
         views=max(len(c.embeddings) for c in cards),
-        similar_pairs=tuple(similar_pairs(prototypes, labels, pair_threshold(genuine))),
+        similar_pairs=geometry.pairs,
         source=source,
+        transform=geometry.transform,
     )
 
 
@@ -427,7 +489,8 @@ class PrototypeNamer:
 
     def name_embeddings(self, embeddings: np.ndarray, p_unknown: np.ndarray | None = None) -> list[Naming]:
         """Name crops already embedded (unit rows); ``p_unknown``: the model's probabilities of ``unknown``."""
-        scores, codes = card_scores(embeddings, self.profile.prototypes, self.profile.labels)
+        compared = apply_transform(embeddings, self.profile.transform)
+        scores, codes = card_scores(compared, self.profile.prototypes, self.profile.labels)
         best = scores.argmax(1)
         logits = (scores - scores.max(1, keepdims=True)) / self.temperature
         probs = np.exp(logits)

@@ -50,6 +50,27 @@ def test_round_trip_keeps_everything(tmp_path):
     assert len(loaded.missing) == 76 and "EX" in loaded.missing
 
 
+def test_a_deck_metric_is_saved_and_applied_when_naming(tmp_path):
+    from vision.enroll import PrototypeNamer
+
+    class Fixed:
+        model_id = "m1"
+        crop_size = (8, 8)
+
+        def embed(self, crops):
+            return np.array(crops, np.float32)
+
+    swap = np.array([[0, 1], [1, 0]], np.float32)  # the metric swaps the two axes
+    profile = DeckProfile("swapped", np.eye(2, dtype=np.float32), ("T01", "T02"), 0.5, "m1", transform=swap)
+    save_profile(profile, tmp_path)
+    loaded = load_profile("swapped", tmp_path)
+    np.testing.assert_array_equal(loaded.transform, swap)
+    assert json.loads((tmp_path / "swapped.json").read_text())["metric"] == "whitened cosine"
+    assert [n.card for n in PrototypeNamer(loaded, Fixed()).name([[1, 0], [0, 1]])] == ["T02", "T01"]
+    with pytest.raises(DeckProfileError, match="transform of shape"):
+        DeckProfile("bad", np.eye(2, dtype=np.float32), ("T01", "T02"), 0.5, "m1", transform=np.eye(3))
+
+
 def test_manifest_is_readable_json(tmp_path):
     save_profile(small_profile(), tmp_path)
     manifest = json.loads((tmp_path / "marseille.json").read_text())

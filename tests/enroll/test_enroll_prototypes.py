@@ -144,3 +144,43 @@ def test_the_models_own_unknown_vetoes_a_crop(builtin_profile, embedder, faces):
     assert [n.card for n in vetoing.name(crops)] == [None, "H02"]
     trusting = PrototypeNamer(builtin_profile, ModelLike(), unknown_veto=None)
     assert [n.card for n in trusting.name(crops)] == ["T09", "H02"]
+
+
+def test_whitening_separates_cards_that_camera_noise_blurs_together():
+    """Two cards apart along one axis, views spread far more along another: whitening tells them apart."""
+    from vision.enroll import CardViews, apply_transform, card_scores, prototypes_of, whitening
+
+    rng = np.random.default_rng(0)
+    dim = 8
+    centre = np.zeros(dim)
+    centre[2] = 1.0
+
+    def sample(code_offset: float, n: int) -> np.ndarray:
+        rows = np.tile(centre, (n, 1))
+        rows[:, 1] += code_offset
+        shake = rng.normal(0, 0.8, n)  # what light and blur do: a large shift along one shared direction
+        rows[:, 0] += shake
+        rows[:, 1] += 0.3 * shake
+        rows[:, 3:] += rng.normal(0, 0.02, (n, dim - 3))
+        return rows
+
+    cards = [CardViews(code, sample(off, 40), np.zeros(40, bool)) for code, off in (("T01", -0.1), ("T02", 0.1))]
+    tests = np.concatenate([sample(-0.1, 200), sample(0.1, 200)])
+    truth = np.array([0] * 200 + [1] * 200)
+
+    def accuracy(transform) -> float:
+        seen = [CardViews(c.code, apply_transform(c.embeddings, transform), c.turned) for c in cards]
+        prototypes, labels = prototypes_of(seen, "mean")
+        scores, _ = card_scores(apply_transform(tests, transform), prototypes, labels)
+        return float((scores.argmax(1) == truth).mean())
+
+    transform = whitening(cards)
+    assert transform is not None and transform.shape == (dim, dim)
+    assert accuracy(transform) > accuracy(None) + 0.1
+
+
+def test_whitening_needs_two_views_of_a_card_side():
+    from vision.enroll import CardViews, whitening
+
+    one_each = [CardViews("T01", np.eye(4, dtype=np.float32)[:2], np.array([False, True]))]
+    assert whitening(one_each) is None
