@@ -118,6 +118,7 @@ class EnrollFlow:
         views_needed: int = DEFAULT_VIEWS_NEEDED,
         order: Sequence[str] = CODES,
         save: Callable[[Snapshot], None] | None = None,
+        strategy: str = DEFAULT_STRATEGY,
     ):
         if views_needed < 1:
             raise EnrollFlowError(f"views_needed must be at least 1, got {views_needed}")
@@ -128,6 +129,7 @@ class EnrollFlow:
         self.model = model
         self.views_needed = views_needed
         self.order = tuple(order)
+        self.strategy = strategy  # of the prototypes, for the review of pairs and the profile
         self._save = save
         self._enrolled: dict[str, CardViews] = {}
         self._skipped: list[str] = []
@@ -253,10 +255,10 @@ class EnrollFlow:
         self._save_snapshot()
         return self.prompt()
 
-    def build_profile(self, embedder: Embedder, strategy: str = DEFAULT_STRATEGY, source: str = "device") -> DeckProfile:
+    def build_profile(self, embedder: Embedder, source: str = "device") -> DeckProfile:
         """The deck profile, once every card is enrolled or skipped and every pair reviewed."""
         self._expect(DONE)
-        return build_profile(self.deck, list(self._enrolled.values()), embedder, strategy, source=source)
+        return build_profile(self.deck, list(self._enrolled.values()), embedder, self.strategy, source=source)
 
     # ------------------------------------------------------------------ snapshots
 
@@ -273,9 +275,11 @@ class EnrollFlow:
         )
 
     @classmethod
-    def resume(cls, snapshot: Snapshot, save: Callable[[Snapshot], None] | None = None) -> "EnrollFlow":
+    def resume(
+        cls, snapshot: Snapshot, save: Callable[[Snapshot], None] | None = None, strategy: str = DEFAULT_STRATEGY
+    ) -> "EnrollFlow":
         """The flow where ``snapshot`` left it (the current card's views are captured anew)."""
-        flow = cls(snapshot.deck, snapshot.model, snapshot.views_needed, snapshot.order, save)
+        flow = cls(snapshot.deck, snapshot.model, snapshot.views_needed, snapshot.order, save, strategy)
         unknown = (set(snapshot.enrolled) | set(snapshot.skipped) | set(snapshot.requeued)) - set(snapshot.order)
         if unknown:
             raise EnrollFlowError(f"progress of deck {snapshot.deck!r} names cards outside it: {sorted(unknown)}")
@@ -319,7 +323,7 @@ class EnrollFlow:
         cards = list(self._enrolled.values())
         if len(cards) < 2:
             return []
-        return [p for p in deck_geometry(cards).pairs if (p.first, p.second) not in self._reviewed]
+        return [p for p in deck_geometry(cards, self.strategy).pairs if (p.first, p.second) not in self._reviewed]
 
     def _save_snapshot(self) -> None:
         if self._save is not None:
@@ -454,7 +458,12 @@ class ProgressFile:
         self.path.unlink(missing_ok=True)
 
     def resume_or_start(
-        self, deck: str, model: str, views_needed: int = DEFAULT_VIEWS_NEEDED, order: Sequence[str] = CODES
+        self,
+        deck: str,
+        model: str,
+        views_needed: int = DEFAULT_VIEWS_NEEDED,
+        order: Sequence[str] = CODES,
+        strategy: str = DEFAULT_STRATEGY,
     ) -> EnrollFlow:
         """Resume the saved enrollment of ``deck`` if there is one for this model and cards, else start afresh.
 
@@ -463,5 +472,5 @@ class ProgressFile:
         if self.exists():
             snapshot = self.load()
             if snapshot.deck == deck and snapshot.model == model and snapshot.order == tuple(order):
-                return EnrollFlow.resume(snapshot, save=self.save)
-        return EnrollFlow(deck, model, views_needed, order, save=self.save)
+                return EnrollFlow.resume(snapshot, save=self.save, strategy=strategy)
+        return EnrollFlow(deck, model, views_needed, order, save=self.save, strategy=strategy)

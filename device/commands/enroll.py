@@ -44,8 +44,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--views", type=int, default=None, metavar="N",
                         help="views embedded per card (default 16 from files, 12 from the camera)")
     parser.add_argument("--strategy", default=None, metavar="NAME",
-                        help="prototypes per card: 'mean' (one), 'orientation' (one upright, one turned; the default) "
-                        "or 'views' (every view)")
+                        help="prototypes per card: 'mean' (one, the default) or 'orientation' (one upright, one turned)")
     parser.add_argument("--locate", action="store_true",
                         help="the images are photos of a card on a table: find the card in each (default: each image is the card)")
     parser.add_argument("--decks-dir", metavar="DIR",
@@ -267,7 +266,7 @@ def run_camera(args: argparse.Namespace, target: Path) -> int:
     views = args.views or DEFAULT_VIEWS_NEEDED
     progress = ProgressFile.for_deck(args.name, target)
     order = tuple(c.code for c in parse_distinct(args.cards.split(","))) if args.cards else CODES
-    flow = progress.resume_or_start(args.name, model_id(embedder), views, order)
+    flow = progress.resume_or_start(args.name, model_id(embedder), views, order, args.strategy)
     if flow.prompt().enrolled or flow.prompt().skipped:
         print(f"resuming deck {args.name}: {flow.prompt().enrolled} cards enrolled, "
               f"{flow.prompt().skipped} skipped", file=sys.stderr)
@@ -282,7 +281,7 @@ def run_camera(args: argparse.Namespace, target: Path) -> int:
         print(f"stopped{' at ' + where if where else ''}: progress saved in {progress.path}; "
               "run the same command again to go on", file=sys.stderr)
         return 1
-    profile = flow.build_profile(embedder, strategy=args.strategy, source=f"camera {args.camera}")
+    profile = flow.build_profile(embedder, source=f"camera {args.camera}")
     path = save_profile(profile, target)
     progress.remove()
     return report(args, profile, path, time.perf_counter() - start, views)

@@ -93,7 +93,8 @@ def test_enroll_camera_command_with_an_image_folder(tmp_path, monkeypatch, embed
     sequence = ["T01"] * 3 + [None] + ["HK"] * 3 + [None]
     for i, code in enumerate(sequence):
         cv2.imwrite(str(frames / f"{i:03d}.png"), table(code))
-    args = ["enroll", "tabled", "--camera", str(frames), "--cards", "t01,HK,EX", "--auto", "--views", "4"]
+    args = ["enroll", "tabled", "--camera", str(frames), "--cards", "t01,HK,EX", "--auto", "--views", "4",
+            "--strategy", "orientation"]
     assert main(args) == 1  # the frames end before EX was shown
     err = capsys.readouterr().err
     assert "show: King of Hearts (HK)" in err and "stopped at EX: progress saved" in err

@@ -12,6 +12,10 @@ from vision.builtin_deck import write_deck
 from vision.deck_profiles import load_profile
 
 
+# The pixel embedder tells a card from its half turn: one prototype per side.
+ENROLL = ["enroll", "mine", "--strategy", "orientation", "--views", "2", "--from-dir"]
+
+
 @pytest.fixture
 def data_dir(tmp_path, monkeypatch, embedder):
     """User data in a temporary folder, and the pixel embedder standing in for the model."""
@@ -33,7 +37,7 @@ def deck_folder(tmp_path_factory):
 
 
 def test_enroll_from_a_folder_reports_missing_cards_and_stray_files(data_dir, deck_folder, capsys):
-    assert main(["enroll", "mine", "--from-dir", str(deck_folder), "--views", "2"]) == 0
+    assert main(ENROLL + [str(deck_folder)]) == 0
     out, err = capsys.readouterr()
     assert "deck mine: 75 of 78 cards enrolled (2 views each)" in out
     assert "missing (3): T13 EX CQ" in out
@@ -45,7 +49,7 @@ def test_enroll_from_a_folder_reports_missing_cards_and_stray_files(data_dir, de
 
 
 def test_enroll_json_output(data_dir, deck_folder, capsys):
-    assert main(["enroll", "mine", "--from-dir", str(deck_folder), "--views", "2", "--json"]) == 0
+    assert main(ENROLL + [str(deck_folder), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["deck"] == "mine" and result["cards"] == 75 and result["views"] == 2
     assert result["missing"] == ["T13", "EX", "CQ"] and result["unknown_files"] == ["SOURCE.md", "back.png"]
@@ -53,7 +57,7 @@ def test_enroll_json_output(data_dir, deck_folder, capsys):
 
 
 def test_an_existing_deck_is_replaced_only_with_force(data_dir, deck_folder, capsys):
-    args = ["enroll", "mine", "--from-dir", str(deck_folder), "--views", "2"]
+    args = ENROLL + [str(deck_folder)]
     assert main(args) == 0
     assert main(args) == 2
     assert "deck 'mine' already exists" in capsys.readouterr().err
@@ -88,14 +92,14 @@ def test_an_unreadable_image_is_skipped_and_said(data_dir, tmp_path, capsys):
         if path.stem not in ("T01", "T02", "HK"):
             path.unlink()
     (folder / "T02.png").write_bytes(b"not a png")
-    assert main(["enroll", "few", "--from-dir", str(folder), "--views", "2"]) == 0
+    assert main(["enroll", "few", "--from-dir", str(folder), "--views", "2", "--strategy", "orientation"]) == 0
     out, err = capsys.readouterr()
     assert "skipped: cannot read image" in err and "T02.png" in err
     assert "deck few: 2 of 78 cards enrolled" in out
 
 
 def test_decks_lists_the_builtin_recognition_and_the_enrolled_decks(data_dir, deck_folder, capsys):
-    assert main(["enroll", "mine", "--from-dir", str(deck_folder), "--views", "2"]) == 0
+    assert main(ENROLL + [str(deck_folder)]) == 0
     capsys.readouterr()
     assert main(["decks"]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -141,7 +141,7 @@ def test_unreadable_progress_is_a_clear_error(tmp_path):
 
 def test_a_finished_enrollment_builds_a_profile_that_names_the_deck(embedder, faces):
     order = ("T01", "T07", "EX", "S03", "H10", "HK")  # canonical order
-    flow = EnrollFlow("table-deck", embedder.model_id, views_needed=4, order=order)
+    flow = EnrollFlow("table-deck", embedder.model_id, views_needed=4, order=order, strategy="orientation")
     rng = np.random.default_rng(3)
     while flow.step != DONE:
         code = flow.current

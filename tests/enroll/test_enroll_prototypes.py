@@ -73,7 +73,7 @@ def test_naming_nothing_gives_nothing(builtin_profile, embedder):
 def test_the_same_image_enrolled_under_two_codes_is_reported(embedder, faces):
     subset = {code: faces[code] for code in CODES[:12]}
     subset["T05"] = faces["T02"]  # the player showed the 2 when asked for the 5
-    profile = enroll_faces("dup", subset, embedder, views=2)
+    profile = enroll_faces("dup", subset, embedder, views=2, strategy="orientation")
     assert profile.similar_pairs, "the duplicate was not reported"
     top = profile.similar_pairs[0]
     assert {top.first, top.second} == {"T02", "T05"} and top.similarity > 0.95
@@ -93,7 +93,6 @@ def test_prototype_strategies():
     assert card_prototypes(views, turned, "mean").shape == (1, 2)
     orient = card_prototypes(views, turned, "orientation")
     assert orient.shape == (2, 2) and orient[0, 0] > 0.9 and orient[1, 1] > 0.9
-    assert card_prototypes(views, turned, "views").shape == (4, 2)
     with pytest.raises(EnrollmentError, match="unknown prototype strategy"):
         card_prototypes(views, turned, "median")
 
