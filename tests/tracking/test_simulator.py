@@ -10,7 +10,6 @@ from vision.simulator import (
     Deck,
     Hover,
     Idle,
-    Lay,
     Light,
     Move,
     Play,
