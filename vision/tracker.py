@@ -75,7 +75,7 @@ class TrackerSettings:
     lost_frames: int = 2  # still, uncovered localisations without a named card before it is lost
     occlusion: float = 0.05  # a lost card this much covered by cards laid after it is hidden, not lost
     max_wait: int = 45  # frames a zone's removals may wait for the zone to settle
-    removal_wait: int = 45  # frames before a card taken alone is ``removed`` (it may be ``moved``)
+    removal_wait: int = 24  # frames before a card taken alone is ``removed`` (it may be ``moved``)
     unchanged: float = 0.08  # mean relative grey change under which a card's place "looks the same"
 
 
