@@ -128,6 +128,7 @@ class Namer:
         namer = cls(session, labels, thr, (int(size[0]), int(size[1])), deck)
         namer.model_path = model
         namer.model_id = "sha256:" + hashlib.sha256(model.read_bytes()).hexdigest()[:16]
+        namer.run([np.zeros((namer.input_size[1], namer.input_size[0], 3), np.uint8)])  # first run allocates: do it now
         return namer
 
     # ------------------------------------------------------------------

@@ -56,8 +56,9 @@ def _shrink(face: synth.Face) -> synth.Face:
 
 
 def deck_weights(names: list[str]) -> np.ndarray:
-    """Sampling weight per deck: the Rider-Waite-Smith scans count more (most test decks are RWS)."""
-    w = np.array([1.4 if "rws" in n else 0.8 if "digital" in n else 1.0 for n in names], np.float64)
+    """Sampling weight per deck: the Rider-Waite-Smith scans (most test decks are RWS) and the
+    built-in deck (the demo draws it) count more."""
+    w = np.array([1.4 if "rws" in n or n == "builtin" else 0.8 if "digital" in n else 1.0 for n in names], np.float64)
     return w / w.sum()
 
 
