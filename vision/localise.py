@@ -259,6 +259,7 @@ class Localiser:
     max_area: float = 0.6
     aspect: tuple[float, float] = (1.35, 2.3)
     min_contrast: float = 14.0
+    max_threshold: float = 35.0
     min_fill: float = 0.86
     refine: bool = True
 
@@ -287,11 +288,12 @@ class Localiser:
         lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
         table, noise = table_model(lab)
         diff = lab - table
-        dist = np.sqrt(0.5 * diff[..., 0] ** 2 + diff[..., 1] ** 2 + diff[..., 2] ** 2)
+        dist = cv2.blur(np.sqrt(0.5 * diff[..., 0] ** 2 + diff[..., 1] ** 2 + diff[..., 2] ** 2), (3, 3))
         d8 = np.clip(dist, 0, 255).astype(np.uint8)
         otsu, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-        floor = max(self.min_contrast, 3.0 * noise)
-        thr = float(np.clip(otsu, floor, max(floor, 60.0)))
+        # the floor follows the table's pixel-level texture (the median pixel is table)
+        floor = max(self.min_contrast, 3.0 * noise, 2.5 * float(np.median(dist)))
+        thr = float(np.clip(otsu, floor, max(floor, self.max_threshold)))
         mask = (dist > thr).astype(np.uint8) * 255
         k3 = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3)
