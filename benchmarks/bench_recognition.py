@@ -95,6 +95,11 @@ def main(argv=None) -> int:
         a.scenes, a.tricks, a.closeups, a.unknown = 6, 3, 40, 60
     cv2.setNumThreads(1)
     namer = Namer.load(threads=1)
+    # the runtime's own footprint: model loaded, one frame localised and a few crops named
+    frame = np.full((720, 1280, 3), (40, 110, 30), np.uint8)
+    find_cards(frame)
+    namer.name([np.zeros((namer.input_size[1], namer.input_size[0], 3), np.uint8)] * 4)
+    runtime_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     bg = a.backgrounds if Path(a.backgrounds).is_dir() else None
     decks = {"builtin": synth.builtin_faces()}
     if Path(a.decks).is_dir():
@@ -153,7 +158,8 @@ def main(argv=None) -> int:
         loc, cls = np.array(total[lk]), np.array(total[ck])
         print(f"per 1280x720 frame, 1 thread, {label}: localisation median {np.median(loc):.1f} ms (p90 {np.percentile(loc, 90):.1f}); "
               f"classification median {np.median(cls):.1f} ms per frame, {cls.sum() / crops:.2f} ms per crop (warp + model)")
-    print(f"peak memory (ru_maxrss): {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    print(f"peak memory (ru_maxrss): {runtime_rss:.0f} MB with the model loaded and a frame processed; "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB for the whole benchmark (deck scans and scene synthesis)")
     return 0
 
 
