@@ -8,9 +8,10 @@ player may show both again. Finally the deck profile is built.
 
 :class:`EnrollFlow` holds only embeddings, never a camera or a screen: the
 app feeds it the embedded views of what the camera saw
-(:meth:`EnrollFlow.add_views`) and the button presses (:meth:`confirm`,
-:meth:`redo`, :meth:`skip`, :meth:`back`, :meth:`accept`), and shows
-:meth:`EnrollFlow.prompt`. After every card it hands a :class:`Snapshot` to
+(:meth:`EnrollFlow.add_views`, which :class:`Capturer` calls from camera
+frames) and the button presses (:meth:`confirm`, :meth:`redo`,
+:meth:`skip`, :meth:`back`; in review :meth:`show_again`, :meth:`accept`,
+:meth:`accept_all`), and shows :meth:`EnrollFlow.prompt`. After every card it hands a :class:`Snapshot` to
 its ``save`` callback (:class:`ProgressFile` writes it next to the deck
 profiles), so an interrupted enrollment resumes where it stopped
 (:meth:`EnrollFlow.resume`).
@@ -19,11 +20,9 @@ Typical wiring in the app::
 
     progress = ProgressFile.for_deck(name)
     flow = progress.resume_or_start(name, model_id(namer))   # saves into progress
-    # each camera frame, while flow.prompt().step == SHOW:
-    crop = single_card_crop(frame)            # None: zero or several cards seen
-    if crop is not None:
-        views = embed_card(namer, flow.prompt().card, crop, VIEWS_PER_CAPTURE, rng)
-        flow.add_views(views.embeddings, views.turned)
+    capturer = Capturer(flow, namer)
+    # each camera frame:
+    status = capturer.offer(frame.image, frame.timestamp)    # "captured", "remove", "moving" ...
     # buttons: OK -> confirm() or accept(), BACK -> redo(), long BACK -> skip() ...
     # when flow.prompt().step == DONE:
     save_profile(flow.build_profile(namer)); progress.remove()
