@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-import pytest
 
 from device.commands.enroll import guide
-from device.enroll_flow import CAPTURED, CONFIRM, DONE, IDLE, MOVING, NO_CARD, REMOVE, SHOW, WAITING, Capturer, EnrollFlow
+from device.enroll_flow import CAPTURED, CONFIRM, DONE, IDLE, MOVING, NO_CARD, REMOVE, WAITING, Capturer, EnrollFlow
 from device.cli import main
 from vision import enroll
 from vision.deck_profiles import load_profile
