@@ -17,10 +17,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the list as JSON")
 
 
+def current_model() -> str | None:
+    """The id of the installed recognition model, or None when there is none."""
+    from engine.errors import TarotmateError
+    from vision.enroll import default_embedder, model_id
+
+    try:
+        return model_id(default_embedder())
+    except TarotmateError:
+        return None
+
+
 def deck_rows(decks_dir=None) -> list[dict]:
-    """One row per deck: the built-in recognition first, then every profile found."""
+    """One row per deck: the built-in recognition first, then every profile found.
+
+    ``stale``: the profile was enrolled with another model than the
+    installed one (it is refused until the deck is enrolled again).
+    """
     from vision.deck_profiles import list_profiles
 
+    model = current_model()
     rows = [{"name": BUILTIN, "kind": "built-in", "cards": 78, "note": BUILTIN_NOTE}]
     for entry in list_profiles(decks_dir):
         m = entry.manifest
@@ -30,6 +46,7 @@ def deck_rows(decks_dir=None) -> list[dict]:
             "cards": m.get("cards"),
             "views": m.get("views"),
             "model": m.get("model"),
+            "stale": model is not None and m.get("model") != model,
             "similar_pairs": len(m.get("similar_pairs", [])),
             "created": m.get("created"),
             "path": str(entry.path),
@@ -48,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{r['name']:<{width}}  built-in  {r['note']}")
             continue
         alike = f", {r['similar_pairs']} pairs too alike" if r["similar_pairs"] else ""
+        stale = "  [enrolled with another model: enrol it again]" if r["stale"] else ""
         print(f"{r['name']:<{width}}  {r['kind']:<8}  {r['cards']} cards, {r['views']} views{alike}, "
-              f"{(r['created'] or '')[:10]}  {r['path']}")
+              f"{(r['created'] or '')[:10]}  {r['path']}{stale}")
     return 0

@@ -109,4 +109,17 @@ def test_decks_lists_the_builtin_recognition_and_the_enrolled_decks(data_dir, de
     assert main(["decks", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["name"] for r in rows][:1] == ["builtin"]
-    assert {"name": "mine", "kind": "enrolled", "cards": 75}.items() <= next(r for r in rows if r["name"] == "mine").items()
+    assert {"name": "mine", "kind": "enrolled", "cards": 75, "stale": False}.items() <= next(r for r in rows if r["name"] == "mine").items()
+
+
+def test_decks_says_when_a_profile_was_enrolled_with_another_model(data_dir, deck_folder, monkeypatch, embedder, capsys):
+    assert main(ENROLL + [str(deck_folder)]) == 0
+
+    class Retrained(type(embedder)):
+        model_id = "pixel-retrained"
+
+    monkeypatch.setattr(enroll, "default_embedder", lambda: Retrained())
+    capsys.readouterr()
+    assert main(["decks"]) == 0
+    mine = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("mine"))
+    assert mine.endswith("[enrolled with another model: enrol it again]")
