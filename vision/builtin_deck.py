@@ -134,6 +134,8 @@ def _draw_centre(img: np.ndarray, c: Card) -> None:
                 cv2.rectangle(img, (x0 - 10, y), (x1 + 10, y + 12), _GOLD, -1)
         cv2.rectangle(img, (x0 - 10, int(cy - 90)), (x1 + 10, int(cy + 90)), _CREAM, -1)
         _text_centered(img, str(c.rank), cx, cy, 4.2 if c.rank < 10 else 3.6, _TRUMP, 12)
+        if c.rank in (6, 9):  # underlined, as printed decks do, so that 6 and 9 differ upside down
+            cv2.rectangle(img, (int(cx - 45), int(cy + 68)), (int(cx + 45), int(cy + 80)), _TRUMP, -1)
     else:  # the Excuse: a star
         cx, cy = w / 2, h / 2
         ang = np.linspace(-np.pi / 2, 1.5 * np.pi, 11)[:-1]
