@@ -18,5 +18,14 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q
 
+# Rebuild models/ from ../shared/decks (torch in its own venv, never a runtime dependency).
+models:
+	$(PYTHON) -m venv .venv-train
+	.venv-train/bin/pip install --quiet -e '.[train]'
+	.venv-train/bin/python -m vision.training.build_models
+
+bench: $(VENV)/.installed
+	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
 clean:
 	rm -rf $(VENV) demo-out .pytest_cache
