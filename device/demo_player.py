@@ -46,9 +46,14 @@ class VisionStats:
 
     def line(self) -> str:
         fps = self.frames / self.seconds if self.seconds else 0.0
+
+        def count(n: int, what: str) -> str:
+            return f"{n} {what if n == 1 else what.replace('card', 'cards', 1)}"
+
         return (f"{self.frames} frames ({fps:.1f}/s) named by {self.recognition}: "
-                f"{self.seen_right} cards read right at once, {self.confirmed} uncertain cards answered "
-                f"on the OLED, {self.corrected} wrong cards undone, {self.entered_by_hand} cards entered by hand")
+                f"{count(self.seen_right, 'card read right at once')}, "
+                f"{count(self.confirmed, 'uncertain card answered on the OLED')}, "
+                f"{count(self.corrected, 'wrong card undone')}, {count(self.entered_by_hand, 'card entered by hand')}")
 
 
 def frame_size(settings) -> tuple[int, int]:
