@@ -277,7 +277,10 @@ class Localiser:
         out = []
         for q, outline_visible in quads:
             q = order_quad(q / scale)
-            if self.refine and outline_visible:  # a partly covered card would snap to the card above it
+            # every card, also one split from a group: the top card of a trick has its whole
+            # outline in the image but its sides over other cards are found only roughly in the
+            # blob; refine_quad moves a side only when most of its profiles agree on one step
+            if self.refine:
                 q = order_quad(refine_in_frame(frame_bgr, q))
             out.append(q)
         return out
