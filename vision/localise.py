@@ -323,14 +323,16 @@ class Localiser:
                 found.append(quad)
             else:
                 groups.append(c)
+        separate = len(found)  # cards that stand alone in the foreground: the table's card size
         gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
         edges = cv2.dilate(cv2.Canny(gray, 30, 90), np.ones((3, 3), np.uint8))
         found.extend(self.outlined_cards(edges, area_total))
         whole = len(found)  # quads before this index show the whole card outline
         if groups:
             sizes = [self._sides(q) for q in found]
+            reference = tuple(np.median(np.array(sizes[:separate]), axis=0)) if separate else None
             for c in groups:
-                found.extend(self.split_group(c, mask, edges, sizes, min_px))
+                found.extend(self.split_group(c, mask, edges, sizes, min_px, reference))
         kept = suppress_nested([q for q in found if self._inside_frame(q, w, h)], mask.shape)
         return [(q, any(q is f for f in found[:whole])) for q in kept]
 
@@ -384,8 +386,9 @@ class Localiser:
             corners = order_quad(cv2.boxPoints(rect))
         return fit_quad_sides(contour, corners)
 
-    def split_group(self, contour, mask, edges, sizes, min_px) -> list[np.ndarray]:
-        """Card quads explaining one blob of touching/overlapping cards."""
+    def split_group(self, contour, mask, edges, sizes, min_px, reference=None) -> list[np.ndarray]:
+        """Card quads explaining one blob of touching/overlapping cards; with a ``reference``
+        (short, long) size (the separate cards of the frame), cards of that size first."""
         x, y, w, h = cv2.boundingRect(contour)
         pad = 2
         x0, y0 = max(x - pad, 0), max(y - pad, 0)
@@ -419,7 +422,10 @@ class Localiser:
             for su, sv in self._corner_sizes(lu, lv, sizes):
                 quad = np.array([p, p + u * su, p + u * su + v * sv, p + v * sv], np.float32) - off
                 candidates.append(quad)
-        return self._select(candidates, blob, support_map, off, min_px, contour)
+        chosen = self._select(candidates, blob, support_map, off, min_px, contour, reference)
+        if not chosen and reference is not None:  # the group's cards differ from the single ones
+            chosen = self._select(candidates, blob, support_map, off, min_px, contour)
+        return chosen
 
     def _corner_sizes(self, lu: float, lv: float, sizes) -> list[tuple[float, float]]:
         """(length along u, length along v) hypotheses for a card at a corner."""
@@ -433,7 +439,7 @@ class Localiser:
         unique = {(round(a / 2) * 2, round(b / 2) * 2) for a, b in out}
         return [(a, b) for a, b in unique if self._aspect_ok(min(a, b), max(a, b))]
 
-    def _select(self, candidates, blob, support_map, off, min_px, contour=None) -> list[np.ndarray]:
+    def _select(self, candidates, blob, support_map, off, min_px, contour=None, reference=None) -> list[np.ndarray]:
         """Greedy choice of card rectangles explaining a blob (ROI coordinates in, frame out)."""
         scored = []
         if candidates:
@@ -450,7 +456,6 @@ class Localiser:
         blob_area = float((blob > 0).sum())
         chosen, masks = [], []
         covered = np.zeros(blob.shape, bool)
-        reference = None
         for _, q in scored:
             sides = self._sides(q)
             if reference is not None and not (abs(sides[0] / reference[0] - 1) < 0.15 and abs(sides[1] / reference[1] - 1) < 0.15):
