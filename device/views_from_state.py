@@ -117,7 +117,7 @@ def violation_view(violation, names: list[str], deal=None) -> ViolationView:
 def alert_view(text: str, deal, names: list[str], seat: int | None = None, card: str | None = None) -> ViolationView:
     """A refused operation (a card already played, the wrong phase...)."""
     trick = deal.trick_number if hasattr(deal, "trick_number") else 0
-    return ViolationView("other", _name(names, seat) if seat is not None else "Tarotmate", trick, None, card,
+    return ViolationView("refused", _name(names, seat) if seat is not None else "Tarotmate", trick, None, card,
                          detail=text)
 
 

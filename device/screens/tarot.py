@@ -140,7 +140,10 @@ def render_target(view: TargetView, lang: str = "en", style: str = "french", tic
         size = largest_size(text, (HUGE, LARGE), room)
         c.text((x, 24 if size == HUGE else 28), text, size, max_width=room)
     right_w = c.text((WIDTH - 2, 51), oudlers_text(view.oudlers, lang), SMALL, align="right", max_width=56)
-    left = tr(N_("{n} tricks left")).format(n=view.tricks_left)
+    if view.tricks_left == 1:
+        left = tr(N_("last trick"))
+    else:
+        left = tr(N_("{n} tricks left")).format(n=view.tricks_left)
     c.text((2, 51), left, SMALL, max_width=WIDTH - 8 - right_w)
     return c.image
 
@@ -181,6 +184,7 @@ VIOLATION_TITLES = {
     "undertrump": N_("MUST OVERTRUMP!"),
     "out_of_turn": N_("OUT OF TURN!"),
     "excuse": N_("EXCUSE!"),
+    "refused": N_("NOT ACCEPTED"),
     "other": N_("FOUL!"),
 }
 VIOLATION_MESSAGES = {
@@ -189,6 +193,7 @@ VIOLATION_MESSAGES = {
     "undertrump": N_("{seat} played under the best trump"),
     "out_of_turn": N_("{seat} played out of turn"),
     "excuse": N_("{seat} misplayed the Excuse"),
+    "refused": N_("{seat}: {detail}"),
     "other": N_("{seat}: {detail}"),
 }
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 BIDS = ("pass",) + CONTRACTS
-VIOLATIONS = ("revoke", "must_trump", "undertrump", "out_of_turn", "excuse", "other")
+VIOLATIONS = ("revoke", "must_trump", "undertrump", "out_of_turn", "excuse", "refused", "other")
 POIGNEE_LEVELS = ("simple", "double", "triple")
 
 
