@@ -82,13 +82,26 @@ def fit_quad_sides(contour: np.ndarray, corners: np.ndarray, min_cover: float = 
     """Refine 4 approximate corners: each side well covered by ``contour`` points is
     re-fitted as a line, the others are kept; corners are the sides' intersections."""
     pts = contour.reshape(-1, 2).astype(np.float32)
+    corners = np.asarray(corners, np.float32)
+    ab = np.roll(corners, -1, axis=0) - corners
+    length = np.sqrt((ab**2).sum(1))
+    d = ab / np.maximum(length, 1e-6)[:, None]
+    nrm = np.stack([-d[:, 1], d[:, 0]], 1)
+    # the four sides at once (what _side_line does for one)
+    rel = pts[None, :, :] - corners[:, None, :]  # 4 x N x 2
+    t = np.einsum("snk,sk->sn", rel, d)
+    off = np.abs(np.einsum("snk,sk->sn", rel, nrm))
+    near_all = (t > 0.1 * length[:, None]) & (t < 0.9 * length[:, None]) & (off < np.maximum(2.5, 0.03 * length)[:, None])
     lines = []
     for i in range(4):
-        a, b = corners[i], corners[(i + 1) % 4]
-        line = _side_line(pts, a, b, min_cover)
+        line = None
+        near = near_all[i]
+        if length[i] >= 4 and np.count_nonzero(near) >= 5:
+            bins = np.clip((t[i][near] * (40.0 / length[i])).astype(np.int32), 0, 40)
+            if np.count_nonzero(np.bincount(bins, minlength=41)) / 32.0 >= min_cover:
+                line = cv2.fitLine(pts[near], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         if line is None:
-            d = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
-            line = np.array([d[0], d[1], a[0], a[1]], np.float32)
+            line = np.array([d[i, 0], d[i, 1], corners[i, 0], corners[i, 1]], np.float32)
         lines.append(line)
     out = []
     for i in range(4):
@@ -124,24 +137,20 @@ def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples
     pts = pts.reshape(4 * samples, len(offsets), 2)
     prof = cv2.remap(gray, np.ascontiguousarray(pts[..., 0]), np.ascontiguousarray(pts[..., 1]), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     grad = np.abs(np.diff(prof, axis=1)).reshape(4, samples, -1)
-    lines = []
-    moved = False
-    for i in range(4):
-        g = grad[i]
-        peak = g.max(axis=1)
-        strong = g >= 0.5 * peak[:, None]
-        idx = g.shape[1] - 1 - np.argmax(strong[:, ::-1], axis=1)  # outermost strong step per profile
-        ok = peak >= 12.0
-        a, b = starts[i], ends[i]
-        if ok.sum() >= 0.6 * samples:
-            shift = (offsets[idx[ok]] + offsets[idx[ok] + 1]) / 2
-            mid = float(np.median(shift))
-            if float(np.median(np.abs(shift - mid))) <= 1.5:
-                a, b = a + n[i] * mid, b + n[i] * mid
-                moved = True
-        lines.append(np.array([d[i, 0], d[i, 1], a[0], a[1]], np.float32))
-    if not moved:
+    # all four sides at once: the outermost strong step of each profile
+    peak = grad.max(axis=2)
+    strong = grad >= 0.5 * peak[..., None]
+    idx = grad.shape[2] - 1 - np.argmax(strong[..., ::-1], axis=2)
+    ok = peak >= 12.0
+    shift = (offsets[idx] + offsets[idx + 1]) / 2
+    count = ok.sum(axis=1)
+    mid = _masked_median(shift, ok, count)
+    spread = _masked_median(np.abs(shift - mid[:, None]), ok, count)
+    move = (count >= 0.6 * samples) & (spread <= 1.5)
+    if not move.any():
         return q
+    shifted = starts + n * np.where(move, mid, 0.0)[:, None]
+    lines = [np.array([d[i, 0], d[i, 1], shifted[i, 0], shifted[i, 1]], np.float32) for i in range(4)]
     out = []
     for i in range(4):
         p = _line_intersection(lines[i - 1], lines[i])
@@ -149,6 +158,16 @@ def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples
             return q
         out.append(p)
     return np.array(out, np.float32)
+
+
+def _masked_median(values: np.ndarray, mask: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Per row of ``values``, the median of the entries where ``mask`` holds (0 for none)."""
+    v = np.sort(np.where(mask, values, np.inf), axis=1)
+    rows = np.arange(len(v))
+    lo, hi = np.maximum(count - 1, 0) // 2, np.maximum(count, 1) // 2
+    lo, hi = np.minimum(lo, v.shape[1] - 1), np.minimum(hi, v.shape[1] - 1)
+    med = (v[rows, lo] + v[rows, hi]) / 2
+    return np.where(count > 0, med, 0.0).astype(np.float32)
 
 
 def refine_in_frame(frame_bgr: np.ndarray, quad: np.ndarray, rounds: int = 2) -> np.ndarray:
@@ -165,7 +184,11 @@ def refine_in_frame(frame_bgr: np.ndarray, quad: np.ndarray, rounds: int = 2) ->
     off = np.array([x0, y0], np.float32)
     q = quad - off
     for _ in range(rounds):
-        q = refine_quad(gray, q)
+        new = refine_quad(gray, q)
+        if new is q or float(np.abs(new - q).max()) < 0.5:  # settled
+            q = new
+            break
+        q = new
     return q + off
 
 
@@ -222,21 +245,22 @@ def _outline_supports(quads: np.ndarray, support_map: np.ndarray) -> np.ndarray:
     return _sample(support_map, np.concatenate(pts, axis=1)).mean(axis=1)
 
 
-def suppress_nested(quads: list[np.ndarray], shape) -> list[np.ndarray]:
+def suppress_nested(quads: list[np.ndarray], shape=None) -> list[np.ndarray]:
     """Drop quads mostly inside a larger one (a card's inner frame, a duplicate outline);
-    keep partly overlapping ones (the cards of a trick)."""
+    keep partly overlapping ones (the cards of a trick). Quads are convex: their overlap is
+    computed exactly (``shape``, the image's, is not needed and kept for callers)."""
     if len(quads) < 2:
         return quads
-    order = sorted(range(len(quads)), key=lambda i: -abs(cv2.contourArea(quads[i])))
-    kept, masks = [], []
+    hulls = [cv2.convexHull(np.asarray(q, np.float32)) for q in quads]
+    areas = [abs(cv2.contourArea(hh)) for hh in hulls]
+    order = sorted(range(len(quads)), key=lambda i: -areas[i])
+    kept = []
     for i in order:
-        m = _polygon_mask(shape, quads[i]) > 0
-        area = max(int(m.sum()), 1)
-        if any((m & k).sum() > 0.55 * area for k in masks):
+        area = max(areas[i], 1.0)
+        if any(cv2.intersectConvexConvex(hulls[i], hulls[k])[0] > 0.55 * area for k in kept):
             continue
-        kept.append(quads[i])
-        masks.append(m)
-    return kept
+        kept.append(i)
+    return [quads[i] for i in kept]
 
 
 def _polygon_mask(shape, poly) -> np.ndarray:
@@ -268,7 +292,7 @@ class Localiser:
             raise ValueError("a frame is a BGR image of shape (height, width, 3)")
         h, w = frame_bgr.shape[:2]
         factor = max(1, int(np.ceil(w / self.work_width - 0.05)))  # an integer factor: fast area averaging
-        small = cv2.resize(frame_bgr, (w // factor, h // factor), interpolation=cv2.INTER_AREA) if factor > 1 else frame_bgr
+        small = _reduce(frame_bgr, factor)
         scale = np.array([small.shape[1] / w, small.shape[0] / h], np.float32)
         mask = self.foreground(small)
         quads = self.quads_in_mask(mask, small)
@@ -295,7 +319,7 @@ class Localiser:
         d8 = np.clip(dist, 0, 255).astype(np.uint8)
         otsu, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
         # the floor follows the table's pixel-level texture (the median pixel is table)
-        floor = max(self.min_contrast, 3.0 * noise, 2.5 * float(np.median(dist)))
+        floor = max(self.min_contrast, 3.0 * noise, 2.5 * float(np.median(dist[::3, ::3])))
         thr = float(np.clip(otsu, floor, max(floor, self.max_threshold)))
         mask = (dist > thr).astype(np.uint8) * 255
         k3 = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
@@ -478,6 +502,20 @@ class Localiser:
             local = (contour.reshape(-1, 2) - off).astype(np.float32)
             chosen = [fit_quad_sides(local, order_quad(q), min_cover=0.4) for q in chosen]
         return [q + off for q in chosen]
+
+
+def _reduce(frame_bgr: np.ndarray, factor: int) -> np.ndarray:
+    """The frame reduced by ``factor``: area averaging by 2 (OpenCV's fast path) while the
+    factor allows it, then bilinear for the rest (an area resize by 3 costs 4x more)."""
+    h, w = frame_bgr.shape[:2]
+    size = (w // factor, h // factor)
+    img = frame_bgr
+    while factor >= 2 and img.shape[1] // 2 >= size[0]:
+        img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        factor //= 2
+    if (img.shape[1], img.shape[0]) != size:
+        img = cv2.resize(img, size, interpolation=cv2.INTER_LINEAR)
+    return img
 
 
 _DEFAULT = Localiser()
