@@ -292,7 +292,7 @@ class Localiser:
             raise ValueError("a frame is a BGR image of shape (height, width, 3)")
         h, w = frame_bgr.shape[:2]
         factor = max(1, int(np.ceil(w / self.work_width - 0.05)))  # an integer factor: fast area averaging
-        small = _reduce(frame_bgr, factor)
+        small = cv2.resize(frame_bgr, (w // factor, h // factor), interpolation=cv2.INTER_AREA) if factor > 1 else frame_bgr
         scale = np.array([small.shape[1] / w, small.shape[0] / h], np.float32)
         mask = self.foreground(small)
         quads = self.quads_in_mask(mask, small)
@@ -502,20 +502,6 @@ class Localiser:
             local = (contour.reshape(-1, 2) - off).astype(np.float32)
             chosen = [fit_quad_sides(local, order_quad(q), min_cover=0.4) for q in chosen]
         return [q + off for q in chosen]
-
-
-def _reduce(frame_bgr: np.ndarray, factor: int) -> np.ndarray:
-    """The frame reduced by ``factor``: area averaging by 2 (OpenCV's fast path) while the
-    factor allows it, then bilinear for the rest (an area resize by 3 costs 4x more)."""
-    h, w = frame_bgr.shape[:2]
-    size = (w // factor, h // factor)
-    img = frame_bgr
-    while factor >= 2 and img.shape[1] // 2 >= size[0]:
-        img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
-        factor //= 2
-    if (img.shape[1], img.shape[0]) != size:
-        img = cv2.resize(img, size, interpolation=cv2.INTER_LINEAR)
-    return img
 
 
 _DEFAULT = Localiser()
