@@ -25,6 +25,7 @@ described in ``docs/recognition.md``.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -37,14 +38,15 @@ CARD_ASPECT = 800 / 440
 def order_quad(points) -> np.ndarray:
     """Order 4 points clockwise on screen, starting at the left end of the upper short edge."""
     q = np.asarray(points, np.float32).reshape(4, 2)
-    centre = q.mean(0)
-    angles = np.arctan2(q[:, 1] - centre[1], q[:, 0] - centre[0])
-    q = q[np.argsort(angles)]  # increasing angle with y down = clockwise on screen
-    edges = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)  # edge i: q[i] -> q[i+1]
+    c = q.mean(0)
+    q = q[np.argsort(np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0]))]  # increasing angle with y down = clockwise on screen
+    e = q - q[[1, 2, 3, 0]]  # edge i: q[i] -> q[i+1]
+    edges = np.sqrt((e * e).sum(1)).tolist()
     short = (0, 2) if edges[0] + edges[2] <= edges[1] + edges[3] else (1, 3)
-    mid_y = [(q[i, 1] + q[(i + 1) % 4, 1]) / 2 for i in short]
-    start = short[int(np.argmin(mid_y))]
-    return np.roll(q, -start, axis=0).astype(np.float32)
+    ys = q[:, 1].tolist()
+    i, j = short
+    start = i if (ys[i] + ys[(i + 1) % 4]) <= (ys[j] + ys[(j + 1) % 4]) else j
+    return np.ascontiguousarray(q[[start, (start + 1) % 4, (start + 2) % 4, (start + 3) % 4]])
 
 
 def _line_intersection(l1, l2):
@@ -88,9 +90,8 @@ def fit_quad_sides(contour: np.ndarray, corners: np.ndarray, min_cover: float = 
     d = ab / np.maximum(length, 1e-6)[:, None]
     nrm = np.stack([-d[:, 1], d[:, 0]], 1)
     # the four sides at once (what _side_line does for one)
-    rel = pts[None, :, :] - corners[:, None, :]  # 4 x N x 2
-    t = np.einsum("snk,sk->sn", rel, d)
-    off = np.abs(np.einsum("snk,sk->sn", rel, nrm))
+    t = (pts @ d.T).T - (corners * d).sum(1)[:, None]  # 4 x N: position along each side
+    off = np.abs((pts @ nrm.T).T - (corners * nrm).sum(1)[:, None])  # and distance from it
     near_all = (t > 0.1 * length[:, None]) & (t < 0.9 * length[:, None]) & (off < np.maximum(2.5, 0.03 * length)[:, None])
     lines = []
     for i in range(4):
@@ -202,9 +203,7 @@ def table_model(img: np.ndarray, grid: int = 48, rounds: int = 3) -> tuple[np.nd
     h, w = img.shape[:2]
     gw, gh = grid, max(4, round(grid * h / w))
     tiny = cv2.resize(img, (gw, gh), interpolation=cv2.INTER_AREA).reshape(-1, 3)
-    yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
-    xx, yy = xx.ravel() / gw - 0.5, yy.ravel() / gh - 0.5
-    basis = np.stack([np.ones_like(xx), xx, yy, xx * xx, yy * yy, xx * yy], 1)
+    basis = _quadratic_basis(gw, gh)
     keep = np.ones(len(tiny), bool)
     for _ in range(rounds):
         coef, *_ = np.linalg.lstsq(basis[keep], tiny[keep], rcond=None)
@@ -213,6 +212,13 @@ def table_model(img: np.ndarray, grid: int = 48, rounds: int = 3) -> tuple[np.nd
     noise = float(np.median(resid[keep]))
     smooth = (basis @ coef).reshape(gh, gw, 3).astype(np.float32)
     return cv2.resize(smooth, (w, h), interpolation=cv2.INTER_LINEAR), noise
+
+
+@functools.lru_cache(maxsize=8)
+def _quadratic_basis(gw: int, gh: int) -> np.ndarray:
+    yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
+    xx, yy = xx.ravel() / gw - 0.5, yy.ravel() / gh - 0.5
+    return np.stack([np.ones_like(xx), xx, yy, xx * xx, yy * yy, xx * yy], 1)
 
 
 _GRID = np.stack(np.meshgrid(np.linspace(0.06, 0.94, 6), np.linspace(0.04, 0.96, 10)), -1).reshape(-1, 2).astype(np.float32)
