@@ -129,7 +129,7 @@ def compiled(lang: str) -> bytes:
     return compile_mo(parse_po(po_path(lang).read_text(encoding="utf-8")))
 
 
-SOURCES = ("screens", "menus.py", "buttons.py", "display.py", "buzzer.py")
+SOURCES = ("screens", "menus.py", "buttons.py", "display.py", "buzzer.py", "menus_driver.py", "views_from_state.py")
 _MARKERS = {"N_", "tr", "_"}
 
 

@@ -25,10 +25,10 @@ class TriviumMenu(Flow):
         tr = self.tr
         seat = game.to_play
         items = [(tr(N_("Undo last event")), ("undo",)),
-                 ("From the olla", ("exchange", "olla")),
-                 ("El Loco steals…", "steal"),
-                 ("Declare…", ("declare", seat)),
-                 ("Declaration shown", ("declare_done",)),
+                 (tr(N_("From the olla")), ("exchange", "olla")),
+                 (tr(N_("El Loco steals…")), "steal"),
+                 (tr(N_("Declare…")), ("declare", seat)),
+                 (tr(N_("Declaration shown")), ("declare_done",)),
                  (tr(N_("New deal")), ("new_deal",)),
                  (tr(N_("End the game")), ("end_game",))]
         self.push(Step(tr(N_("Menu")), items, self._item))
@@ -40,14 +40,14 @@ class TriviumMenu(Flow):
             if not victims:
                 self.finish()
                 return []
-            self.push(Step("Robbed player?", victims, self._victim))
+            self.push(Step(self.tr(N_("Robbed player?")), victims, self._victim))
             return []
         self.finish()
         return [item]
 
     def _victim(self, victim: int) -> list[tuple]:
         groups = [(" ".join(g.cards), i) for i, g in enumerate(self.game.seats[victim].laid)]
-        self.push(Step("Which tercia?", groups, lambda group: self._steal(victim, group)))
+        self.push(Step(self.tr(N_("Which tercia?")), groups, lambda group: self._steal(victim, group)))
         return []
 
     def _steal(self, victim: int, group: int) -> list[tuple]:
@@ -110,7 +110,8 @@ class MenuDriver:
                                    lang=lang, style=style)
         if kind == "bidding":
             return self._bidding(app.session.state)
-        return ChoiceFlow("Who starts?", [(name, ("deal", seat)) for seat, name in enumerate(names)], lang, style)
+        return ChoiceFlow(translator(lang)(N_("Who starts?")), [(name, ("deal", seat)) for seat, name in enumerate(names)],
+                          lang, style)
 
     def ok_menu(self) -> Flow | tuple:
         """What OK does with nothing open: "écart done" while the taker
@@ -128,8 +129,9 @@ class MenuDriver:
                                                    (tr(N_("End the game")), ("end_game",))], lang, style)
             return GameMenu(session.names, lang, style)
         if state.phase == "finished":
-            return ChoiceFlow("Game over", [("New game", ("new_deal",)), ("End the match", ("end_game",))],
-                              lang, style)
+            tr = translator(lang)
+            return ChoiceFlow(tr(N_("Game over")), [(tr(N_("New game")), ("new_deal",)),
+                                                    (tr(N_("End the match")), ("end_game",))], lang, style)
         return TriviumMenu(state, session.names, lang, style)
 
     def _bidding(self, deal) -> BiddingFlow:

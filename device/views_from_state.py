@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from device.i18n import N_, translator
+
 from device.screens.views import (
     AnnouncementView,
     BiddingView,
@@ -61,11 +63,14 @@ def chien_view(deal, seen: list[str], lang: str = "en", style: str = "french") -
     from device.screens.labels import card_name
 
     items = tuple(card_name(code, lang, style) for code in seen) or ("…",)
-    return MenuView(f"Chien {len(seen)}/{deal.chien_size}", items, len(items) - 1)
+    title = translator(lang)(N_("Chien {n}/{total}")).format(n=len(seen), total=deal.chien_size)
+    return MenuView(title, items, len(items) - 1)
 
 
-def ecart_view(deal, names: list[str]) -> MenuView:
-    return MenuView("Écart", (f"{_name(names, deal.taker)} discards",), 0, hint="OK when done")
+def ecart_view(deal, names: list[str], lang: str = "en") -> MenuView:
+    tr = translator(lang)
+    return MenuView(tr(N_("Écart")), (tr(N_("{name} discards")).format(name=_name(names, deal.taker)),), 0,
+                    hint=tr(N_("OK when done")))
 
 
 def target_view(deal, names: list[str]) -> TargetView | None:
@@ -177,7 +182,7 @@ def tarot_view(deal, names: list[str], chien_seen: list[str] | None = None, lang
     if phase == "chien":
         return chien_view(deal, chien_seen or [], lang, style)
     if phase == "ecart":
-        return ecart_view(deal, names)
+        return ecart_view(deal, names, lang)
     if phase == "play":
         return trick_view(deal, names)
     if phase == "done":
