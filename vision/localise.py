@@ -114,7 +114,8 @@ def fit_quad_sides(contour: np.ndarray, corners: np.ndarray, min_cover: float = 
 
 
 def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples: int = 10) -> np.ndarray:
-    """Snap each side of ``quad`` to the card's outer edge in ``gray`` (full resolution).
+    """Snap each side of ``quad`` to the card's outer edge in ``gray`` (full resolution; a BGR
+    image is read in colour and its profiles made grey).
 
     Along each side, intensity profiles are read across the side (``reach`` times
     the card's short side inwards and outwards); the outermost strong step of each
@@ -136,7 +137,10 @@ def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples
     base = starts[:, None, :] + (ends - starts)[:, None, :] * t[None, :, None]  # 4 x samples x 2
     pts = base[:, :, None, :] + offsets[None, None, :, None] * n[:, None, None, :]
     pts = pts.reshape(4 * samples, len(offsets), 2)
-    prof = cv2.remap(gray, np.ascontiguousarray(pts[..., 0]), np.ascontiguousarray(pts[..., 1]), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    prof = cv2.remap(gray, np.ascontiguousarray(pts[..., 0]), np.ascontiguousarray(pts[..., 1]), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if prof.ndim == 3:  # a colour image: only the profiles are made grey
+        prof = cv2.cvtColor(prof, cv2.COLOR_BGR2GRAY)
+    prof = prof.astype(np.float32)
     grad = np.abs(np.diff(prof, axis=1)).reshape(4, samples, -1)
     # all four sides at once: the outermost strong step of each profile
     peak = grad.max(axis=2)
@@ -181,11 +185,11 @@ def refine_in_frame(frame_bgr: np.ndarray, quad: np.ndarray, rounds: int = 2) ->
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     if x1 - x0 < 8 or y1 - y0 < 8:
         return quad
-    gray = cv2.cvtColor(frame_bgr[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    roi = frame_bgr[y0:y1, x0:x1]  # read in colour, the profiles made grey (cheaper than a grey ROI)
     off = np.array([x0, y0], np.float32)
     q = quad - off
     for _ in range(rounds):
-        new = refine_quad(gray, q)
+        new = refine_quad(roi, q)
         if new is q or float(np.abs(new - q).max()) < 0.5:  # settled
             q = new
             break
