@@ -19,28 +19,9 @@ class Refusal:
     rule: str = ""
 
 
-def refusal_from(result: Any) -> Refusal | None:
-    """Normalise what an engine's ``can(op)`` returns into a :class:`Refusal`.
-
-    Accepted forms: ``None``/``True``/``""`` (legal); a string (the reason);
-    ``False``; an object with ``ok``/``reason`` (and optionally ``rule``)."""
-    if result is None or result is True or result == "":
-        return None
-    if result is False:
-        return Refusal("refused by the rules")
-    if isinstance(result, str):
-        return Refusal(result)
-    ok = getattr(result, "ok", None)
-    if ok is None and isinstance(result, tuple) and len(result) == 2:
-        ok, reason = result
-        return None if ok else Refusal(str(reason))
-    if ok is not None:
-        if ok:
-            return None
-        return Refusal(str(getattr(result, "reason", result)), str(getattr(result, "rule", "") or ""))
-    if hasattr(result, "__bool__") and not bool(result):
-        return None
-    return Refusal(str(result))
+def refusal_from(reason: str | None) -> Refusal | None:
+    """The engines' ``can(op)`` answer (``None`` when allowed, else the reason) as a :class:`Refusal`."""
+    return None if reason is None else Refusal(str(reason))
 
 
 class Rules(Protocol):
@@ -58,29 +39,20 @@ class Rules(Protocol):
     def scores(self, state: Any) -> list[float] | None: ...
 
 
-class TarotRules:
-    """French tarot through ``engine.tarot`` (one :class:`TarotDeal` per deal)."""
+class _EngineRules:
+    """What both adapters share: a new state per deal (or game), the dealer
+    rotating from the first one, operations as dicts, ``can``/``apply``/``undo``."""
 
-    kind = "french-tarot"
+    kind = ""
 
     def __init__(self, options: dict[str, Any] | None = None):
         self.options = dict(options or {})
-
-    def new_state(self, game, setup: dict[str, Any]):
-        from engine.tarot import TarotDeal
-
-        return TarotDeal(game.players, setup.get("dealer", 0), game.options or None, names=game.names)
 
     def setup_for(self, game, number: int, log) -> dict[str, Any]:
         """The dealer of deal ``number``: the first dealer, then the next seat each deal."""
         deals = log.deals(game.id)
         first = deals[0].setup.get("dealer", 0) if deals else 0
         return {"dealer": (first + number - 1) % game.players}
-
-    def op_from_dict(self, data: dict[str, Any]):
-        from engine.tarot import operation_from_dict
-
-        return operation_from_dict(data)
 
     def op_to_dict(self, op) -> dict[str, Any]:
         return op.to_dict()
@@ -93,6 +65,22 @@ class TarotRules:
 
     def undo(self, state) -> None:
         state.undo()
+
+
+class TarotRules(_EngineRules):
+    """French tarot through ``engine.tarot`` (one :class:`TarotDeal` per deal)."""
+
+    kind = "french-tarot"
+
+    def new_state(self, game, setup: dict[str, Any]):
+        from engine.tarot import TarotDeal
+
+        return TarotDeal(game.players, setup.get("dealer", 0), game.options or None, names=game.names)
+
+    def op_from_dict(self, data: dict[str, Any]):
+        from engine.tarot import operation_from_dict
+
+        return operation_from_dict(data)
 
     def is_over(self, state) -> bool:
         return state.is_over()
@@ -106,40 +94,20 @@ class TarotRules:
         return list(state.result().scores)
 
 
-class TriviumRules:
+class TriviumRules(_EngineRules):
     """Trivium through ``engine.trivium`` (one :class:`TriviumGame` per game of a match)."""
 
     kind = "trivium"
-
-    def __init__(self, options: dict[str, Any] | None = None):
-        self.options = dict(options or {})
 
     def new_state(self, game, setup: dict[str, Any]):
         from engine.trivium import TriviumGame, TriviumOptions
 
         return TriviumGame(list(game.names), TriviumOptions.from_dict(game.options or {}))
 
-    def setup_for(self, game, number: int, log) -> dict[str, Any]:
-        deals = log.deals(game.id)
-        first = deals[0].setup.get("dealer", 0) if deals else 0
-        return {"dealer": (first + number - 1) % game.players}
-
     def op_from_dict(self, data: dict[str, Any]):
         from engine.trivium import operation_from_dict
 
         return operation_from_dict(data)
-
-    def op_to_dict(self, op) -> dict[str, Any]:
-        return op.to_dict()
-
-    def refusal(self, state, op) -> Refusal | None:
-        return refusal_from(state.can(op))
-
-    def apply(self, state, op) -> None:
-        state.apply(op)
-
-    def undo(self, state) -> None:
-        state.undo()
 
     def is_over(self, state) -> bool:
         return state.phase == "finished"
