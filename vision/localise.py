@@ -305,17 +305,24 @@ class Localiser:
         small = cv2.resize(frame_bgr, (w // factor, h // factor), interpolation=cv2.INTER_AREA) if factor > 1 else frame_bgr
         scale = np.array([small.shape[1] / w, small.shape[0] / h], np.float32)
         mask = self.foreground(small)
-        quads = self.quads_in_mask(mask, small)
+        quads, edges = self.quads_in_mask(mask, small, with_edges=True)
         if not quads:
             return []
         out = []
         for q, outline_visible in quads:
             q = order_quad(q / scale)
-            # every card, also one split from a group: the top card of a trick has its whole
-            # outline in the image but its sides over other cards are found only roughly in the
-            # blob; refine_quad moves a side only when most of its profiles agree on one step
             if self.refine:
-                q = order_quad(refine_in_frame(frame_bgr, q))
+                r = order_quad(refine_in_frame(frame_bgr, q))
+                # a card split from a group may be the top card of a trick, whose sides over the
+                # other cards are only roughly found in the blob, or a covered card, whose sides
+                # could snap to the card above: its refinement is kept when the refined outline
+                # is at least as well backed by the image's edges
+                if outline_visible:
+                    q = r
+                else:
+                    refined, rough = _outline_supports(np.stack([r, q]) * scale, edges)
+                    if refined >= rough:
+                        q = r
             out.append(q)
         return out
 
@@ -342,9 +349,10 @@ class Localiser:
         return filled
 
     # -- blobs to quads ---------------------------------------------------
-    def quads_in_mask(self, mask: np.ndarray, small: np.ndarray) -> list[tuple[np.ndarray, bool]]:
+    def quads_in_mask(self, mask: np.ndarray, small: np.ndarray, with_edges: bool = False):
         """Card quads (work-image pixels) from the foreground mask and the image's edges,
-        each with whether the card's whole outline is visible (not split from a group)."""
+        each with whether the card's whole outline is visible (not split from a group);
+        ``with_edges``: also the (dilated) edge map, as ``(quads, edges)``."""
         h, w = mask.shape
         area_total = h * w
         min_px = self.min_area * area_total
@@ -368,7 +376,8 @@ class Localiser:
             for c in groups:
                 found.extend(self.split_group(c, mask, edges, sizes, min_px, reference))
         kept = suppress_nested([q for q in found if self._inside_frame(q, w, h)], mask.shape)
-        return [(q, any(q is f for f in found[:whole])) for q in kept]
+        out = [(q, any(q is f for f in found[:whole])) for q in kept]
+        return (out, edges) if with_edges else out
 
     @staticmethod
     def _inside_frame(q: np.ndarray, w: int, h: int, margin: float = 0.03) -> bool:

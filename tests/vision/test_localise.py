@@ -103,3 +103,15 @@ def test_warp_gives_an_upright_portrait_crop():
 def test_bad_frame_is_a_clear_error():
     with pytest.raises(ValueError, match="BGR"):
         find_cards(np.zeros((10, 10), np.uint8))
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.3])
+def test_the_top_card_of_a_five_card_trick_gets_its_whole_outline(scale):
+    # the fifth card of a 5-player trick lands across the four others (its ends lie on
+    # cards of the same cream colour): its quad must still follow its true outline
+    canvas = table(TABLES["dark wood"])
+    centre = np.array([640, 360])
+    trick = [("T20", (630.5, 417.9), -175.7), ("HN", (716.1, 369.6), 89.4), ("T05", (664.5, 304.6), -3.1),
+             ("T02", (598.9, 286.5), 1.8), ("EX", (571.6, 358.4), -101.6)]
+    truths = [place(canvas, code, tuple(centre + (np.array(xy) - centre) * scale), angle, 158 * scale) for code, xy, angle in trick]
+    assert match(find_cards(canvas), truths[-1]) < TOLERANCE
