@@ -448,6 +448,7 @@ class Localiser:
         if n < 3:
             return []
         orient = np.sign(cv2.contourArea(poly, oriented=True)) or 1.0
+        median = np.median(np.array(sizes), axis=0) if sizes else None
         candidates = []
         for i in range(n):
             p, a, b = poly[i], poly[i - 1], poly[(i + 1) % n]
@@ -462,7 +463,7 @@ class Localiser:
             cross = u[0] * v[1] - u[1] * v[0]
             if np.sign(cross) == orient:  # a reflex (concave) vertex: an overlap, not a card corner
                 continue
-            for su, sv in self._corner_sizes(lu, lv, sizes):
+            for su, sv in self._corner_sizes(lu, lv, sizes, median):
                 quad = np.array([p, p + u * su, p + u * su + v * sv, p + v * sv], np.float32) - off
                 candidates.append(quad)
         chosen = self._select(candidates, blob, support_map, off, min_px, contour, reference)
@@ -470,14 +471,15 @@ class Localiser:
             chosen = self._select(candidates, blob, support_map, off, min_px, contour)
         return chosen
 
-    def _corner_sizes(self, lu: float, lv: float, sizes) -> list[tuple[float, float]]:
-        """(length along u, length along v) hypotheses for a card at a corner."""
+    def _corner_sizes(self, lu: float, lv: float, sizes, median=None) -> list[tuple[float, float]]:
+        """(length along u, length along v) hypotheses for a card at a corner (``median``:
+        that of ``sizes``, when the caller has it already)."""
         ratio = CARD_ASPECT
         out = [(lu, lu * ratio), (lu, lu / ratio), (lv * ratio, lv), (lv / ratio, lv)]
         for s, l in sizes[:8]:
             out += [(s, l), (l, s)]
         if sizes:
-            s, l = np.median(np.array(sizes), axis=0)
+            s, l = np.median(np.array(sizes), axis=0) if median is None else median
             out += [(s, l), (l, s)]
         unique = {(round(a / 2) * 2, round(b / 2) * 2) for a, b in out}
         return [(a, b) for a, b in unique if self._aspect_ok(min(a, b), max(a, b))]
