@@ -26,18 +26,33 @@ Event = tuple[str, str]
 BUTTON_NAMES = ("up", "down", "ok", "back")
 
 
-def _get(events: "queue.Queue[Event]", timeout: float | None) -> Event | None:
-    try:
-        return events.get(timeout=timeout)
-    except queue.Empty:
-        return None
+class _EventSource:
+    """Where button events go: to ``callback(event)`` when one is given, else
+    into ``self.queue``, read with :meth:`get` or :meth:`drain`."""
 
+    def __init__(self, callback: Callable[[Event], None] | None) -> None:
+        self.callback = callback
+        self.queue: "queue.Queue[Event]" = queue.Queue()
 
-def _drain(events: "queue.Queue[Event]") -> list[Event]:
-    out: list[Event] = []
-    while (event := _get(events, 0)) is not None:
-        out.append(event)
-    return out
+    def emit(self, event: Event) -> None:
+        if self.callback is not None:
+            self.callback(event)
+        else:
+            self.queue.put(event)
+
+    def get(self, timeout: float | None = None) -> Event | None:
+        """The next event, or None after ``timeout`` seconds."""
+        try:
+            return self.queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def drain(self) -> list[Event]:
+        """Every event waiting in the queue, oldest first (no waiting)."""
+        out: list[Event] = []
+        while (event := self.get(0)) is not None:
+            out.append(event)
+        return out
 
 
 class _DebouncedButton:
@@ -108,7 +123,7 @@ class _DebouncedButton:
         self.button.close()
 
 
-class ButtonPanel:
+class ButtonPanel(_EventSource):
     """The device's buttons.
 
     ``pins`` maps ``up/down/ok/back`` to GPIO numbers (BCM); a button left
@@ -130,8 +145,7 @@ class ButtonPanel:
             raise ValueError("hold_time must be > 0 and debounce_ms >= 0")
         self.hold_time = hold_time
         self.debounce_s = debounce_ms / 1000
-        self.callback = callback
-        self.queue: "queue.Queue[Event]" = queue.Queue()
+        super().__init__(callback)
         self.buttons = {name: _DebouncedButton(name, pin, self, pin_factory) for name, pin in pins.items()}
         self.encoder = None
         if encoder:
@@ -140,20 +154,6 @@ class ButtonPanel:
             self.encoder = RotaryEncoder(encoder["a"], encoder["b"], max_steps=0, pin_factory=pin_factory)
             self.encoder.when_rotated_clockwise = lambda *_: self.emit(("down", "press"))
             self.encoder.when_rotated_counter_clockwise = lambda *_: self.emit(("up", "press"))
-
-    def emit(self, event: Event) -> None:
-        if self.callback is not None:
-            self.callback(event)
-        else:
-            self.queue.put(event)
-
-    def get(self, timeout: float | None = None) -> Event | None:
-        """The next event, or None after ``timeout`` seconds."""
-        return _get(self.queue, timeout)
-
-    def drain(self) -> list[Event]:
-        """Every event waiting in the queue, oldest first (no waiting)."""
-        return _drain(self.queue)
 
     def close(self) -> None:
         for button in self.buttons.values():
@@ -257,7 +257,7 @@ class PygameKeys:
         return events
 
 
-class KeyboardButtons:
+class KeyboardButtons(_EventSource):
     """The terminal keyboard as a button panel (for ``--display terminal`` runs).
 
     Puts the terminal in cbreak mode and reads keys on a thread; events go to
@@ -268,8 +268,7 @@ class KeyboardButtons:
         import sys
 
         self.stream = stream or sys.stdin
-        self.callback = callback
-        self.queue: "queue.Queue[Event]" = queue.Queue()
+        super().__init__(callback)
         self._saved = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._read, daemon=True)
@@ -303,16 +302,7 @@ class KeyboardButtons:
             if not chunk:
                 return
             for event in parse_keys(chunk):
-                if self.callback is not None:
-                    self.callback(event)
-                else:
-                    self.queue.put(event)
-
-    def get(self, timeout: float | None = None) -> Event | None:
-        return _get(self.queue, timeout)
-
-    def drain(self) -> list[Event]:
-        return _drain(self.queue)
+                self.emit(event)
 
     def close(self) -> None:
         self._stop.set()
