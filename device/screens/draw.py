@@ -198,6 +198,13 @@ class Canvas:
         room = WIDTH - 4 - (right_w + 4 if right_w else 0)
         self.text((2, 0), left, SMALL, max_width=room, scroll=scroll, fill=0)
 
+    def banner(self, title: str) -> None:
+        """A big inverted title (rows 0..20) for alerts and announcements, in
+        the largest type that fits."""
+        size = largest_size(title, (LARGE, MEDIUM, SMALL), WIDTH - 4)
+        self.draw.rectangle((0, 0, WIDTH - 1, 20), fill=1)
+        self.text((WIDTH // 2, 10 - size // 2 - 1), title, size, align="center", max_width=WIDTH - 4, fill=0)
+
     def footer(self, hint: str) -> None:
         """A one-line hint at the bottom, above a thin rule (rows 51..63)."""
         self.draw.line((0, HEIGHT - 14, WIDTH - 1, HEIGHT - 14), fill=1)

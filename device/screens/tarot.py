@@ -193,7 +193,6 @@ VIOLATION_MESSAGES = {
     "undertrump": N_("{seat} played under the best trump"),
     "out_of_turn": N_("{seat} played out of turn"),
     "excuse": N_("{seat} misplayed the Excuse"),
-    "refused": N_("{seat}: {detail}"),
     "other": N_("{seat}: {detail}"),
 }
 
@@ -203,9 +202,7 @@ def render_violation(view: ViolationView, lang: str = "en", style: str = "french
     tr = translator(lang)
     c = Canvas()
     title = tr(VIOLATION_TITLES.get(view.kind, VIOLATION_TITLES["other"]))
-    size = largest_size(title, (LARGE, MEDIUM, SMALL), WIDTH - 4)
-    c.draw.rectangle((0, 0, WIDTH - 1, 20), fill=1)
-    c.text((WIDTH // 2, 10 - size // 2 - 1), title, size, align="center", max_width=WIDTH - 4, fill=0)
+    c.banner(title)
     suit = suit_name(view.suit, lang, style) if view.suit else "?"
     template = tr(VIOLATION_MESSAGES.get(view.kind, VIOLATION_MESSAGES["other"]))
     message = template.format(seat=view.seat, suit=suit, detail=view.detail)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PIL import Image
 
 from device.i18n import N_, translator
-from device.screens.draw import HEIGHT, HUGE, LARGE, MEDIUM, SMALL, WIDTH, Canvas, largest_size
+from device.screens.draw import HEIGHT, HUGE, LARGE, SMALL, WIDTH, Canvas
 from device.screens.labels import card_label
 from device.screens.views import AnnouncementView, TriviumView
 
@@ -87,9 +87,7 @@ def render_announcement(view: AnnouncementView, lang: str = "en", style: str = "
     tr = translator(lang)
     c = Canvas()
     title = tr(ANNOUNCEMENT_TITLES[view.kind]) if view.kind in ANNOUNCEMENT_TITLES else view.kind.replace("_", " ").upper()
-    size = largest_size(title, (LARGE, MEDIUM, SMALL), WIDTH - 4)
-    c.draw.rectangle((0, 0, WIDTH - 1, 20), fill=1)
-    c.text((WIDTH // 2, 10 - size // 2 - 1), title, size, align="center", max_width=WIDTH - 4, fill=0)
+    c.banner(title)
     if not view.valid:
         c.text((WIDTH // 2, 24), tr(N_("NOT VALID")), LARGE, align="center", max_width=WIDTH - 4)
     elif view.points is not None:
