@@ -9,6 +9,12 @@ Every ``render_*`` function has the signature
 
 from __future__ import annotations
 
+from device.screens.enroll import (
+    render_enroll_card,
+    render_enroll_confirm,
+    render_enroll_done,
+    render_enroll_review,
+)
 from device.screens.menu import render_menu
 from device.screens.status import render_camera_status, render_confirm_card
 from device.screens.tarot import (
@@ -37,6 +43,10 @@ RENDERERS = {
     views.CameraStatusView: render_camera_status,
     views.ConfirmCardView: render_confirm_card,
     views.MenuView: render_menu,
+    views.EnrollCardView: render_enroll_card,
+    views.EnrollConfirmView: render_enroll_confirm,
+    views.EnrollReviewView: render_enroll_review,
+    views.EnrollDoneView: render_enroll_done,
 }
 
 

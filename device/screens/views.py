@@ -179,3 +179,56 @@ class MenuView:
     hint: str = ""
     scroll: int | None = None  # marquee tick for the selected item
     marks: tuple[int, ...] = field(default_factory=tuple)  # items shown ticked
+
+
+# ---------------------------------------------------------------------- deck enrollment
+
+ENROLL_CAPTURE_STATES = ("waiting", "moving", "captured", "remove")
+ENROLL_END_STATES = ("building", "saved", "stopped")
+
+
+@dataclass(frozen=True)
+class EnrollCardView:
+    """Guided enrollment: the card to lay under the camera and how its captures go.
+
+    ``state``: ``"waiting"`` (for the card alone on the table), ``"moving"``
+    (hold it still), ``"captured"`` (``captures`` of ``captures_needed``
+    taken), ``"remove"`` (the previous card is still there).
+    """
+
+    card: str  # card code
+    number: int  # 1-based position of the card in the enrollment
+    total: int
+    state: str = "waiting"
+    captures: int = 0
+    captures_needed: int = 3
+
+
+@dataclass(frozen=True)
+class EnrollConfirmView:
+    """Enough captures of ``card``: keep it (OK), redo it (back) or skip it (long OK)."""
+
+    card: str
+    number: int
+    total: int
+
+
+@dataclass(frozen=True)
+class EnrollReviewView:
+    """Two enrolled cards the model can hardly tell apart: show both again, or keep them."""
+
+    first: str
+    second: str
+    similarity: float  # cosine of their prototypes, 0..1
+
+
+@dataclass(frozen=True)
+class EnrollDoneView:
+    """The end of an enrollment: the profile being built, saved, or the enrollment stopped."""
+
+    deck: str
+    enrolled: int
+    skipped: int
+    total: int
+    pairs: int = 0  # pairs of cards too alike, kept in the profile
+    state: str = "saved"  # one of ENROLL_END_STATES

@@ -145,6 +145,29 @@ def _variants():
         for contract in ("prise", "garde", "garde_sans", "garde_contre"):
             yield DealEndView(contract, long, False, 30.5, 0, 25.5, long, (("A", "triple"),), chelem, -1234)
     yield SetupView("trivium", "Standard · 4", ("Maximiliano", "Bartolomé", "Ñu", "Gjøq"), dealer=0)
+    yield from _enroll_variants()
+
+
+def _enroll_variants():
+    """Every state of the enrollment screens, with the longest numbers and a long deck name."""
+    from device.screens.views import (
+        ENROLL_CAPTURE_STATES,
+        ENROLL_END_STATES,
+        EnrollCardView,
+        EnrollConfirmView,
+        EnrollDoneView,
+        EnrollReviewView,
+    )
+
+    for state in ENROLL_CAPTURE_STATES:
+        for captures in (0, 2, 3):
+            yield EnrollCardView("DN", 78, 78, state, captures, 3)
+    yield EnrollCardView("SK", 7, 10, "captured", 5, 12)  # more boxes than usual
+    yield EnrollConfirmView("DN", 78, 78)
+    yield EnrollReviewView("DN", "HN", 0.9999)
+    for state in ENROLL_END_STATES:
+        for pairs in (0, 78):
+            yield EnrollDoneView("marseille-grimaud-1930-restored", 78, 78, 78, pairs, state)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -158,3 +181,17 @@ def test_every_kind_of_text_fits_in_every_language(lang):
             _check_fits(items)
             count += 1
     assert count > 50
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_card_name_fits_the_enrollment_screens(lang):
+    from engine.cards import CODES
+    from device.screens.views import EnrollCardView, EnrollConfirmView
+
+    for style in ("french", "tarot"):
+        for code in CODES:
+            for view in (EnrollCardView(code, 1, 78, "moving"), EnrollConfirmView(code, 1, 78)):
+                with recording() as items:
+                    render(view, lang, style)
+                _check_fits(items)
+                assert all(item.fit == "full" for item in items), (lang, style, code)
