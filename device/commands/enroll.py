@@ -6,6 +6,11 @@ and moves it a little; a few captures later it is kept (Enter) or redone,
 skipped, or the previous card is shown again. Progress is saved after every
 card: the same command resumes an interrupted enrollment.
 
+``--camera SOURCE --display KIND``: the same on the device's OLED (or an
+emulated display: ``pygame``, ``terminal``, ``capture``, ``gif``, ``dummy``)
+with its buttons, as the configuration (``--config``) describes them; see
+:mod:`device.enroll_device`.
+
 ``--from-dir``: DIR holds one image per card named by its code (``T01.jpg`` .. ``T21.jpg``,
 ``EX.jpg``, ``S01.png`` .. ``CK.png``): scans, or photos of single cards with
 ``--locate``. Each card is embedded in several augmented views by the
@@ -23,6 +28,8 @@ import sys
 import time
 from pathlib import Path
 
+from device.config import DISPLAY_KINDS
+
 HELP = "teach Tarotmate a new deck from a folder with one image per card (deck profile)"
 
 
@@ -38,9 +45,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="with --camera: enrol only these cards, comma-separated (e.g. T01,EX,HK; default all 78)")
     parser.add_argument("--auto", action="store_true",
                         help="with --camera: keep every card as soon as it is captured, without asking")
-    parser.add_argument("--lang", choices=("en", "fr", "es"), default="en", help="language of the card names (default en)")
-    parser.add_argument("--style", choices=("french", "tarot"), default="french",
-                        help="card names with French suits or tarot (Spanish / Rider-Waite) suits (default french)")
+    parser.add_argument("--display", metavar="KIND", choices=DISPLAY_KINDS,
+                        help="with --camera: guide on a display with the buttons instead of the terminal: "
+                             f"{', '.join(DISPLAY_KINDS)} (pins, I2C address... from --config)")
+    parser.add_argument("--display-out", metavar="PATH",
+                        help="with --display capture or gif: the folder or GIF file to write (overrides display.out)")
+    parser.add_argument("--config", metavar="FILE",
+                        help="with --display: configuration file for the display, pins and language (default: "
+                             "$TAROTMATE_CONFIG, /etc/tarotmate/tarotmate.toml, ~/.config/tarotmate/tarotmate.toml)")
+    parser.add_argument("--lang", choices=("en", "fr", "es"), default=None,
+                        help="language of the card names (default en; with --display, ui.language)")
+    parser.add_argument("--style", choices=("french", "tarot"), default=None,
+                        help="card names with French suits or tarot (Spanish / Rider-Waite) suits "
+                             "(default french; with --display, ui.card_style)")
     parser.add_argument("--views", type=int, default=None, metavar="N",
                         help="views embedded per card (default 16 from files, 12 from the camera)")
     parser.add_argument("--strategy", default=None, metavar="NAME",
@@ -99,6 +116,10 @@ def run(args: argparse.Namespace) -> int:
     target = Path(args.decks_dir) if args.decks_dir else user_decks_dir()
     if not args.force and (target / f"{args.name}.json").exists():
         raise EnrollmentError(f"deck {args.name!r} already exists in {target}: add --force to replace it")
+    if args.display and not args.camera:
+        raise EnrollmentError("--display goes with --camera (guided enrollment at the table)")
+    if args.camera and args.display:
+        return run_display(args, target)
     if args.camera:
         return run_camera(args, target)
     return run_from_dir(args, target)
@@ -275,7 +296,7 @@ def run_camera(args: argparse.Namespace, target: Path) -> int:
     with open_source(args.camera) as frames:
         finished = guide(flow, capturer, frames, _ask, _terminal_poll,
                          lambda text: print(text, file=sys.stderr, flush=True),
-                         lambda code: card_name(code, args.lang, args.style), auto=args.auto)
+                         lambda code: card_name(code, args.lang or "en", args.style or "french"), auto=args.auto)
     if not finished:
         where = flow.prompt().card
         print(f"stopped{' at ' + where if where else ''}: progress saved in {progress.path}; "
@@ -285,3 +306,37 @@ def run_camera(args: argparse.Namespace, target: Path) -> int:
     path = save_profile(profile, target)
     progress.remove()
     return report(args, profile, path, time.perf_counter() - start, views)
+
+
+def run_display(args: argparse.Namespace, target: Path) -> int:
+    """``--camera SOURCE --display KIND``: the OLED (or an emulated display) and the buttons guide."""
+    import signal
+    from dataclasses import replace
+
+    from device.app import StopFlag
+    from device.config import default_config_path, load_config
+    from device.enroll_device import enroll_with_display
+    from engine.cards import parse_distinct
+
+    config = load_config(args.config or default_config_path())
+    display = replace(config.display, kind=args.display, out=args.display_out or config.display.out)
+    config = replace(config, display=display)
+    order = tuple(c.code for c in parse_distinct(args.cards.split(","))) if args.cards else None
+    stop = StopFlag()
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+    stop.install()  # Ctrl-C or SIGTERM: the progress is saved and the command ends
+    start = time.perf_counter()
+    try:
+        result = enroll_with_display(config, args.name, args.camera, target, order=order, views=args.views,
+                                     strategy=args.strategy, seed=args.seed, auto=args.auto, lang=args.lang,
+                                     style=args.style, stop=stop,
+                                     report=lambda text: print(text, file=sys.stderr, flush=True))
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+    if not result.finished:
+        where = result.flow.prompt().card
+        print(f"stopped{' at ' + where if where else ''}: progress saved in {result.progress.path}; "
+              "run the same command again to go on", file=sys.stderr)
+        return 1
+    return report(args, result.profile, result.path, time.perf_counter() - start, result.flow.views_needed)
