@@ -1,6 +1,7 @@
 """Benchmark of deck enrollment: time to build a profile, and accuracy before and after.
 
     .venv/bin/python benchmarks/bench_enroll.py [--decks ../shared/decks] [--views 16] [--quick]
+        [--models-dir DIR] [--only NAME[,NAME]]
 
 For every deck folder of ``--decks`` (one image per card named by code), and
 for the stand-in decks below, as if the deck were new to Tarotmate:
@@ -30,6 +31,12 @@ with its hues turned by 90 degrees, ``builtin-inverted`` the same with its
 tones inverted (a dark deck) -- the drawings of a known deck in colours and
 a handedness the model never saw. Pass ``--restyle-all`` to add such copies
 of every deck.
+
+For an honest measurement on an unseen deck, pass a classifier trained
+without it: ``python -m vision.training.build_models --exclude NAME --out DIR
+--work DIR2``, then ``--models-dir DIR --only NAME`` here ("base" is then that
+model alone). ``--only`` takes deck names, comma-separated, stand-ins
+included (``builtin-recoloured``); without it every deck is measured.
 """
 
 from __future__ import annotations
@@ -79,6 +86,7 @@ def recolour(image: np.ndarray, invert: bool = False) -> np.ndarray:
 class Deck:
     name: str
     faces: dict[str, np.ndarray]  # code -> BGR image, as read from the deck folder
+    index: int = 0  # place among all the decks measured: seeds its test crops, so --only measures the same crops
 
 
 def read_decks(args) -> list[Deck]:
@@ -86,17 +94,25 @@ def read_decks(args) -> list[Deck]:
     if args.decks and Path(args.decks).is_dir():
         for folder in synth.deck_folders(args.decks):
             found = read_deck_folder(folder)
-            decks.append(Deck(folder.name, {code: read_image(path) for code, path in found.files.items()}))
+            decks.append(Deck(folder.name, {code: read_image(path) for code, path in found.files.items()}, len(decks)))
     else:
         print(f"no deck folder at {args.decks}: only the stand-in deck is measured", file=sys.stderr)
-    if args.only:
-        decks = [d for d in decks if d.name in args.only]
     stand_ins = [Deck("builtin", {c: np.array(render_card(c)) for c in CODES})]
     if args.restyle_all:
         stand_ins += decks
-    for d in stand_ins:
-        decks.append(Deck(f"{d.name}-recoloured", {c: recolour(img) for c, img in d.faces.items()}))
-        decks.append(Deck(f"{d.name}-inverted", {c: recolour(img, invert=True) for c, img in d.faces.items()}))
+    first = len(decks)
+    for j, d in enumerate(stand_ins):
+        if args.only and not {f"{d.name}-recoloured", f"{d.name}-inverted"} & set(args.only):
+            continue  # restyling 78 images for nothing
+        decks.append(Deck(f"{d.name}-recoloured", {c: recolour(img) for c, img in d.faces.items()}, first + 2 * j))
+        decks.append(Deck(f"{d.name}-inverted", {c: recolour(img, invert=True) for c, img in d.faces.items()}, first + 2 * j + 1))
+    if args.only:
+        missing = [n for n in args.only if n not in {d.name for d in decks}]
+        if missing:
+            raise SystemExit(f"--only: no deck named {', '.join(missing)} (decks: "
+                             f"{', '.join(f.name for f in synth.deck_folders(args.decks)) if args.decks and Path(args.decks).is_dir() else 'none'}"
+                             f"; stand-ins: builtin-recoloured, builtin-inverted)")
+        decks = [d for d in decks if d.name in args.only]
     return decks
 
 
@@ -128,6 +144,13 @@ def name_all(namer: Namer, deck_namer: PrototypeNamer, crops) -> tuple[list, lis
         mine += deck_namer.name_embeddings(embeddings, probs[:, namer.labels.index(UNKNOWN)])
         no_veto += deck_namer.name_embeddings(embeddings)
     return base, mine, no_veto
+
+
+def model_info(namer: Namer) -> dict:
+    """The model's ``tarotmate`` metadata (training steps, minutes, decks left out)."""
+    import json
+
+    return json.loads(namer.session.get_modelmeta().custom_metadata_map.get("tarotmate", "{}"))
 
 
 def share(flags) -> float:
@@ -192,8 +215,10 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--decks", default=str(ROOT.parent / "shared" / "decks"), help="folder of deck folders")
     p.add_argument("--backgrounds", default=str(ROOT.parent / "shared" / "backgrounds"), help="table textures (optional)")
-    p.add_argument("--models", default=None, help="models folder (default: the repository's models/)")
-    p.add_argument("--only", nargs="*", help="measure only these decks of --decks")
+    p.add_argument("--models-dir", "--models", dest="models", default=None, metavar="DIR",
+                   help="folder of the classifier (cards.onnx, labels.txt) to enrol with (default: the repository's models/)")
+    p.add_argument("--only", nargs="+", metavar="NAME[,NAME]",
+                   help="measure only these decks (of --decks, or the stand-ins), comma-separated")
     p.add_argument("--restyle-all", action="store_true", help="also measure a restyled copy of every deck")
     p.add_argument("--views", type=int, default=DEFAULT_VIEWS, help=f"views per card at enrollment (default {DEFAULT_VIEWS})")
     p.add_argument("--strategy", choices=STRATEGIES, default=DEFAULT_STRATEGY)
@@ -204,26 +229,30 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quick", action="store_true", help="fewer views and test crops, for a smoke run")
     args = p.parse_args(argv)
+    if args.only:
+        args.only = [n.strip() for part in args.only for n in part.split(",") if n.strip()]
     if args.quick:
         args.views, args.crops, args.unknown, args.scenes, args.flow = 4, 1, 40, 0, 3
     backgrounds = args.backgrounds if Path(args.backgrounds).is_dir() else None
 
+    decks = read_decks(args)
     namer = Namer.load(args.models, threads=1)
     size = namer.input_size
-    print(f"model {namer.model_id}, crops {size[0]}x{size[1]}, 1 thread; enrollment: {args.views} views per card, "
+    left_out = model_info(namer).get("excluded_decks")
+    print(f"model {namer.model_id}" + (f" (trained without {', '.join(left_out)})" if left_out else "") + f", crops {size[0]}x{size[1]}, 1 thread; enrollment: {args.views} views per card, "
           f"strategy {args.strategy}; test: {args.crops} crops per card + {args.unknown} non-card crops per deck"
           + (f", {args.scenes} scenes" if args.scenes else ""))
     header = (f"{'deck':<28} {'cards':>5} {'enrol s':>7} {'CPU s':>7} {'Pi 4 s':>8} {'base %':>6} {'profile %':>9} "
               f"{'wrong %':>7} {'sure %':>6} {'unk rej base/profile %':>22} {'pairs':>5}")
     print(header)
     print("-" * len(header))
-    for i, deck in enumerate(read_decks(args)):
+    for deck in decks:
         start, cpu_start = time.perf_counter(), time.process_time()
         profile = enroll_faces(deck.name, deck.faces, namer, views=args.views, strategy=args.strategy, seed=args.seed)
         enrol_s, enrol_cpu = time.perf_counter() - start, time.process_time() - cpu_start
         deck_namer = PrototypeNamer(profile, namer)
 
-        rng = np.random.default_rng(10_000 + 97 * i + args.seed)
+        rng = np.random.default_rng(10_000 + 97 * deck.index + args.seed)
         crops, truth = test_crops(deck, size, rng, args.crops, backgrounds)
         base, mine, no_veto = name_all(namer, deck_namer, crops)
         others = unknown_crops(deck, size, rng, args.unknown, backgrounds)

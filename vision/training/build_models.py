@@ -1,12 +1,15 @@
 """Rebuild ``models/`` (the card classifier) from the deck scans.
 
-    .venv-train/bin/python -m vision.training.build_models [--epochs N] [--quick]
+    .venv-train/bin/python -m vision.training.build_models [--epochs N] [--quick] [--exclude NAME[,NAME]]
 
 Trains :class:`vision.training.model.CardNet` (ImageNet-initialised truncated
 EfficientNet-Lite0) on crops synthesised on the fly from the built-in deck and
 every deck of ``--decks`` (default ``../shared/decks``), picks the rejection
 threshold on a held-out set of crops (same decks, other seeds), and writes
 ``cards.onnx`` and ``labels.txt`` into ``--out`` (default ``models/``).
+``--exclude`` leaves deck folders out of training and of the held-out check
+(a leave-one-deck-out model, to measure enrollment on a deck it never saw;
+write it elsewhere than ``models/`` with ``--out`` and ``--work``).
 Needs the training environment (torch); the runtime never imports this.
 """
 
@@ -30,6 +33,8 @@ VAL_SEED = 900_000_000  # validation batches come from seeds no training batch u
 def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="build_models", description=__doc__.splitlines()[0])
     p.add_argument("--decks", default=str(ROOT.parent / "shared" / "decks"), help="folder of deck folders (default ../shared/decks)")
+    p.add_argument("--exclude", default="", metavar="NAME[,NAME]",
+                   help="deck folders of --decks left out of training and of the held-out check")
     p.add_argument("--backgrounds", default=str(ROOT.parent / "shared" / "backgrounds"), help="table textures (optional)")
     p.add_argument("--out", default=str(ROOT / "models"), help="output folder (default models/)")
     p.add_argument("--minutes", type=float, default=58.0,
@@ -48,6 +53,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--work", default="/tmp/tarotmate-train", help="checkpoints go here (not in models/)")
     p.add_argument("--resume", action="store_true", help="start from the last checkpoint in --work (a further cosine cycle)")
     a = p.parse_args(argv)
+    from vision.training.data import parse_exclude
+
+    a.exclude = parse_exclude(a.exclude)
     if a.quick:
         a.epochs, a.steps, a.val, a.minutes = 1, 12, 160, 0
     return a
@@ -195,9 +203,18 @@ def main(argv=None) -> int:
     if decks_dir is None:
         print(f"warning: {args.decks} not found: training on the built-in deck only", file=sys.stderr)
     bg = args.backgrounds if Path(args.backgrounds).is_dir() else None
-    recipe = Recipe(decks_dir, bg, (w, h))
-    decks = training_decks(decks_dir)
+    if args.exclude and decks_dir is None:
+        print(f"error: --exclude needs the deck folder {args.decks}", file=sys.stderr)
+        return 2
+    recipe = Recipe(decks_dir, bg, (w, h), exclude=args.exclude)
+    try:
+        decks = training_decks(decks_dir, args.exclude)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     print(f"decks: {', '.join(f'{k} ({len(v)})' for k, v in decks.items())}", file=sys.stderr)
+    if args.exclude:
+        print(f"left out of training and of the held-out check: {', '.join(args.exclude)}", file=sys.stderr)
 
     net = CardNet(len(LABELS))
     n_loaded = load_imagenet_weights(net, imagenet_checkpoint())
@@ -278,6 +295,8 @@ def main(argv=None) -> int:
     print(f"held-out: card accuracy {res['card_acc']:.4f}, unknown recognised {res['unknown_acc']:.4f}")
     for k, (a, n) in res["per_source"].items():
         print(f"  {k:32s} {a:.4f}  ({n} crops)")
+    if args.exclude:
+        print(f"left out of training and of the held-out check: {', '.join(args.exclude)}")
     print(f"steps: {step} of {args.batch} crops; build time: {elapsed / 60:.1f} min")
     return 0
 
@@ -295,6 +314,8 @@ def write_models(net, out: Path, size, threshold: float, res: dict, args, elapse
         "heldout_unknown_accuracy": round(res["unknown_acc"], 4),
         "train_minutes": round(elapsed / 60, 1),
     }
+    if args.exclude:
+        meta["excluded_decks"] = list(args.exclude)
     export_onnx(net, out / "cards.onnx", size, meta)
     (out / "labels.txt").write_text("\n".join(LABELS) + "\n", encoding="utf-8")
 

@@ -29,19 +29,44 @@ class Recipe:
     size: tuple[int, int]
     unknown_rate: float = 0.1
     occlusion_rate: float = 0.2
+    exclude: tuple[str, ...] = ()  # deck folders of decks_dir left out (a leave-one-deck-out model)
 
 
-_DECKS: dict[str, tuple] = {}
+_DECKS: dict[tuple, dict[str, tuple]] = {}
 
 
-def training_decks(decks_dir: str | None) -> dict[str, tuple]:
-    """name -> faces, the built-in deck first (cached per process)."""
-    if not _DECKS:
-        _DECKS["builtin"] = tuple(_shrink(f) for f in synth.builtin_faces())
-        if decks_dir and Path(decks_dir).is_dir():
-            for folder in synth.deck_folders(decks_dir):
-                _DECKS[folder.name] = synth.load_deck(str(folder), max_height=FACE_HEIGHT)
-    return _DECKS
+def parse_exclude(text: str | None) -> tuple[str, ...]:
+    """``"a,b"`` -> ``("a", "b")`` (blanks and repeats dropped, order kept)."""
+    names = [n.strip() for n in (text or "").split(",")]
+    return tuple(dict.fromkeys(n for n in names if n))
+
+
+def deck_names(decks_dir: str | None, exclude: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """The training decks' names, the built-in deck first, without ``exclude``.
+
+    ``exclude`` names deck folders of ``decks_dir``; a name that is not one of
+    them raises ``ValueError`` (a typo must not silently train on every deck).
+    """
+    folders = [f.name for f in synth.deck_folders(decks_dir)] if decks_dir and Path(decks_dir).is_dir() else []
+    unknown = [n for n in exclude if n not in folders]
+    if unknown:
+        raise ValueError(
+            f"cannot exclude {', '.join(unknown)}: not a deck folder of {decks_dir} "
+            f"(decks: {', '.join(folders) or 'none'})"
+        )
+    return ["builtin"] + [n for n in folders if n not in exclude]
+
+
+def training_decks(decks_dir: str | None, exclude: tuple[str, ...] | list[str] = ()) -> dict[str, tuple]:
+    """name -> faces, the built-in deck first, without the deck folders named in ``exclude`` (cached per process)."""
+    key = (decks_dir, tuple(exclude))
+    if key not in _DECKS:
+        names = deck_names(decks_dir, tuple(exclude))
+        decks = {"builtin": tuple(_shrink(f) for f in synth.builtin_faces())}
+        for name in names[1:]:
+            decks[name] = synth.load_deck(str(Path(decks_dir) / name), max_height=FACE_HEIGHT)
+        _DECKS[key] = decks
+    return _DECKS[key]
 
 
 def _shrink(face: synth.Face) -> synth.Face:
@@ -91,7 +116,7 @@ def make_batch(args: tuple[int, int, Recipe]) -> tuple[np.ndarray, np.ndarray, l
     cv2.setNumThreads(1)  # one process per core; no thread oversubscription
     seed, n, recipe = args
     rng = np.random.default_rng(seed)
-    decks = training_decks(recipe.decks_dir)
+    decks = training_decks(recipe.decks_dir, recipe.exclude)
     w, h = recipe.size
     x = np.empty((n, 3, h, w), np.uint8)
     y = np.empty(n, np.int64)
