@@ -23,6 +23,7 @@ models:
 	$(PYTHON) -m venv .venv-train
 	.venv-train/bin/pip install --quiet -e '.[train]'
 	.venv-train/bin/python -m vision.training.build_models
+	.venv-train/bin/python -m vision.training.build_locator
 
 bench: $(VENV)/.installed
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

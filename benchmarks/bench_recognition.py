@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision import synth  # noqa: E402
-from vision.localise import find_cards  # noqa: E402
+from vision.localise import LOCALISERS, localiser  # noqa: E402
 from vision.namer import MODEL_FILE, Namer, models_dir  # noqa: E402
 from vision.warp import warp_card  # noqa: E402
 
@@ -45,7 +45,7 @@ def iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
-def evaluate_scene(scene, namer, stats, key):
+def evaluate_scene(scene, namer, stats, key, find_cards):
     t0, c0 = time.perf_counter(), time.thread_time()
     quads = find_cards(scene.image)
     t1, c1 = time.perf_counter(), time.thread_time()
@@ -89,12 +89,14 @@ def main(argv=None) -> int:
     p.add_argument("--tricks", type=int, default=15, help="trick scenes per deck")
     p.add_argument("--closeups", type=int, default=156, help="close-up crops per deck")
     p.add_argument("--unknown", type=int, default=300, help="unknown crops")
+    p.add_argument("--localiser", choices=LOCALISERS, default=None, help="card finder (default: the network when models/locator.onnx is there)")
     p.add_argument("--quick", action="store_true")
     a = p.parse_args(argv)
     if a.quick:
         a.scenes, a.tricks, a.closeups, a.unknown = 6, 3, 40, 60
     cv2.setNumThreads(1)
     namer = Namer.load(threads=1)
+    find_cards = localiser(a.localiser)
     # the runtime's own footprint: model loaded, one frame localised and a few crops named
     frame = np.full((720, 1280, 3), (40, 110, 30), np.uint8)
     find_cards(frame)
@@ -125,7 +127,7 @@ def main(argv=None) -> int:
                 trick=trick, distractors=int(rng.integers(0, 3)), backgrounds_dir=bg,
                 back=synth.builtin_back() if rng.random() < 0.3 else None,
             )
-            evaluate_scene(scene, namer, stats, "s")
+            evaluate_scene(scene, namer, stats, "s", find_cards)
         rng = np.random.default_rng(SEED_BASE + 10_000 * d + 9_999)
         close = closeups(rng, faces, namer, a.closeups, namer.input_size)
         cards = stats["s_cards"] + stats["s_trick_cards"]
@@ -148,6 +150,7 @@ def main(argv=None) -> int:
         by_kind[kind][0] += n.card is None
         by_kind[kind][1] += 1
 
+    print(f"localiser: {type(find_cards).__name__}")
     print(f"model: {MODEL_FILE} {os.path.getsize(models_dir() / MODEL_FILE) / 1e6:.2f} MB, input {namer.input_size[0]}x{namer.input_size[1]}, threshold {namer.threshold}")
     print(f"{'deck':28s} {'cards':>5s} {'found%':>7s} {'named%':>7s} | {'trick':>5s} {'found%':>7s} {'named%':>7s} | {'false%':>6s} | {'close-up%':>9s}")
     for r in rows:

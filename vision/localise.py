@@ -113,14 +113,19 @@ def fit_quad_sides(contour: np.ndarray, corners: np.ndarray, min_cover: float = 
     return np.array(out, np.float32)
 
 
-def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples: int = 10) -> np.ndarray:
-    """Snap each side of ``quad`` to the card's outer edge in ``gray`` (full resolution; a BGR
-    image is read in colour and its profiles made grey).
+def side_edges(image: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples: int = 10, strongest: bool = False):
+    """Where each side of ``quad`` finds the card's outer edge in ``image`` (grey, or BGR whose
+    profiles are made grey).
 
-    Along each side, intensity profiles are read across the side (``reach`` times
-    the card's short side inwards and outwards); the outermost strong step of each
-    profile is an edge point. A side moves only when most of its profiles agree
-    (an occluded side of a card in a trick stays where it was).
+    Along each side, ``samples`` intensity profiles are read across it (``reach``
+    times the card's short side inwards and outwards, at 20 % to 80 % of the
+    side); the outermost strong step of each profile is an edge point. Returns
+    ``(t, shift, ok, normals, r)``: the profiles' positions along the sides
+    (``samples``,), each edge point's signed distance outwards from the side (4,
+    ``samples``), whether a profile found a strong step (4, ``samples``), the
+    outward unit normals (4, 2) and the reach in pixels. With ``strongest``,
+    ``shift`` is (2, 4, ``samples``): the outermost strong step, then the
+    strongest step of each profile.
     """
     q = np.asarray(quad, np.float32)
     centre = q.mean(0)
@@ -137,7 +142,7 @@ def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples
     base = starts[:, None, :] + (ends - starts)[:, None, :] * t[None, :, None]  # 4 x samples x 2
     pts = base[:, :, None, :] + offsets[None, None, :, None] * n[:, None, None, :]
     pts = pts.reshape(4 * samples, len(offsets), 2)
-    prof = cv2.remap(gray, np.ascontiguousarray(pts[..., 0]), np.ascontiguousarray(pts[..., 1]), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    prof = cv2.remap(image, np.ascontiguousarray(pts[..., 0]), np.ascontiguousarray(pts[..., 1]), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     if prof.ndim == 3:  # a colour image: only the profiles are made grey
         prof = cv2.cvtColor(prof, cv2.COLOR_BGR2GRAY)
     prof = prof.astype(np.float32)
@@ -148,6 +153,24 @@ def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples
     idx = grad.shape[2] - 1 - np.argmax(strong[..., ::-1], axis=2)
     ok = peak >= 12.0
     shift = (offsets[idx] + offsets[idx + 1]) / 2
+    if strongest:
+        top = np.argmax(grad, axis=2)
+        shift = np.stack([shift, (offsets[top] + offsets[top + 1]) / 2])
+    return t, shift, ok, n, r
+
+
+def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples: int = 10) -> np.ndarray:
+    """Snap each side of ``quad`` to the card's outer edge in ``gray`` (full resolution; a BGR
+    image is read in colour and its profiles made grey).
+
+    The edge points are those of :func:`side_edges`. A side moves (parallel to
+    itself) only when most of its profiles agree (an occluded side of a card in
+    a trick stays where it was).
+    """
+    q = np.asarray(quad, np.float32)
+    _, shift, ok, n, r = side_edges(gray, q, reach, samples)
+    starts, ends = q, np.roll(q, -1, axis=0)
+    d = (ends - starts) / np.maximum(np.linalg.norm(ends - starts, axis=1, keepdims=True), 1e-6)
     count = ok.sum(axis=1)
     mid = _masked_median(shift, ok, count)
     spread = _masked_median(np.abs(shift - mid[:, None]), ok, count)
@@ -175,8 +198,10 @@ def _masked_median(values: np.ndarray, mask: np.ndarray, count: np.ndarray) -> n
     return np.where(count > 0, med, 0.0).astype(np.float32)
 
 
-def refine_in_frame(frame_bgr: np.ndarray, quad: np.ndarray, rounds: int = 2) -> np.ndarray:
-    """:func:`refine_quad` on the grey levels of the quad's neighbourhood only."""
+def refine_in_frame(frame_bgr: np.ndarray, quad: np.ndarray, rounds: int = 2, refine=None) -> np.ndarray:
+    """``refine`` (default :func:`refine_quad`: ``(image, quad) -> quad``) on the quad's
+    neighbourhood only, repeated up to ``rounds`` times until the quad settles."""
+    refine = refine or refine_quad
     h, w = frame_bgr.shape[:2]
     short = min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[2] - quad[1]))
     margin = int(0.35 * short) + 4
@@ -189,7 +214,7 @@ def refine_in_frame(frame_bgr: np.ndarray, quad: np.ndarray, rounds: int = 2) ->
     off = np.array([x0, y0], np.float32)
     q = quad - off
     for _ in range(rounds):
-        new = refine_quad(roi, q)
+        new = refine(roi, q)
         if new is q or float(np.abs(new - q).max()) < 0.5:  # settled
             q = new
             break
@@ -525,9 +550,32 @@ class Localiser:
         return [q + off for q in chosen]
 
 
-_DEFAULT = Localiser()
+LOCALISERS = ("network", "classic")
+_CLASSIC = Localiser()
+_ACTIVE: dict[str, object] = {}
 
 
-def find_cards(frame_bgr: np.ndarray) -> list[np.ndarray]:
-    """Quads (float32 (4, 2), clockwise, corner0 -> corner1 a short edge) of the cards in a BGR frame."""
-    return _DEFAULT(frame_bgr)
+def localiser(method: str | None = None):
+    """The card finder ``method`` names: ``network`` (:class:`vision.locator.CardLocator`, the
+    default when ``models/locator.onnx`` is there) or ``classic`` (:class:`Localiser`).
+    ``TAROTMATE_LOCALISER`` in the environment chooses when ``method`` is None."""
+    import os
+
+    method = method or os.environ.get("TAROTMATE_LOCALISER") or "network"
+    if method not in LOCALISERS:
+        from engine.errors import TarotmateError
+
+        raise TarotmateError(f"unknown localiser {method!r} (choose one of {', '.join(LOCALISERS)})")
+    if method == "classic":
+        return _CLASSIC
+    if "network" not in _ACTIVE:
+        from vision.locator import CardLocator, LOCATOR_FILE, models_dir
+
+        _ACTIVE["network"] = CardLocator.load() if (models_dir() / LOCATOR_FILE).is_file() else _CLASSIC
+    return _ACTIVE["network"]
+
+
+def find_cards(frame_bgr: np.ndarray, method: str | None = None) -> list[np.ndarray]:
+    """Quads (float32 (4, 2), clockwise, corner0 -> corner1 a short edge) of the cards in a BGR
+    frame, found by the default card finder (see :func:`localiser`)."""
+    return localiser(method)(frame_bgr)

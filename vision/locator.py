@@ -1,0 +1,309 @@
+"""Find the cards in a camera frame with a small convolutional network (``models/locator.onnx``).
+
+The frame is reduced to ``INPUT_WIDTH`` pixels wide (area averaging; the
+height keeps the frame's proportions and is padded to a multiple of 16) and
+the network, run by onnxruntime on one thread, returns seven maps at a quarter
+of that resolution (a CenterNet-style detector):
+
+* ``0``: the logit of "a card's centre is here" (a peak per card);
+* ``1, 2``: the centre's offset within the cell (cells);
+* ``3, 4``: log of the card's long and short side (``SIZE_UNIT`` pixels);
+* ``5, 6``: cos and sin of *twice* the long axis' angle (a card looks the same
+  after a half turn, so the doubled angle is what is well defined).
+
+Each peak above ``threshold`` gives a rectangle; its sides are then snapped to
+the card's outer edge in the full-resolution frame (:func:`snap_quad`: a
+straight line fitted to edge points found across each side), which corrects
+the angle and recovers mild perspective. The network sees whole cards even where they overlap (a trick,
+a row of cards), because it was trained to give the full outline of every
+card of which enough shows; it finds face-down cards too (the classifier
+rejects them as unknown).
+
+Quads are returned like :func:`vision.localise.find_cards`: full-frame
+pixels, float32 (4, 2), clockwise, corner0 -> corner1 a short edge.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.errors import TarotmateError
+
+INPUT_WIDTH = 320
+STRIDE = 4
+SIZE_UNIT = 32.0
+LOCATOR_FILE = "locator.onnx"
+CHANNELS = 7
+
+
+def input_shape(w: int, h: int, width: int = INPUT_WIDTH) -> tuple[int, int]:
+    """(width, height) of the network input for a ``w`` x ``h`` frame (height padded to 16)."""
+    rh = max(16, round(h * width / w))
+    return width, int(np.ceil(rh / 16) * 16)
+
+
+def prepare(frame_bgr: np.ndarray, width: int = INPUT_WIDTH) -> tuple[np.ndarray, float]:
+    """The network input (1, 3, H, W) float32 RGB in [0, 1] and the frame->input scale."""
+    h, w = frame_bgr.shape[:2]
+    iw, ih = input_shape(w, h, width)
+    f = width / w
+    rh = max(16, round(h * f))
+    small = cv2.resize(frame_bgr, (width, rh), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+    return to_input(small, ih), f
+
+
+def to_input(small_bgr: np.ndarray, height: int) -> np.ndarray:
+    """A reduced BGR frame as network input, padded at the bottom to ``height`` rows."""
+    if small_bgr.shape[0] < height:
+        small_bgr = cv2.copyMakeBorder(small_bgr, 0, height - small_bgr.shape[0], 0, 0, cv2.BORDER_CONSTANT, value=0)
+    return cv2.dnn.blobFromImage(small_bgr, 1 / 255, swapRB=True)
+
+
+def rotated_box(cx: float, cy: float, long: float, short: float, angle: float) -> np.ndarray:
+    """Corners of a rectangle whose long axis makes ``angle`` with the x axis, clockwise on screen."""
+    u = np.array([np.cos(angle), np.sin(angle)], np.float32) * (long / 2)
+    v = np.array([-np.sin(angle), np.cos(angle)], np.float32) * (short / 2)
+    c = np.array([cx, cy], np.float32)
+    return np.stack([c - u - v, c + u - v, c + u + v, c - u + v]).astype(np.float32)
+
+
+def decode(maps: np.ndarray, threshold: float = 0.35, max_cards: int = 40) -> list[tuple[np.ndarray, float]]:
+    """Rectangles (input pixels) and scores from the network's (7, h, w) output maps."""
+    logit = np.ascontiguousarray(maps[0])  # peaks of the logit are peaks of the heat
+    peaks = (logit >= np.log(threshold / (1 - threshold))) & (logit >= cv2.dilate(logit, np.ones((3, 3), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    heat = np.zeros_like(logit)
+    heat[ys, xs] = 1.0 / (1.0 + np.exp(-logit[ys, xs]))
+    if len(ys) > max_cards:
+        top = np.argsort(-heat[ys, xs])[:max_cards]
+        ys, xs = ys[top], xs[top]
+    out = []
+    for y, x in zip(ys.tolist(), xs.tolist()):
+        cx = (x + 0.5 + float(maps[1, y, x])) * STRIDE
+        cy = (y + 0.5 + float(maps[2, y, x])) * STRIDE
+        long = float(np.exp(np.clip(maps[3, y, x], -4, 4))) * SIZE_UNIT
+        short = float(np.exp(np.clip(maps[4, y, x], -4, 4))) * SIZE_UNIT
+        angle = 0.5 * float(np.arctan2(maps[6, y, x], maps[5, y, x]))
+        out.append((rotated_box(cx, cy, long, short, angle), float(heat[y, x])))
+    out.sort(key=lambda t: -t[1])
+    return out
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads (either winding)."""
+    a, b = cv2.convexHull(np.asarray(a, np.float32)), cv2.convexHull(np.asarray(b, np.float32))
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = abs(cv2.contourArea(a)) + abs(cv2.contourArea(b)) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def suppress_duplicates(boxes: list[tuple[np.ndarray, float]], max_iou: float = 0.6) -> list[tuple[np.ndarray, float]]:
+    """Keep the best of boxes that are the same card twice (the cards of a trick overlap less)."""
+    kept: list[tuple[np.ndarray, float]] = []
+    for q, s in boxes:
+        if all(_iou(q, k) <= max_iou for k, _ in kept):
+            kept.append((q, s))
+    return kept
+
+
+def fit_sides(t: np.ndarray, shift: np.ndarray, ok: np.ndarray, need: int, tolerance: float = 1.5):
+    """Robust straight-line fits ``shift = a + b t`` of the four sides' edge points at once
+    (least squares, then again on the points within ``tolerance`` of the line, twice).
+    Returns ``(a, b, fitted, support)``: a side is fitted when ``need`` of its points
+    (``support``) agree with its line."""
+    keep = ok.copy()
+    tt = np.broadcast_to(t, shift.shape)
+    a = np.zeros(len(shift), np.float32)
+    b = np.zeros(len(shift), np.float32)
+    for _ in range(3):
+        k = keep.astype(np.float32)
+        n, st, ss = k.sum(1), (k * tt).sum(1), (k * shift).sum(1)
+        stt, sts = (k * tt * tt).sum(1), (k * tt * shift).sum(1)
+        det = n * stt - st * st
+        good = (n >= 2) & (np.abs(det) > 1e-9)
+        b = np.where(good, (n * sts - st * ss) / np.where(good, det, 1.0), 0.0).astype(np.float32)
+        a = np.where(n > 0, (ss - b * st) / np.maximum(n, 1.0), 0.0).astype(np.float32)
+        keep = ok & (np.abs(shift - (a[:, None] + b[:, None] * tt)) <= tolerance)
+    support = keep.sum(1)
+    return a, b, support >= need, support
+
+
+MAX_TURN = np.deg2rad(4.0)  # sides of one card found more out of square than this disagree
+MAX_SIZE_CHANGE = 0.12  # a card found this much longer or wider than the network said is wrong
+
+
+def snap_quad(image: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples: int = 16) -> np.ndarray:
+    """Move each side of a rough ``quad`` onto the card's outer edge in ``image``, turning it
+    as needed (the network's angle may be a few degrees off).
+
+    Each side's edge points (:func:`vision.localise.side_edges`) are fitted with a
+    straight line when most of them agree on one. The sides found must make a
+    rectangle: a side more than ``MAX_TURN`` out of square with the best-supported
+    one, or whose distance to the opposite side differs from the network's card
+    size by more than ``MAX_SIZE_CHANGE`` (the edge of a card lying over this one),
+    is dropped. A side not found is placed parallel to the opposite side at the
+    network's card size when that one was found, else turned like the found sides
+    through its own midpoint. Corners are the sides' intersections.
+    """
+    from vision.localise import _line_intersection, side_edges
+
+    q = np.asarray(quad, np.float32)
+    t, shifts, ok, n, r = side_edges(image, q, reach, samples, strongest=True)
+    starts, ends = q, np.roll(q, -1, axis=0)
+    need = int(np.ceil(0.6 * samples))
+    # per side, the outermost strong steps or the strongest ones, whichever lie better on a line
+    outer, strong = fit_sides(t, shifts[0], ok, need), fit_sides(t, shifts[1], ok, need)
+    use = strong[3] > outer[3]
+    a, b, fitted, support = (np.where(use, y, x) for x, y in zip(outer, strong))
+    long_sides = np.array([False, True, False, True]) if _short_first(q) else np.array([True, False, True, False])
+    if not (fitted & long_sides).any():  # the card's direction comes from its long sides
+        from vision.localise import refine_quad
+
+        return refine_quad(image, q, reach)
+    p0 = starts + n * a[:, None]
+    p1 = ends + n * (a + b)[:, None]
+    d = (p1 - p0) / np.maximum(np.linalg.norm(p1 - p0, axis=1, keepdims=True), 1e-6)
+    # every side's idea of the card's axis (short sides turned a quarter): all fitted sides agree
+    axis = np.arctan2(d[:, 1], d[:, 0]) + np.array([0.5, 0, 0.5, 0]) * np.pi * (1 if _short_first(q) else -1)
+    best = int(np.argmax(np.where(fitted, support, -1)))
+    turn = np.abs((axis - axis[best] + np.pi / 2) % np.pi - np.pi / 2)
+    fitted &= turn <= MAX_TURN
+    size = np.linalg.norm(ends - starts, axis=1)  # the network's: side i is as long as side i+2 is far from side i
+    for i in (0, 1):
+        j = i + 2
+        if fitted[i] and fitted[j]:
+            mid_i, mid_j = (p0[i] + p1[i]) / 2, (p0[j] + p1[j]) / 2
+            gap = abs(float((mid_j - mid_i) @ n[i]))
+            expected = size[(i + 1) % 4]
+            if abs(gap / max(expected, 1e-6) - 1) > MAX_SIZE_CHANGE:
+                fitted[i if support[i] < support[j] else j] = False
+    centre = q.mean(0)
+    lines = []
+    for i in range(4):
+        j = (i + 2) % 4
+        if fitted[i]:
+            lines.append(np.array([d[i, 0], d[i, 1], p0[i, 0], p0[i, 1]], np.float32))
+        elif fitted[j]:  # parallel to the opposite side, a card's size away from it
+            inward = np.array([-d[j, 1], d[j, 0]], np.float32)
+            if float((centre - p0[j]) @ inward) < 0:
+                inward = -inward
+            p = p0[j] + inward * size[(i + 1) % 4]
+            lines.append(np.array([d[j, 0], d[j, 1], p[0], p[1]], np.float32))
+        else:  # turned like the best side, through its own midpoint
+            ang = axis[best] - (axis[i] - np.arctan2(ends[i, 1] - starts[i, 1], ends[i, 0] - starts[i, 0]))
+            mid = (starts[i] + ends[i]) / 2
+            lines.append(np.array([np.cos(ang), np.sin(ang), mid[0], mid[1]], np.float32))
+    out = []
+    for i in range(4):
+        p = _line_intersection(lines[i - 1], lines[i])
+        if p is None or np.linalg.norm(p - q[i]) > 2.5 * r:
+            return q
+        out.append(p)
+    return np.array(out, np.float32)
+
+
+def _short_first(q: np.ndarray) -> bool:
+    """Whether side 0 (corner 0 -> 1) is a short side of ``q``."""
+    return float(np.linalg.norm(q[1] - q[0])) <= float(np.linalg.norm(q[2] - q[1]))
+
+
+LARGE_CARD = 0.5  # cards longer than this fraction of the frame height are found on a second, wider look
+
+
+def _long_side(q: np.ndarray) -> float:
+    e = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    return float(max(e[0] + e[2], e[1] + e[3]) / 2)
+
+
+def _outlined(frame_bgr: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether at least three sides of ``quad`` lie on straight edges of the frame."""
+    from vision.localise import order_quad, side_edges
+
+    q = order_quad(quad)
+    t, shift, ok, _, _ = side_edges(frame_bgr, q, 0.15, 16)
+    return int(fit_sides(t, shift, ok, 10)[2].sum()) >= 3
+
+
+def models_dir() -> Path:
+    from vision.namer import models_dir as _models_dir
+
+    return _models_dir()
+
+
+@dataclass
+class CardLocator:
+    """The network card finder; calling it on a BGR frame returns the card quads."""
+
+    session: object
+    threshold: float = 0.35
+    refine: bool = True
+    meta: dict | None = None
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, threads: int = 1, threshold: float | None = None) -> "CardLocator":
+        import onnxruntime as ort
+
+        path = Path(path) if path else models_dir() / LOCATOR_FILE
+        if not path.is_file():
+            raise TarotmateError(f"card locator model {path} is missing (rebuild it: make models)")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        meta = json.loads(session.get_modelmeta().custom_metadata_map.get("tarotmate", "{}"))
+        thr = threshold if threshold is not None else float(meta.get("threshold", 0.35))
+        return cls(session, thr, True, meta)
+
+    def maps(self, frame_bgr: np.ndarray, width: int = INPUT_WIDTH) -> tuple[np.ndarray, float]:
+        x, f = prepare(frame_bgr, width)
+        (out,) = self.session.run(["maps"], {"image": x})
+        return out[0], f
+
+    def boxes(self, frame_bgr: np.ndarray) -> list[tuple[np.ndarray, float]]:
+        """Rough rectangles in frame pixels with their scores, before refinement.
+
+        The network knows cards up to about half the frame's height long. Larger
+        ones (a camera close to the table, a photo of one card) are found on a
+        second look at the frame at half the input width (a quarter of the work),
+        where they have the sizes the network knows; such a large card counts when
+        at least three of its sides lie on straight edges of the frame (not a
+        cluster of smaller cards), and it replaces what the first look made of it
+        (often two or three pieces).
+        """
+        h, w = frame_bgr.shape[:2]
+        f = INPUT_WIDTH / w
+        small = cv2.resize(frame_bgr, (INPUT_WIDTH, max(16, round(h * f))), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+        found = [(q / f, s) for q, s in suppress_duplicates(decode(self.run(small), self.threshold))]
+        half = cv2.resize(small, (INPUT_WIDTH // 2, max(16, round(h * f / 2))), interpolation=cv2.INTER_AREA)
+        large = [(q * 2 / f, s) for q, s in suppress_duplicates(decode(self.run(half), self.threshold))]
+        large = [(q, s) for q, s in large if _long_side(q) > LARGE_CARD * h and _outlined(frame_bgr, q)]
+        if not large:
+            return found
+        hulls = [cv2.convexHull(q.astype(np.float32)) for q, _ in large]
+        kept = [(q, s) for q, s in found
+                if all(cv2.intersectConvexConvex(cv2.convexHull(q.astype(np.float32)), hh)[0] < 0.3 * abs(cv2.contourArea(q)) for hh in hulls)]
+        return sorted(kept + large, key=lambda t: -t[1])
+
+    def run(self, small_bgr: np.ndarray) -> np.ndarray:
+        """The network's (7, h, w) maps for a frame already reduced to the input's width."""
+        (out,) = self.session.run(["maps"], {"image": to_input(small_bgr, int(np.ceil(small_bgr.shape[0] / 16) * 16))})
+        return out[0]
+
+    def __call__(self, frame_bgr: np.ndarray) -> list[np.ndarray]:
+        if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
+            raise ValueError("a frame is a BGR image of shape (height, width, 3)")
+        from vision.localise import order_quad, refine_in_frame
+
+        out = []
+        for q, _ in self.boxes(frame_bgr):
+            q = order_quad(q)
+            if self.refine:
+                q = order_quad(refine_in_frame(frame_bgr, q, rounds=1, refine=snap_quad))
+            out.append(q)
+        return out

@@ -1,0 +1,229 @@
+"""Train the card locator network and export it to ``models/locator.onnx``.
+
+    .venv-train/bin/python -m vision.training.build_locator                # about 40 min here
+    .venv-train/bin/python -m vision.training.build_locator --quick        # smoke run, about 1 min
+
+Scenes are drawn first (:mod:`vision.training.locator_scenes`, cached in
+``--work`` so a second run reuses them), then the network is trained on them
+with random flips for ``--minutes`` (the learning rate follows a cosine over
+the time budget), then measured on held-out scenes (recall and false
+detections of the rough boxes, IoU >= 0.5) and exported with its threshold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(prog="build_locator", description=__doc__.splitlines()[0])
+    p.add_argument("--decks", default=str(ROOT.parent / "shared" / "decks"))
+    p.add_argument("--backgrounds", default=str(ROOT.parent / "shared" / "backgrounds"))
+    p.add_argument("--out", default=str(ROOT / "models"))
+    p.add_argument("--work", default="/tmp/tarotmate-train")
+    p.add_argument("--scenes", type=int, default=14000, help="training scenes drawn")
+    p.add_argument("--val", type=int, default=400, help="held-out scenes")
+    p.add_argument("--minutes", type=float, default=35.0, help="training time budget")
+    p.add_argument("--steps", type=int, default=0, help="exact number of batches instead of a time budget")
+    p.add_argument("--batch", type=int, default=24)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--workers", type=int, default=2, help="processes drawing scenes")
+    p.add_argument("--seed", type=int, default=3)
+    p.add_argument("--resume", action="store_true", help="start from the last checkpoint in --work")
+    p.add_argument("--threshold", type=float, default=None, help="peak threshold to ship (default: the best held-out trade-off)")
+    p.add_argument("--export-only", action="store_true", help="measure and export the last checkpoint, no training")
+    p.add_argument("--quick", action="store_true")
+    a = p.parse_args(argv)
+    if a.quick:
+        a.scenes, a.val, a.minutes, a.steps = 200, 40, 0, 30
+    return a
+
+
+def scene_set(path: Path, count: int, seed: int, args) -> dict:
+    from vision.training.locator_scenes import draw_set
+
+    if path.is_file():
+        data = dict(np.load(path))
+        if len(data["images"]) >= count:
+            return data
+    print(f"drawing {count} scenes -> {path}", file=sys.stderr)
+    data = draw_set(count, seed, args.decks, args.backgrounds, args.workers)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".part.npz")
+    np.savez(tmp, **data)
+    tmp.replace(path)
+    return data
+
+
+def batch_of(data: dict, idx, rng, height: int, flips: bool = True):
+    from vision.training.locator_targets import augment, encode, flip_quads, pad_to
+
+    imgs, heats, regs, rws, hws = [], [], [], [], []
+    for i in idx:
+        img = data["images"][i]
+        a, b = data["first"][i], data["first"][i + 1]
+        q, v = data["quads"][a:b], data["visible"][a:b]
+        if flips:
+            fx, fy = rng.random() < 0.5, rng.random() < 0.5
+            if fx:
+                img = img[:, ::-1]
+            if fy:
+                img = img[::-1]
+            q = flip_quads(q, img.shape[1], img.shape[0], fx, fy)
+            img = augment(np.ascontiguousarray(img), rng)
+        img = pad_to(img, height)
+        heat, reg, rw, hw = encode(q, v, (height // 4, img.shape[1] // 4))
+        imgs.append(img[..., ::-1].transpose(2, 0, 1))
+        heats.append(heat)
+        regs.append(reg)
+        rws.append(rw)
+        hws.append(hw)
+    x = np.ascontiguousarray(np.stack(imgs), dtype=np.float32) / 255.0
+    return x, np.stack(heats), np.stack(regs), np.stack(rws), np.stack(hws)
+
+
+def evaluate(net, data: dict, height: int, thresholds=(0.25, 0.3, 0.35, 0.4, 0.5)) -> dict:
+    """Recall and false detections of the rough boxes on held-out scenes, per threshold."""
+    import torch
+
+    from vision.locator import _iou, decode, suppress_duplicates
+    from vision.training.locator_targets import MIN_VISIBLE, pad_to
+
+    net.eval()
+    res = {t: [0, 0, 0] for t in thresholds}  # found, targets, false
+    ious = []
+    with torch.no_grad():
+        for i in range(len(data["images"])):
+            img = pad_to(data["images"][i], height)
+            x = torch.from_numpy(np.ascontiguousarray(img[..., ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0)
+            maps = net(x)[0].numpy()
+            a, b = data["first"][i], data["first"][i + 1]
+            q, v = data["quads"][a:b], data["visible"][a:b]
+            targets = [qq for qq, vv in zip(q, v) if vv >= MIN_VISIBLE]
+            ignored = [qq for qq, vv in zip(q, v) if vv < MIN_VISIBLE]
+            for t in thresholds:
+                boxes = [bq for bq, _ in suppress_duplicates(decode(maps, t))]
+                used = set()
+                for tq in targets:
+                    best = max(((_iou(bq, tq), j) for j, bq in enumerate(boxes)), default=(0, -1))
+                    if best[0] >= 0.5:
+                        res[t][0] += 1
+                        used.add(best[1])
+                        if t == 0.35:
+                            ious.append(best[0])
+                    res[t][1] += 1
+                for j, bq in enumerate(boxes):
+                    if j not in used and not any(_iou(bq, iq) >= 0.3 for iq in ignored):
+                        res[t][2] += 1
+    net.train()
+    out = {f"{t}": {"recall": r[0] / max(1, r[1]), "false_per_card": r[2] / max(1, r[1])} for t, r in res.items()}
+    out["median_iou"] = float(np.median(ious)) if ious else 0.0
+    return out
+
+
+def export(net, path: Path, meta: dict) -> None:
+    import torch
+
+    net.eval()
+    tmp = path.with_suffix(".part.onnx")
+    torch.onnx.export(net, torch.zeros(1, 3, 192, 320), str(tmp), input_names=["image"], output_names=["maps"],
+                      dynamic_axes={"image": {0: "batch", 2: "height", 3: "width"}, "maps": {0: "batch", 2: "h", 3: "w"}},
+                      opset_version=17, dynamo=False)
+    import onnx
+
+    model = onnx.load(str(tmp))
+    entry = model.metadata_props.add()
+    entry.key, entry.value = "tarotmate", json.dumps(meta)
+    onnx.save(model, str(tmp))
+    tmp.replace(path)
+    net.train()
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    import torch
+
+    from vision.locator import LOCATOR_FILE, input_shape
+    from vision.training.locator_model import LocatorNet, loss_fn
+    from vision.training.build_models import progress
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    work = Path(args.work)
+    tag = "quick" if args.quick else "full"
+    train = scene_set(work / f"locator_scenes_{tag}.npz", args.scenes, 100_000_000, args)
+    val = scene_set(work / f"locator_val_{tag}.npz", args.val, 200_000_000, args)
+    h, w = train["images"].shape[1:3]
+    height = input_shape(w, h)[1]
+    net = LocatorNet()
+    ckpt = work / "locator.pt"
+    done_steps, done_minutes = 0, 0.0
+    if (args.resume or args.export_only) and ckpt.is_file():
+        saved = torch.load(ckpt)
+        if "state" in saved:  # {"state", "steps", "minutes"}
+            net.load_state_dict(saved["state"])
+            done_steps, done_minutes = saved.get("steps", 0), saved.get("minutes", 0.0)
+        else:
+            net.load_state_dict(saved)
+        print(f"resumed from {ckpt}", file=sys.stderr)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    budget = args.minutes * 60
+    t0 = time.time()
+    total = args.steps or 10**9
+    bar = progress(args.steps or int(budget), "locator" + (" (s)" if not args.steps else ""))
+    step, last, avg = 0, 0.0, None
+    n = len(train["images"])
+    while not args.export_only:
+        frac = step / args.steps if args.steps else (time.time() - t0) / budget
+        if frac >= 1 or step >= total:
+            break
+        lr = args.lr * (min(1.0, (step + 1) / 150)) * 0.5 * (1 + np.cos(np.pi * frac))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        x, heat, reg, rw, hw = (torch.from_numpy(t) for t in batch_of(train, rng.integers(0, n, args.batch), rng, height))
+        loss, parts = loss_fn(net(x), heat, reg, rw, hw)
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), 5.0)
+        opt.step()
+        avg = float(loss) if avg is None else 0.98 * avg + 0.02 * float(loss)
+        step += 1
+        now = time.time() - t0
+        bar.update(1 if args.steps else int(now) - int(last))
+        last = now
+        bar.set_postfix_str(f"step {step} loss {avg:.3f} " + " ".join(f"{k} {v:.3f}" for k, v in parts.items()))
+        if step % 500 == 0:
+            torch.save({"state": net.state_dict(), "steps": done_steps + step, "minutes": done_minutes + (time.time() - t0) / 60}, ckpt)
+    bar.close()
+    minutes = done_minutes + (0.0 if args.export_only else (time.time() - t0) / 60)
+    step += done_steps
+    if not args.export_only:
+        torch.save({"state": net.state_dict(), "steps": step, "minutes": minutes}, ckpt)
+    res = evaluate(net, val, height)
+    best = max((k for k in res if k != "median_iou"), key=lambda k: res[k]["recall"] - res[k]["false_per_card"])
+    if args.threshold is not None:
+        best = min((k for k in res if k != "median_iou"), key=lambda k: abs(float(k) - args.threshold))
+    print(json.dumps(res, indent=1), file=sys.stderr)
+    meta = {"input_width": 320, "stride": 4, "threshold": float(best), "steps": step, "minutes": round(minutes, 1),
+            "held_out_scenes": args.val, "held_out_recall": round(res[best]["recall"], 4),
+            "held_out_false_per_card": round(res[best]["false_per_card"], 4), "median_iou": round(res["median_iou"], 3)}
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    export(net, out / LOCATOR_FILE, meta)
+    print(f"{step} steps in {minutes:.1f} min; threshold {best}: recall {res[best]['recall']:.3f}, "
+          f"false detections {res[best]['false_per_card']:.3f} per card -> {out / LOCATOR_FILE}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
