@@ -212,7 +212,13 @@ def _short_first(q: np.ndarray) -> bool:
     return float(np.linalg.norm(q[1] - q[0])) <= float(np.linalg.norm(q[2] - q[1]))
 
 
-LARGE_CARD = 0.5  # cards longer than this fraction of the frame height are found on a second, wider look
+LARGE_CARD = 0.52  # of a 320x180 input's height: the longest cards the network learnt (further looks find longer ones)
+
+
+SMALL_CARD = 0.24  # of the input's height: cards shorter than this get a closer look in an enlarged crop
+GOOD_CARD = 0.38  # the card size (of the input's height) the closer look aims at
+MAX_ZOOM = 3.0
+MAX_CLOSE_LOOKS = 3  # crops per frame at most
 
 
 def _long_side(q: np.ndarray) -> float:
@@ -221,7 +227,8 @@ def _long_side(q: np.ndarray) -> float:
 
 
 def _outlined(frame_bgr: np.ndarray, quad: np.ndarray) -> bool:
-    """Whether at least three sides of ``quad`` lie on straight edges of the frame."""
+    """Whether at least three sides of ``quad`` lie on straight edges of ``frame_bgr`` (the frame
+    reduced to the input width: blur spreads a large card's edges over many full-resolution pixels)."""
     from vision.localise import order_quad, side_edges
 
     q = order_quad(quad)
@@ -268,27 +275,73 @@ class CardLocator:
     def boxes(self, frame_bgr: np.ndarray) -> list[tuple[np.ndarray, float]]:
         """Rough rectangles in frame pixels with their scores, before refinement.
 
-        The network knows cards up to about half the frame's height long. Larger
-        ones (a camera close to the table, a photo of one card) are found on a
-        second look at the frame at half the input width (a quarter of the work),
-        where they have the sizes the network knows; such a large card counts when
-        at least three of its sides lie on straight edges of the frame (not a
-        cluster of smaller cards), and it replaces what the first look made of it
-        (often two or three pieces).
+        The network knows cards up to about ``LARGE_CARD`` times 180 input
+        pixels long (half a 320x180 input's height). Larger ones (a camera close to the table,
+        a photo of one card, a portrait photo) are found on further looks at the
+        frame at half the previous width (each a quarter of the work), down to 64
+        pixels wide, where they have sizes the network knows; such a large card
+        counts when at least three of its sides lie on straight edges of the
+        frame (not a cluster of smaller cards), and it replaces what the earlier
+        looks made of it (often two or three pieces).
         """
         h, w = frame_bgr.shape[:2]
         f = INPUT_WIDTH / w
         small = cv2.resize(frame_bgr, (INPUT_WIDTH, max(16, round(h * f))), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+        first, f0 = small, f
         found = [(q / f, s) for q, s in suppress_duplicates(decode(self.run(small), self.threshold))]
-        half = cv2.resize(small, (INPUT_WIDTH // 2, max(16, round(h * f / 2))), interpolation=cv2.INTER_AREA)
-        large = [(q * 2 / f, s) for q, s in suppress_duplicates(decode(self.run(half), self.threshold))]
-        large = [(q, s) for q, s in large if _long_side(q) > LARGE_CARD * h and _outlined(frame_bgr, q)]
-        if not large:
+        while small.shape[1] >= 128 and small.shape[0] >= 96:
+            small = cv2.resize(small, (small.shape[1] // 2, max(16, small.shape[0] // 2)), interpolation=cv2.INTER_AREA)
+            f = small.shape[1] / w
+            large = [(q / f, s) for q, s in suppress_duplicates(decode(self.run(small), self.threshold))
+                     if _long_side(q) > LARGE_CARD / 2 * 180 and _outlined(first, q / f * f0)]
+            if large:
+                hulls = [cv2.convexHull(q.astype(np.float32)) for q, _ in large]
+                found = [(q, s) for q, s in found
+                         if all(cv2.intersectConvexConvex(cv2.convexHull(q.astype(np.float32)), hh)[0] < 0.3 * abs(cv2.contourArea(q)) for hh in hulls)]
+                found = sorted(found + large, key=lambda t: -t[1])
+        return self._closer_looks(frame_bgr, found, f0)
+
+    def _closer_looks(self, frame_bgr: np.ndarray, found: list, f0: float) -> list:
+        """Small cards (shorter than ``SMALL_CARD`` of the input's height) are looked at again
+        in a crop of the frame around them, enlarged so that they have the size the network
+        knows best; what it finds inside the crop replaces the first look's boxes it overlaps."""
+        h, w = frame_bgr.shape[:2]
+        small = [q for q, _ in found if _long_side(q) * f0 < SMALL_CARD * 180]
+        if not small:
             return found
-        hulls = [cv2.convexHull(q.astype(np.float32)) for q, _ in large]
-        kept = [(q, s) for q, s in found
-                if all(cv2.intersectConvexConvex(cv2.convexHull(q.astype(np.float32)), hh)[0] < 0.3 * abs(cv2.contourArea(q)) for hh in hulls)]
-        return sorted(kept + large, key=lambda t: -t[1])
+        length = float(np.median([_long_side(q) for q in small]))
+        zoom = min(MAX_ZOOM, GOOD_CARD * 180 / (length * f0))
+        cw, ch = min(w, int(w / zoom)), min(h, int(h / zoom))
+        pending = sorted(small, key=lambda q: (q.mean(0)[1], q.mean(0)[0]))
+        for _ in range(MAX_CLOSE_LOOKS):
+            if not pending:
+                break
+            centre = pending[0].mean(0)
+            x0 = int(np.clip(centre[0] - cw / 2, 0, w - cw))
+            y0 = int(np.clip(centre[1] - ch / 2, 0, h - ch))
+            # the crop's inner part: a card centred there lies wholly in the crop
+            margin = 0.5 * length
+            inner = (x0 + (margin if x0 > 0 else -1), y0 + (margin if y0 > 0 else -1),
+                     x0 + cw - (margin if x0 + cw < w else -1), y0 + ch - (margin if y0 + ch < h else -1))
+
+            def inside(q):
+                c = q.mean(0)
+                return inner[0] <= c[0] <= inner[2] and inner[1] <= c[1] <= inner[3]
+
+            crop = frame_bgr[y0 : y0 + ch, x0 : x0 + cw]
+            fc = INPUT_WIDTH / cw
+            region = cv2.resize(crop, (INPUT_WIDTH, max(16, round(ch * fc))), interpolation=cv2.INTER_AREA if fc < 1 else cv2.INTER_LINEAR)
+            offset = np.array([x0, y0], np.float32)
+            closer = [(q / fc + offset, s) for q, s in suppress_duplicates(decode(self.run(region), self.threshold))]
+            closer = [(q, s) for q, s in closer if inside(q)]
+            before = len(pending)
+            pending = [q for q in pending if not inside(q)]
+            if len(pending) == before:  # nothing of the first look in there: do not loop on it
+                pending = pending[1:]
+            # the closer look's boxes replace those of the first look that they overlap
+            found = [(q, s) for q, s in found if not (inside(q) and any(_iou(q, c) > 0.3 for c, _ in closer))] + closer
+            found = suppress_duplicates(sorted(found, key=lambda t: -t[1]))
+        return sorted(found, key=lambda t: -t[1])
 
     def run(self, small_bgr: np.ndarray) -> np.ndarray:
         """The network's (7, h, w) maps for a frame already reduced to the input's width."""
