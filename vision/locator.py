@@ -12,7 +12,7 @@ of that resolution (a CenterNet-style detector):
   after a half turn, so the doubled angle is what is well defined).
 
 Each peak above ``threshold`` gives a rectangle; its sides are then snapped to
-the card's outer edge in the full-resolution frame (:func:`snap_quad`: a
+the card's outer edge in the full-resolution frame (:func:`snap_quads`: a
 straight line fitted to edge points found across each side), which corrects
 the angle and recovers mild perspective. The network sees whole cards even where they overlap (a trick,
 a row of cards), because it was trained to give the full outline of every
@@ -150,16 +150,69 @@ def snap_quad(image: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples:
     network's card size when that one was found, else turned like the found sides
     through its own midpoint. Corners are the sides' intersections.
     """
-    from vision.localise import _line_intersection, side_edges
+    return snap_quads(image, [quad], reach, samples)[0]
 
-    q = np.asarray(quad, np.float32)
-    t, shifts, ok, n, r = side_edges(image, q, reach, samples, strongest=True)
-    starts, ends = q, np.roll(q, -1, axis=0)
+
+def side_edges_many(image: np.ndarray, quads: np.ndarray, reach: float = 0.15, samples: int = 16, steps: int | None = None):
+    """:func:`vision.localise.side_edges` for many quads (N, 4, 2) at once, on a one-pixel grid
+    across each side (each quad's own reach; ``steps`` is ignored), and both the outermost strong and the
+    strongest step of each profile. Returns ``(t, shifts (2, N, 4, S), ok (N, 4, S),
+    normals (N, 4, 2), reach (N,))``."""
+    q = np.asarray(quads, np.float32)
+    centre = q.mean(1, keepdims=True)
+    starts, ends = q, np.roll(q, -1, axis=1)
+    side = np.linalg.norm(ends - starts, axis=2)
+    r = np.maximum(2.0, reach * np.minimum(side[:, 0], side[:, 1]))  # (N,)
+    big = float(np.ceil(min(64.0, r.max())))
+    unit = np.arange(-big, big + 1, dtype=np.float32)  # one-pixel steps; beyond a quad's own reach: masked
+    steps = len(unit)
+    offsets = np.broadcast_to(unit, (len(q), steps))
+    t = np.linspace(0.2, 0.8, samples, dtype=np.float32)
+    d = (ends - starts) / np.maximum(side[..., None], 1e-6)
+    n = np.stack([d[..., 1], -d[..., 0]], -1)
+    inward = np.einsum("nij,nij->ni", n, centre - starts) > 0
+    n[inward] *= -1  # outward normals
+    base = starts[:, :, None, :] + (ends - starts)[:, :, None, :] * t[None, None, :, None]  # N x 4 x S x 2
+    pts = base[:, :, :, None, :] + offsets[:, None, None, :, None] * n[:, :, None, None, :]  # N x 4 x S x K x 2
+    pts = pts.reshape(-1, steps, 2)
+    prof = cv2.remap(image, np.ascontiguousarray(pts[..., 0]), np.ascontiguousarray(pts[..., 1]), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if prof.ndim == 3:
+        prof = cv2.cvtColor(prof, cv2.COLOR_BGR2GRAY)
+    grad = np.abs(np.diff(prof.astype(np.float32), axis=1)).reshape(len(q), 4, samples, -1)  # per pixel
+    within = np.abs((unit[:-1] + unit[1:]) / 2)[None, :] <= r[:, None]  # (N, K - 1)
+    grad = grad * within[:, None, None, :]
+    peak = grad.max(axis=3)
+    strong = grad >= 0.5 * peak[..., None]
+    idx = grad.shape[3] - 1 - np.argmax(strong[..., ::-1], axis=3)
+    top = np.argmax(grad, axis=3)
+    ok = peak >= 12.0
+    mid = (offsets[:, :-1] + offsets[:, 1:]) / 2  # (N, K - 1)
+    rows = np.arange(len(q))[:, None, None]
+    shifts = np.stack([mid[rows, idx], mid[rows, top]])
+    return t, shifts, ok, n, r
+
+
+def snap_quads(image: np.ndarray, quads, reach: float = 0.15, samples: int = 16) -> list[np.ndarray]:
+    """:func:`snap_quad` for several quads, their edge points read and fitted all at once."""
+    if len(quads) == 0:
+        return []
+    qs = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+    t, shifts, ok, n, r = side_edges_many(image, qs, reach, samples)
     need = int(np.ceil(0.6 * samples))
+    flat = ok.reshape(-1, samples)
+    outer = fit_sides(t, shifts[0].reshape(-1, samples), flat, need)
+    strong = fit_sides(t, shifts[1].reshape(-1, samples), flat, need)
     # per side, the outermost strong steps or the strongest ones, whichever lie better on a line
-    outer, strong = fit_sides(t, shifts[0], ok, need), fit_sides(t, shifts[1], ok, need)
     use = strong[3] > outer[3]
-    a, b, fitted, support = (np.where(use, y, x) for x, y in zip(outer, strong))
+    a, b, fitted, support = (np.where(use, y, x).reshape(len(qs), 4) for x, y in zip(outer, strong))
+    return [_snap_one(image, q, a[k], b[k], fitted[k].copy(), support[k], n[k], float(r[k]), reach) for k, q in enumerate(qs)]
+
+
+def _snap_one(image, q, a, b, fitted, support, n, r, reach) -> np.ndarray:
+    """One quad's sides from its fitted edge lines (see :func:`snap_quad`)."""
+    from vision.localise import _line_intersection
+
+    starts, ends = q, np.roll(q, -1, axis=0)
     long_sides = np.array([False, True, False, True]) if _short_first(q) else np.array([True, False, True, False])
     if not (fitted & long_sides).any():  # the card's direction comes from its long sides
         from vision.localise import refine_quad
@@ -351,12 +404,9 @@ class CardLocator:
     def __call__(self, frame_bgr: np.ndarray) -> list[np.ndarray]:
         if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
             raise ValueError("a frame is a BGR image of shape (height, width, 3)")
-        from vision.localise import order_quad, refine_in_frame
+        from vision.localise import order_quad
 
-        out = []
-        for q, _ in self.boxes(frame_bgr):
-            q = order_quad(q)
-            if self.refine:
-                q = order_quad(refine_in_frame(frame_bgr, q, rounds=1, refine=snap_quad))
-            out.append(q)
-        return out
+        quads = [order_quad(q) for q, _ in self.boxes(frame_bgr)]
+        if self.refine:
+            quads = [order_quad(q) for q in snap_quads(frame_bgr, quads)]
+        return quads
