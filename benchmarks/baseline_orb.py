@@ -51,10 +51,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_recognition import SEED_BASE, bench_scenes, iou  # noqa: E402  (the same scenes and scoring)
 from engine.cards import CODES  # noqa: E402
 from vision import synth  # noqa: E402
-
-SEED_BASE = 7_000_000  # the scene seeds of benchmarks/bench_recognition.py
 CARD_SIZE = (220, 400)  # (w, h) of the canonical upright card
 CLOSEUP_SIZE = (112, 192)  # the close-ups of bench_recognition.py (the model's crop size)
 WORK_SCALE = 0.5  # contours are found on the frame halved
@@ -233,24 +234,6 @@ def recognise(frame: np.ndarray, namer: OrbNamer) -> list[tuple[np.ndarray, str 
 
 
 # ---------------------------------------------------------------- evaluation
-def iou(a: np.ndarray, b: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    union = abs(cv2.contourArea(a)) + abs(cv2.contourArea(b)) - inter
-    return float(inter / union) if union > 0 else 0.0
-
-
-def bench_scenes(d: int, faces, n_scenes: int, n_tricks: int, bg):
-    """The scenes of bench_recognition.py for the deck at index ``d`` (same seeds and calls)."""
-    for i in range(n_scenes + n_tricks):
-        rng = np.random.default_rng(SEED_BASE + 10_000 * d + i)
-        trick = 4 if i >= n_scenes else 0
-        yield synth.make_scene(
-            rng, faces, n_cards=int(rng.integers(1, 4)) if trick else int(rng.integers(2, 6)),
-            trick=trick, distractors=int(rng.integers(0, 3)), backgrounds_dir=bg,
-            back=synth.builtin_back() if rng.random() < 0.3 else None,
-        )
-
-
 def evaluate_scene(scene, namer: OrbNamer, stats) -> None:
     t0, c0 = time.perf_counter(), time.thread_time()
     quads = find_quads(scene.image)

@@ -45,6 +45,19 @@ def iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
+def bench_scenes(d: int, faces, n_scenes: int, n_tricks: int, bg):
+    """The benchmark's scenes for the deck at index ``d``: ``n_scenes`` scattered, then
+    ``n_tricks`` with a trick of four cards (fixed seeds; also used by baseline_orb.py)."""
+    for i in range(n_scenes + n_tricks):
+        rng = np.random.default_rng(SEED_BASE + 10_000 * d + i)
+        trick = 4 if i >= n_scenes else 0
+        yield synth.make_scene(
+            rng, faces, n_cards=int(rng.integers(1, 4)) if trick else int(rng.integers(2, 6)),
+            trick=trick, distractors=int(rng.integers(0, 3)), backgrounds_dir=bg,
+            back=synth.builtin_back() if rng.random() < 0.3 else None,
+        )
+
+
 def evaluate_scene(scene, namer, stats, key, find_cards):
     t0, c0 = time.perf_counter(), time.thread_time()
     quads = find_cards(scene.image)
@@ -119,14 +132,7 @@ def main(argv=None) -> int:
         stats = defaultdict(int)
         for k in ("loc_ms", "cls_ms", "loc_cpu", "cls_cpu"):
             stats[k] = []
-        for i in range(a.scenes + a.tricks):
-            rng = np.random.default_rng(SEED_BASE + 10_000 * d + i)
-            trick = 4 if i >= a.scenes else 0
-            scene = synth.make_scene(
-                rng, faces, n_cards=int(rng.integers(1, 4)) if trick else int(rng.integers(2, 6)),
-                trick=trick, distractors=int(rng.integers(0, 3)), backgrounds_dir=bg,
-                back=synth.builtin_back() if rng.random() < 0.3 else None,
-            )
+        for scene in bench_scenes(d, faces, a.scenes, a.tricks, bg):
             evaluate_scene(scene, namer, stats, "s", find_cards)
         rng = np.random.default_rng(SEED_BASE + 10_000 * d + 9_999)
         close = closeups(rng, faces, namer, a.closeups, namer.input_size)

@@ -179,11 +179,18 @@ def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples
         return q
     shifted = starts + n * np.where(move, mid, 0.0)[:, None]
     lines = [np.array([d[i, 0], d[i, 1], shifted[i, 0], shifted[i, 1]], np.float32) for i in range(4)]
+    return corners_of_sides(lines, q, 2.5 * r)
+
+
+def corners_of_sides(lines, quad: np.ndarray, max_move: float) -> np.ndarray:
+    """The corners where the side lines (vx, vy, x0, y0; side i runs from corner i to i + 1)
+    meet; ``quad`` unchanged when two sides are parallel or a corner would move more than
+    ``max_move`` pixels."""
     out = []
     for i in range(4):
         p = _line_intersection(lines[i - 1], lines[i])
-        if p is None or np.linalg.norm(p - q[i]) > 2.5 * r:
-            return q
+        if p is None or np.linalg.norm(p - quad[i]) > max_move:
+            return quad
         out.append(p)
     return np.array(out, np.float32)
 

@@ -210,7 +210,7 @@ def snap_quads(image: np.ndarray, quads, reach: float = 0.15, samples: int = 16)
 
 def _snap_one(image, q, a, b, fitted, support, n, r, reach) -> np.ndarray:
     """One quad's sides from its fitted edge lines (see :func:`snap_quad`)."""
-    from vision.localise import _line_intersection
+    from vision.localise import corners_of_sides
 
     starts, ends = q, np.roll(q, -1, axis=0)
     long_sides = np.array([False, True, False, True]) if _short_first(q) else np.array([True, False, True, False])
@@ -251,13 +251,7 @@ def _snap_one(image, q, a, b, fitted, support, n, r, reach) -> np.ndarray:
             ang = axis[best] - (axis[i] - np.arctan2(ends[i, 1] - starts[i, 1], ends[i, 0] - starts[i, 0]))
             mid = (starts[i] + ends[i]) / 2
             lines.append(np.array([np.cos(ang), np.sin(ang), mid[0], mid[1]], np.float32))
-    out = []
-    for i in range(4):
-        p = _line_intersection(lines[i - 1], lines[i])
-        if p is None or np.linalg.norm(p - q[i]) > 2.5 * r:
-            return q
-        out.append(p)
-    return np.array(out, np.float32)
+    return corners_of_sides(lines, q, 2.5 * r)
 
 
 def _short_first(q: np.ndarray) -> bool:
