@@ -135,6 +135,7 @@ def fit_sides(t: np.ndarray, shift: np.ndarray, ok: np.ndarray, need: int, toler
 
 MAX_TURN = np.deg2rad(4.0)  # sides of one card found more out of square than this disagree
 MAX_SIZE_CHANGE = 0.12  # a card found this much longer or wider than the network said is wrong
+INNER_LINE = 5.0  # pixels: a straight line this far inside the outermost edge is printed on the card
 
 
 def snap_quad(image: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples: int = 16) -> np.ndarray:
@@ -202,8 +203,12 @@ def snap_quads(image: np.ndarray, quads, reach: float = 0.15, samples: int = 16)
     flat = ok.reshape(-1, samples)
     outer = fit_sides(t, shifts[0].reshape(-1, samples), flat, need)
     strong = fit_sides(t, shifts[1].reshape(-1, samples), flat, need)
-    # per side, the outermost strong steps or the strongest ones, whichever lie better on a line
-    use = strong[3] > outer[3]
+    # per side, the outermost strong steps (the card's outer edge); the strongest ones where those
+    # lie clearly worse on a line (the outermost step is then on something beyond the card: a card
+    # below it) and no more askew, unless the strongest line lies well inside (a frame line
+    # printed near the edge)
+    clearly_better = (strong[3] >= outer[3] + 3) & (np.abs(strong[1]) <= np.abs(outer[1]) + 2)
+    use = strong[2] & (~outer[2] | (clearly_better & (outer[0] + outer[1] / 2 - strong[0] - strong[1] / 2 < INNER_LINE)))
     a, b, fitted, support = (np.where(use, y, x).reshape(len(qs), 4) for x, y in zip(outer, strong))
     return [_snap_one(image, q, a[k], b[k], fitted[k].copy(), support[k], n[k], float(r[k]), reach) for k, q in enumerate(qs)]
 
