@@ -113,7 +113,7 @@ def fit_quad_sides(contour: np.ndarray, corners: np.ndarray, min_cover: float = 
     return np.array(out, np.float32)
 
 
-def side_edges(image: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples: int = 10, strongest: bool = False):
+def side_edges(image: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples: int = 10):
     """Where each side of ``quad`` finds the card's outer edge in ``image`` (grey, or BGR whose
     profiles are made grey).
 
@@ -123,9 +123,7 @@ def side_edges(image: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples
     ``(t, shift, ok, normals, r)``: the profiles' positions along the sides
     (``samples``,), each edge point's signed distance outwards from the side (4,
     ``samples``), whether a profile found a strong step (4, ``samples``), the
-    outward unit normals (4, 2) and the reach in pixels. With ``strongest``,
-    ``shift`` is (2, 4, ``samples``): the outermost strong step, then the
-    strongest step of each profile.
+    outward unit normals (4, 2) and the reach in pixels.
     """
     q = np.asarray(quad, np.float32)
     centre = q.mean(0)
@@ -153,9 +151,6 @@ def side_edges(image: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples
     idx = grad.shape[2] - 1 - np.argmax(strong[..., ::-1], axis=2)
     ok = peak >= 12.0
     shift = (offsets[idx] + offsets[idx + 1]) / 2
-    if strongest:
-        top = np.argmax(grad, axis=2)
-        shift = np.stack([shift, (offsets[top] + offsets[top + 1]) / 2])
     return t, shift, ok, n, r
 
 
@@ -205,10 +200,9 @@ def _masked_median(values: np.ndarray, mask: np.ndarray, count: np.ndarray) -> n
     return np.where(count > 0, med, 0.0).astype(np.float32)
 
 
-def refine_in_frame(frame_bgr: np.ndarray, quad: np.ndarray, rounds: int = 2, refine=None) -> np.ndarray:
-    """``refine`` (default :func:`refine_quad`: ``(image, quad) -> quad``) on the quad's
-    neighbourhood only, repeated up to ``rounds`` times until the quad settles."""
-    refine = refine or refine_quad
+def refine_in_frame(frame_bgr: np.ndarray, quad: np.ndarray, rounds: int = 2) -> np.ndarray:
+    """:func:`refine_quad` on the quad's neighbourhood only, repeated up to ``rounds`` times
+    until the quad settles."""
     h, w = frame_bgr.shape[:2]
     short = min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[2] - quad[1]))
     margin = int(0.35 * short) + 4
@@ -221,7 +215,7 @@ def refine_in_frame(frame_bgr: np.ndarray, quad: np.ndarray, rounds: int = 2, re
     off = np.array([x0, y0], np.float32)
     q = quad - off
     for _ in range(rounds):
-        new = refine(roi, q)
+        new = refine_quad(roi, q)
         if new is q or float(np.abs(new - q).max()) < 0.5:  # settled
             q = new
             break

@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from engine.errors import TarotmateError
+from vision.localise import corners_of_sides, order_quad, refine_quad, side_edges
 
 INPUT_WIDTH = 320
 STRIDE = 4
@@ -41,20 +42,29 @@ LOCATOR_FILE = "locator.onnx"
 CHANNELS = 7
 
 
+def reduce_frame(frame_bgr: np.ndarray, width: int = INPUT_WIDTH) -> tuple[np.ndarray, float]:
+    """The frame at ``width`` pixels wide, its proportions kept (area averaging when it
+    shrinks), and the frame->reduced scale."""
+    h, w = frame_bgr.shape[:2]
+    f = width / w
+    small = cv2.resize(frame_bgr, (width, max(16, round(h * f))), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+    return small, f
+
+
+def padded_height(h: int) -> int:
+    """The network input's height for a reduced frame ``h`` rows high (a multiple of 16)."""
+    return int(np.ceil(h / 16) * 16)
+
+
 def input_shape(w: int, h: int, width: int = INPUT_WIDTH) -> tuple[int, int]:
     """(width, height) of the network input for a ``w`` x ``h`` frame (height padded to 16)."""
-    rh = max(16, round(h * width / w))
-    return width, int(np.ceil(rh / 16) * 16)
+    return width, padded_height(max(16, round(h * width / w)))
 
 
 def prepare(frame_bgr: np.ndarray, width: int = INPUT_WIDTH) -> tuple[np.ndarray, float]:
     """The network input (1, 3, H, W) float32 RGB in [0, 1] and the frame->input scale."""
-    h, w = frame_bgr.shape[:2]
-    iw, ih = input_shape(w, h, width)
-    f = width / w
-    rh = max(16, round(h * f))
-    small = cv2.resize(frame_bgr, (width, rh), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
-    return to_input(small, ih), f
+    small, f = reduce_frame(frame_bgr, width)
+    return to_input(small, padded_height(small.shape[0])), f
 
 
 def to_input(small_bgr: np.ndarray, height: int) -> np.ndarray:
@@ -138,25 +148,9 @@ MAX_SIZE_CHANGE = 0.12  # a card found this much longer or wider than the networ
 INNER_LINE = 5.0  # pixels: a straight line this far inside the outermost edge is printed on the card
 
 
-def snap_quad(image: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples: int = 16) -> np.ndarray:
-    """Move each side of a rough ``quad`` onto the card's outer edge in ``image``, turning it
-    as needed (the network's angle may be a few degrees off).
-
-    Each side's edge points (:func:`vision.localise.side_edges`) are fitted with a
-    straight line when most of them agree on one. The sides found must make a
-    rectangle: a side more than ``MAX_TURN`` out of square with the best-supported
-    one, or whose distance to the opposite side differs from the network's card
-    size by more than ``MAX_SIZE_CHANGE`` (the edge of a card lying over this one),
-    is dropped. A side not found is placed parallel to the opposite side at the
-    network's card size when that one was found, else turned like the found sides
-    through its own midpoint. Corners are the sides' intersections.
-    """
-    return snap_quads(image, [quad], reach, samples)[0]
-
-
-def side_edges_many(image: np.ndarray, quads: np.ndarray, reach: float = 0.15, samples: int = 16, steps: int | None = None):
+def side_edges_many(image: np.ndarray, quads: np.ndarray, reach: float = 0.15, samples: int = 16):
     """:func:`vision.localise.side_edges` for many quads (N, 4, 2) at once, on a one-pixel grid
-    across each side (each quad's own reach; ``steps`` is ignored), and both the outermost strong and the
+    across each side (each quad's own reach), and both the outermost strong and the
     strongest step of each profile. Returns ``(t, shifts (2, N, 4, S), ok (N, 4, S),
     normals (N, 4, 2), reach (N,))``."""
     q = np.asarray(quads, np.float32)
@@ -194,7 +188,19 @@ def side_edges_many(image: np.ndarray, quads: np.ndarray, reach: float = 0.15, s
 
 
 def snap_quads(image: np.ndarray, quads, reach: float = 0.15, samples: int = 16) -> list[np.ndarray]:
-    """:func:`snap_quad` for several quads, their edge points read and fitted all at once."""
+    """Move each side of each rough quad onto the card's outer edge in ``image``, turning it
+    as needed (the network's angle may be a few degrees off); the edge points of all the
+    quads are read and fitted at once.
+
+    Each side's edge points (:func:`side_edges_many`) are fitted with a
+    straight line when most of them agree on one. The sides found must make a
+    rectangle: a side more than ``MAX_TURN`` out of square with the best-supported
+    one, or whose distance to the opposite side differs from the network's card
+    size by more than ``MAX_SIZE_CHANGE`` (the edge of a card lying over this one),
+    is dropped. A side not found is placed parallel to the opposite side at the
+    network's card size when that one was found, else turned like the found sides
+    through its own midpoint. Corners are the sides' intersections.
+    """
     if len(quads) == 0:
         return []
     qs = np.asarray(quads, np.float32).reshape(-1, 4, 2)
@@ -214,14 +220,10 @@ def snap_quads(image: np.ndarray, quads, reach: float = 0.15, samples: int = 16)
 
 
 def _snap_one(image, q, a, b, fitted, support, n, r, reach) -> np.ndarray:
-    """One quad's sides from its fitted edge lines (see :func:`snap_quad`)."""
-    from vision.localise import corners_of_sides
-
+    """One quad's sides from its fitted edge lines (see :func:`snap_quads`)."""
     starts, ends = q, np.roll(q, -1, axis=0)
     long_sides = np.array([False, True, False, True]) if _short_first(q) else np.array([True, False, True, False])
     if not (fitted & long_sides).any():  # the card's direction comes from its long sides
-        from vision.localise import refine_quad
-
         return refine_quad(image, q, reach)
     p0 = starts + n * a[:, None]
     p1 = ends + n * (a + b)[:, None]
@@ -265,8 +267,6 @@ def _short_first(q: np.ndarray) -> bool:
 
 
 LARGE_CARD = 0.52  # of a 320x180 input's height: the longest cards the network learnt (further looks find longer ones)
-
-
 SMALL_CARD = 0.24  # of the input's height: cards shorter than this get a closer look in an enlarged crop
 GOOD_CARD = 0.38  # the card size (of the input's height) the closer look aims at
 MAX_ZOOM = 3.0
@@ -281,8 +281,6 @@ def _long_side(q: np.ndarray) -> float:
 def _outlined(frame_bgr: np.ndarray, quad: np.ndarray) -> bool:
     """Whether at least three sides of ``quad`` lie on straight edges of ``frame_bgr`` (the frame
     reduced to the input width: blur spreads a large card's edges over many full-resolution pixels)."""
-    from vision.localise import order_quad, side_edges
-
     q = order_quad(quad)
     t, shift, ok, _, _ = side_edges(frame_bgr, q, 0.15, 16)
     return int(fit_sides(t, shift, ok, 10)[2].sum()) >= 3
@@ -336,9 +334,8 @@ class CardLocator:
         frame (not a cluster of smaller cards), and it replaces what the earlier
         looks made of it (often two or three pieces).
         """
-        h, w = frame_bgr.shape[:2]
-        f = INPUT_WIDTH / w
-        small = cv2.resize(frame_bgr, (INPUT_WIDTH, max(16, round(h * f))), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+        w = frame_bgr.shape[1]
+        small, f = reduce_frame(frame_bgr)
         first, f0 = small, f
         found = [(q / f, s) for q, s in suppress_duplicates(decode(self.run(small), self.threshold))]
         while small.shape[1] >= 128 and small.shape[0] >= 96:
@@ -380,9 +377,7 @@ class CardLocator:
                 c = q.mean(0)
                 return inner[0] <= c[0] <= inner[2] and inner[1] <= c[1] <= inner[3]
 
-            crop = frame_bgr[y0 : y0 + ch, x0 : x0 + cw]
-            fc = INPUT_WIDTH / cw
-            region = cv2.resize(crop, (INPUT_WIDTH, max(16, round(ch * fc))), interpolation=cv2.INTER_AREA if fc < 1 else cv2.INTER_LINEAR)
+            region, fc = reduce_frame(frame_bgr[y0 : y0 + ch, x0 : x0 + cw])
             offset = np.array([x0, y0], np.float32)
             closer = [(q / fc + offset, s) for q, s in suppress_duplicates(decode(self.run(region), self.threshold))]
             closer = [(q, s) for q, s in closer if inside(q)]
@@ -397,14 +392,12 @@ class CardLocator:
 
     def run(self, small_bgr: np.ndarray) -> np.ndarray:
         """The network's (7, h, w) maps for a frame already reduced to the input's width."""
-        (out,) = self.session.run(["maps"], {"image": to_input(small_bgr, int(np.ceil(small_bgr.shape[0] / 16) * 16))})
+        (out,) = self.session.run(["maps"], {"image": to_input(small_bgr, padded_height(small_bgr.shape[0]))})
         return out[0]
 
     def __call__(self, frame_bgr: np.ndarray) -> list[np.ndarray]:
         if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
             raise ValueError("a frame is a BGR image of shape (height, width, 3)")
-        from vision.localise import order_quad
-
         quads = [order_quad(q) for q, _ in self.boxes(frame_bgr)]
         if self.refine:
             quads = [order_quad(q) for q in snap_quads(frame_bgr, quads)]

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from engine.errors import TarotmateError
 from vision import localise
-from vision.locator import _iou, CHANNELS, LOCATOR_FILE, STRIDE, decode, input_shape, models_dir, prepare, rotated_box, suppress_duplicates
+from vision.locator import CHANNELS, LOCATOR_FILE, STRIDE, decode, input_shape, models_dir, prepare, rotated_box, suppress_duplicates
 from vision.training.locator_targets import card_geometry, encode, flip_quads
 
 

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision import synth
-from vision.locator import INPUT_WIDTH, input_shape
+from vision.locator import reduce_frame
 
 RENDER = (640, 360)
 
@@ -118,9 +118,7 @@ def make_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=No
             occupied |= m
             break
     image = synth.photometric(canvas, rng, strength=rng.uniform(0.5, 1.3), colour=rng.uniform(0.2, 1.0))
-    iw, ih = input_shape(w, h)
-    small = cv2.resize(image, (INPUT_WIDTH, round(h * INPUT_WIDTH / w)), interpolation=cv2.INTER_AREA)
-    f = INPUT_WIDTH / w
+    small, f = reduce_frame(image)  # as the locator reduces a camera frame
     quads = np.array(placed, np.float32).reshape(-1, 4, 2) * f
     visible = np.array([c.sum() / max(1.0, cv2.contourArea(q)) for c, q in zip(covers, placed)], np.float32)
     return LocatorScene(small, quads, np.clip(visible, 0, 1))

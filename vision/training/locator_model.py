@@ -16,15 +16,6 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.locator import CHANNELS
-from vision.training.locator_targets import (  # noqa: F401  (the training script takes them from here)
-    IGNORE_VISIBLE,
-    MIN_VISIBLE,
-    augment,
-    card_geometry,
-    encode,
-    flip_quads,
-    pad_to,
-)
 
 
 def conv_bn(cin: int, cout: int, k: int = 3, stride: int = 1, groups: int = 1, dilation: int = 1) -> nn.Sequential:
