@@ -166,7 +166,7 @@ def main(argv=None) -> int:
     h, w = train["images"].shape[1:3]
     height = input_shape(w, h)[1]
     net = LocatorNet()
-    ckpt = work / "locator.pt"
+    ckpt = work / f"locator_{tag}.pt"  # a smoke run never replaces the real checkpoint
     done_steps, done_minutes = 0, 0.0
     if (args.resume or args.export_only) and ckpt.is_file():
         saved = torch.load(ckpt)

@@ -218,8 +218,9 @@ def main(argv=None) -> int:
 
     net = CardNet(len(LABELS))
     n_loaded = load_imagenet_weights(net, imagenet_checkpoint())
+    checkpoint = Path(args.work) / ("cardnet_quick.pt" if args.quick else "cardnet.pt")  # a smoke run never replaces the real one
     if args.resume:
-        ckpt = Path(args.work) / "cardnet.pt"
+        ckpt = checkpoint
         net.load_state_dict(torch.load(ckpt, map_location="cpu"))
         print(f"resumed from {ckpt}", file=sys.stderr)
     params = freeze_early(net)
@@ -281,7 +282,7 @@ def main(argv=None) -> int:
             res = evaluate(net, val if last else val_small)
             per = "  ".join(f"{k} {a:.3f}" for k, (a, n) in res["per_source"].items())
             print(f"\nepoch {epoch + 1} (step {step}): held-out card accuracy {res['card_acc']:.4f}, unknown {res['unknown_acc']:.4f} | {per}", file=sys.stderr, flush=True)
-            torch.save(net.state_dict(), work / "cardnet.pt")
+            torch.save(net.state_dict(), checkpoint)
             write_models(net, out, (w, h), pick_threshold(res, (val if last else val_small)[1]), res, args, time.time() - start, step)
             if last:
                 break
