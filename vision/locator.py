@@ -312,8 +312,11 @@ class CardLocator:
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
         opts.log_severity_level = 3
-        session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        meta = json.loads(session.get_modelmeta().custom_metadata_map.get("tarotmate", "{}"))
+        try:
+            session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+            meta = json.loads(session.get_modelmeta().custom_metadata_map.get("tarotmate", "{}"))
+        except Exception as exc:  # onnxruntime raises its own exception types; bad metadata is JSON's
+            raise TarotmateError(f"cannot load the card locator model {path}: {exc} (rebuild it: make models)") from exc
         thr = threshold if threshold is not None else float(meta.get("threshold", 0.35))
         return cls(session, thr, True, meta)
 
