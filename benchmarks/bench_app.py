@@ -65,13 +65,13 @@ def child(args: argparse.Namespace) -> None:
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
     from luma.core.interface.serial import noop
 
-    from device.app import Outputs, run_device
+    from device.app.table import Outputs, run_device
     from device.config import config_from_dict
-    from device.display import open_display
-    from device.hardware import NoButtons, open_frame_source, open_tracker
-    from device.rules import TarotRules
-    from device.session import GameSession
-    from device.store import DealLog
+    from device.hardware.display import open_display
+    from device.hardware.from_config import NoButtons, open_frame_source, open_tracker
+    from device.games.registry import TarotRules
+    from device.app.session import GameSession
+    from device.storage.deal_log import DealLog
 
     truth = truth_deal()
     config = config_from_dict({

@@ -35,7 +35,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from device.demo_table import DemoSettings, run_demo
+    from device.demo.table import DemoSettings, run_demo
     from engine.errors import TarotmateError
 
     game = "french-tarot" if args.game in ("tarot", "french-tarot") else "trivium"

@@ -92,7 +92,7 @@ def write_csv(rows: list[dict], handle) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from device.config import default_config_path, load_config
-    from device.store import DealLog, StoreError
+    from device.storage.deal_log import DealLog, StoreError
 
     if args.db:
         path = args.db

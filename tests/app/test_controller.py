@@ -2,10 +2,10 @@
 
 import pytest
 
-from device.controller import ALERT, APPLIED, CONFIRM, INFO, TarotController, TriviumController, seat_of_zone
-from device.rules import TarotRules, TriviumRules
-from device.session import GameSession
-from device.store import DealLog
+from device.app.controller import ALERT, APPLIED, CONFIRM, INFO, TarotController, TriviumController, seat_of_zone
+from device.games.registry import TarotRules, TriviumRules
+from device.app.session import GameSession
+from device.storage.deal_log import DealLog
 from engine.tarot import random_deal
 from vision.events import TableEvent
 

@@ -2,11 +2,11 @@
 
 import pytest
 
-from device.app import TableApp
-from device.menus_driver import MenuDriver
-from device.rules import TarotRules, TriviumRules
-from device.session import GameSession
-from device.store import DealLog
+from device.app.table import TableApp
+from device.app.menu_driver import MenuDriver
+from device.games.registry import TarotRules, TriviumRules
+from device.app.session import GameSession
+from device.storage.deal_log import DealLog
 from engine.tarot import random_deal
 from vision.events import TableEvent
 

@@ -4,9 +4,9 @@ import sqlite3
 
 import pytest
 
-from device.rules import TarotRules
-from device.session import GameSession
-from device.store import DealLog, StoreError
+from device.games.registry import TarotRules
+from device.app.session import GameSession
+from device.storage.deal_log import DealLog, StoreError
 from engine.tarot import Bid, random_deal
 
 NAMES = ["Ana", "Luis", "Marta", "Pau"]
@@ -62,7 +62,7 @@ def test_a_log_that_no_longer_replays_is_refused(tmp_path):
 
 
 def test_another_game_kind_in_the_log_is_refused(tmp_path):
-    from device.rules import TriviumRules
+    from device.games.registry import TriviumRules
 
     with DealLog.open(tmp_path / "log.db") as log:
         GameSession.resume_or_start(log, TarotRules(), NAMES, label="device")

@@ -2,7 +2,7 @@
 
 from device.screens import render
 from device.screens.views import BiddingView, DealEndView, MenuView, TargetView, TrickView, TriviumView
-from device import views_from_state as views
+from device.app import views
 from engine.tarot import TarotDeal, random_deal
 
 NAMES = ["Ana", "Luis", "Marta", "Pau"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from device.menus import BiddingFlow, GameMenu, SetupFlow
+from device.app.flows import BiddingFlow, GameMenu, SetupFlow
 from device.screens import render
 from device.screens.views import MenuView
 from engine.errors import TarotmateError

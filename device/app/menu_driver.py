@@ -1,6 +1,6 @@
 """Which menu the buttons drive, from the game's state.
 
-The menus (``device.menus``) are pure flows that turn button events into
+The menus (``device.app.flows``) are pure flows that turn button events into
 decisions. This driver opens the one the moment needs: the bidding while the
 engine waits for bids, the confirmation of an uncertain card, "who starts"
 at the start of a Trivium game, "écart done" while the taker discards, and
@@ -10,7 +10,7 @@ is pressed with nothing else open. Decisions go to the :class:`TableApp`.
 
 from __future__ import annotations
 
-from device.menus import BiddingFlow, ConfirmCardFlow, Flow, GameMenu, Step
+from device.app.flows import BiddingFlow, ConfirmCardFlow, Flow, GameMenu, Step
 from device.i18n import N_, translator
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from device.rules import Refusal, Rules
-from device.store import DealLog, DealRow, GameRow, StoreError
+from device.games.registry import Refusal, Rules
+from device.storage.deal_log import DealLog, DealRow, GameRow, StoreError
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from device.app import TableApp
-from device.session import GameSession
+from device.app.table import TableApp
+from device.app.session import GameSession
 from engine.errors import TarotmateError
 
 NAMES = ("Ana", "Luis", "Marta", "Pau", "Rosa")

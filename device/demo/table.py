@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from device.app import Outputs, TableApp
-from device.demo_player import ScriptedDemo
-from device.recorder import ScreenRecorder
-from device.rules import TarotRules
-from device.session import GameSession
-from device.store import DealLog
+from device.app.table import Outputs, TableApp
+from device.demo.player import ScriptedDemo
+from device.hardware.recorder import ScreenRecorder
+from device.games.registry import TarotRules
+from device.app.session import GameSession
+from device.storage.deal_log import DealLog
 from engine.errors import TarotmateError
 
 DB_NAME = "demo.db"
@@ -68,7 +68,7 @@ def open_demo_outputs(settings: DemoSettings, recorder: ScreenRecorder, report) 
         want = "pygame" if has_screen and os.environ.get("SDL_VIDEODRIVER") != "dummy" else "none"
     keep_alive = None
     if want == "pygame":
-        from device.display import open_display
+        from device.hardware.display import open_display
 
         try:
             displays.append(open_display("pygame", scale=4))
@@ -276,7 +276,7 @@ def run_demo(settings: DemoSettings, report: Callable[[str], None] | None = None
         shutil.rmtree(out / "screens", ignore_errors=True)
     out.mkdir(parents=True, exist_ok=True)
     if settings.game == "trivium":
-        from device.demo_trivium import TriviumDemo
+        from device.games.trivium.demo import TriviumDemo
 
         demo: Any = TriviumDemo(settings, report)
     elif settings.game == "french-tarot":

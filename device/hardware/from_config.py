@@ -13,7 +13,7 @@ import queue
 import sys
 from typing import Any
 
-from device.app import Outputs
+from device.app.table import Outputs
 from engine.errors import TarotmateError
 
 
@@ -76,7 +76,7 @@ def open_tracker(config):
 
 def open_outputs(config, report=None) -> Outputs:
     """The OLED (or emulator) and the buzzer/LED."""
-    from device.display import open_display
+    from device.hardware.display import open_display
 
     d = config.display
     try:
@@ -94,7 +94,7 @@ def open_outputs(config, report=None) -> Outputs:
         try:
             import warnings
 
-            from device.buzzer import Signal
+            from device.hardware.buzzer import Signal
 
             with warnings.catch_warnings():  # gpiozero warns about every pin factory it tries
                 warnings.simplefilter("ignore")
@@ -141,7 +141,7 @@ class PygameButtons(ButtonEvents):
     Backspace (back); a key held down is a long press."""
 
     def __init__(self, hold_time: float):
-        from device.buttons import PygameKeys
+        from device.hardware.buttons import PygameKeys
 
         super().__init__(None)
         self.keys = PygameKeys(hold_time=hold_time)
@@ -159,7 +159,7 @@ def open_buttons(config, report=None) -> ButtonEvents:
     """The four buttons on their GPIO pins; the keyboard with the terminal or
     pygame display (an emulated device on a desktop)."""
     if config.display.kind == "terminal" and sys.stdin.isatty():
-        from device.buttons import KeyboardButtons
+        from device.hardware.buttons import KeyboardButtons
 
         return ButtonEvents(KeyboardButtons().start())
     if config.display.kind == "pygame":
@@ -168,7 +168,7 @@ def open_buttons(config, report=None) -> ButtonEvents:
     try:
         import warnings
 
-        from device.buttons import ButtonPanel
+        from device.hardware.buttons import ButtonPanel
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -18,9 +18,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from device.controller import ALERT, APPLIED, CONFIRM, Controller, Notice, controller_for
-from device.session import GameSession
-from device import views_from_state as views
+from device.app.controller import ALERT, APPLIED, CONFIRM, Controller, Notice, controller_for
+from device.app.session import GameSession
+from device.app import views
 
 
 @dataclass
@@ -219,11 +219,11 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
 
     The keyword arguments replace the parts the configuration would open
     (tests pass a simulated source, a ground-truth tracker, mock buttons)."""
-    from device.hardware import open_buttons, open_outputs, open_frame_source, open_tracker
-    from device.menus_driver import MenuDriver
-    from device.notify import Notifier
-    from device.rules import rules_for
-    from device.store import DealLog
+    from device.hardware.from_config import open_buttons, open_outputs, open_frame_source, open_tracker
+    from device.app.menu_driver import MenuDriver
+    from device.app.notify import Notifier
+    from device.games.registry import rules_for
+    from device.storage.deal_log import DealLog
 
     if report is None:
         report = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731

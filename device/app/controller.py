@@ -3,7 +3,7 @@
 The tracker reports table events (``vision.events.TableEvent``: a card
 appeared in a zone, a zone was cleared, an uncertain card...); the menus
 report decisions (tuples such as ``('bid', 2, 'garde')``, see
-``device.menus``). The controller turns both into operations of the engine
+``device.app.flows``). The controller turns both into operations of the engine
 for the current phase and hands them to the :class:`GameSession`, which logs
 them before the engine applies them. It never decides a rule itself:
 
@@ -19,7 +19,7 @@ them before the engine applies them. It never decides a rule itself:
 * ``('card', code)`` enters a card by hand: it is treated exactly like a card
   seen in the middle (or, in Trivium, see :class:`TriviumController`).
 
-Decisions the controller understands, beyond ``device.menus``':
+Decisions the controller understands, beyond ``device.app.flows``':
 ``('card', code)``, ``('chien', codes)``, ``('ecart', codes_or_None[, trumps_shown])``,
 ``('poignee', seat, level, shown)``, ``('misere', seat, kind)``,
 ``('petit_sec', seat)`` and, in Trivium, ``('op', operation_dict)``.
@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from device.session import GameSession
+from device.app.session import GameSession
 from engine.errors import TarotmateError
 from vision.events import APPEARED, CLEARED, MOVED, REMOVED, UNCERTAIN, TableEvent
 

@@ -1,0 +1,1 @@
+"""French tarot at the table."""

@@ -1,0 +1,1 @@
+"""Trivium at the table."""
