@@ -62,7 +62,7 @@ def simulated_table(config, seed: int = 1):
 
 def open_tracker(config):
     """The tracker with the configured zones and card model (deck profile)."""
-    from vision.namer import Namer
+    from vision.decks import load_namer
     from vision.tracker import Tracker
     from vision.zones import load_zones
 
@@ -71,7 +71,7 @@ def open_tracker(config):
         from vision.simulator import TableLayout
 
         zones = TableLayout(config.game.players, (config.camera.width, config.camera.height)).zones
-    return Tracker(zones, namer=Namer.load(deck=config.camera.deck or None))
+    return Tracker(zones, namer=load_namer(deck=config.camera.deck or None))
 
 
 def open_outputs(config, report=None) -> Outputs:
