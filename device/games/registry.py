@@ -7,21 +7,16 @@ engine (``engine.trivium``) without re-implementing any rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Protocol
 
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why the engine refuses an operation (its own words)."""
-
-    reason: str
-    rule: str = ""
+from engine.contract import Refusal
 
 
 def refusal_from(reason: str | None) -> Refusal | None:
-    """The engines' ``can(op)`` answer (``None`` when allowed, else the reason) as a :class:`Refusal`."""
-    return None if reason is None else Refusal(str(reason))
+    """The engines' ``can(op)`` answer: ``None`` when allowed, else a :class:`Refusal` (rule and reason)."""
+    if reason is None or isinstance(reason, Refusal):
+        return reason
+    return Refusal(str(reason))
 
 
 class Rules(Protocol):
