@@ -313,7 +313,7 @@ def run_display(args: argparse.Namespace, target: Path) -> int:
     import signal
     from dataclasses import replace
 
-    from device.app.table import StopFlag
+    from device.app.loop import StopFlag
     from device.config import default_config_path, load_config
     from device.enroll.on_device import enroll_with_display
     from engine.cards import parse_distinct

@@ -57,7 +57,7 @@ _CAPTURE_STATE = {CAPTURED: "captured", WAITING: "captured", MOVING: "moving", R
 class EnrollDevice:
     """One enrollment driven by the buttons and shown on a display.
 
-    ``outputs`` is a :class:`device.app.table.Outputs` (``show(image)``,
+    ``outputs`` is a :class:`device.hardware.outputs.Outputs` (``show(image)``,
     ``alert(kind)``, ``idle()``); ``buttons`` anything with ``drain()`` that
     returns the button events waiting (:class:`device.hardware.from_config.ButtonEvents`).
     ``auto`` keeps every card and every pair without asking.

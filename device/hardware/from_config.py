@@ -13,7 +13,7 @@ import queue
 import sys
 from typing import Any
 
-from device.app.table import Outputs
+from device.hardware.outputs import Outputs
 from engine.errors import TarotmateError
 
 
@@ -35,27 +35,13 @@ def open_frame_source(config):
 
 
 def simulated_table(config, seed: int = 1):
-    """A random deal's visible part on the simulated table (for trying ``run`` on a desktop)."""
-    from engine.tarot import random_deal
-    from vision.simulator import TableSimulator, Trick, french_deal_script
+    """A random deal's (or game's) visible part on the simulated table (for trying ``run`` on a desktop)."""
+    from device.games.registry import game_for
+    from vision.simulator import TableSimulator
     from vision.sources import SimulatorSource
 
-    players = config.game.players
-    if config.game.kind == "french-tarot":
-        truth = random_deal(players, seed)
-        tricks = [Trick(t.leader + 1, tuple(t.cards), t.winner + 1) for t in truth.tricks]
-        script = french_deal_script(tricks, players=players)
-    else:
-        from engine.trivium import random_game, table_view
-        from vision.simulator import Idle, Lay, Play
-
-        script = [Idle(10)]
-        for op in table_view(random_game(config.game.seat_names(), seed)):
-            if op.kind == "lay_tercia":
-                script += [Lay(op.seat + 1, tuple(op.cards)), Idle(10)]
-            elif op.kind in ("draw_from_pozo", "take_from_olla"):
-                script += [Play(op.seat + 1, op.discard), Idle(10)]  # the discard lands on the olla
-    simulator = TableSimulator(script, players=players, size=(config.camera.width, config.camera.height),
+    script = game_for(config.game.kind).simulated_script(config.game, seed)
+    simulator = TableSimulator(script, players=config.game.players, size=(config.camera.width, config.camera.height),
                                fps=config.camera.fps, seed=seed, deck=config.camera.deck or None)
     return SimulatorSource(simulator)
 

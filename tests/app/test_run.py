@@ -8,7 +8,8 @@ import socket
 
 import pytest
 
-from device.app.table import Outputs, StopFlag, run_device
+from device.app.loop import StopFlag, run_device
+from device.hardware.outputs import Outputs
 from device.config import config_from_dict
 from device.hardware.display import open_display
 from device.storage.deal_log import DealLog
@@ -225,7 +226,7 @@ def test_tarotmate_run_as_systemd_sees_it(tmp_path):
 
 
 def test_a_new_configuration_closes_the_old_game(tmp_path):
-    from device.app.table import close_other_game
+    from device.app.loop import close_other_game
 
     with DealLog.open(tmp_path / "log.db") as log:
         game = log.start_game("french-tarot", ["A", "B", "C", "D"], {}, label="device")

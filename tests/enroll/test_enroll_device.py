@@ -10,7 +10,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from device.app.table import Outputs
+from device.hardware.outputs import Outputs
 from device.hardware.buttons import ButtonPanel
 from device.cli import main
 from device.config import config_from_dict

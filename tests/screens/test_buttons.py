@@ -9,7 +9,8 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from device.hardware.buttons import ButtonPanel, PygameKeys, parse_keys
-from device.app.flows import BiddingFlow, ConfirmCardFlow, GameMenu
+from device.app.flows import ConfirmCardFlow
+from device.games.french_tarot.menus import BiddingFlow, GameMenu
 from device.screens import render
 
 PINS = {"up": 5, "down": 6, "ok": 13, "back": 19}

@@ -14,7 +14,6 @@ from typing import Callable
 
 from device.app.table import TableApp
 from device.demo.player import ScriptedDemo
-from device.games.registry import TriviumRules
 from device.app.session import GameSession
 from device.storage.deal_log import DealLog
 
@@ -48,16 +47,13 @@ class TriviumDemo(ScriptedDemo):
 
     visual = ("lay_tercia", "draw_from_pozo", "take_from_olla")
 
-    def __init__(self, settings, report: Callable[[str], None]):
+    def __init__(self, game, settings, report: Callable[[str], None]):
         from engine.trivium import random_game, table_view
         from device.demo.player import NAMES
 
         self.truth = random_game(list(NAMES[: settings.players]), settings.seed)
-        super().__init__(settings, report, [op.to_dict() for op in table_view(self.truth)])
-        self.label = f"demo:trivium:{settings.players}:{settings.seed}"
-
-    def rules(self) -> TriviumRules:
-        return TriviumRules()
+        super().__init__(game, settings, report, [op.to_dict() for op in table_view(self.truth)])
+        self.label = f"demo:{game.kind}:{settings.players}:{settings.seed}"
 
     def new_session(self, log: DealLog) -> GameSession:
         return GameSession.resume_or_start(log, self.rules(), self.names, {}, label=self.label,
