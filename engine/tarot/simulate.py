@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.tarot.legality import legal_plays
 from engine.tarot.operations import (AnnounceChelem, Bid, CallCard, DeclarePoignee, Ecart,
                                      Play, RevealChien)
 from engine.tarot.options import FFT, TarotOptions
@@ -155,8 +154,7 @@ def _play(players: int, seed: int | None, *, options: TarotOptions, dealer: int 
             p = _poignee_for(held[seat], players) if poignee_rate else None
             if p is not None and rng.random() < poignee_rate:
                 deal.apply(DeclarePoignee(seat, p.level, p.shown))
-        trick = deal._cur_cards
-        legal = legal_plays(held[seat], trick, deal._lead_rule_now())
+        legal = deal.legal_among(held[seat])
         choice = None
         if revoke_after is not None and fault is None and step >= revoke_after:
             illegal = sorted(held[seat] - set(legal))

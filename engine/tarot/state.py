@@ -366,7 +366,12 @@ class TarotDeal(GameState[Operation]):
         return self._legal_for(seat)
 
     def _legal_for(self, seat: int) -> list[int]:
-        return legal_plays(self._hands[seat], self._cur_cards, self._lead_rule_now())
+        return self.legal_among(self._hands[seat])
+
+    def legal_among(self, held: Iterable[int]) -> list[int]:
+        """The cards of ``held`` (card ints) the next play may legally be: for a
+        hand the caller knows while the deal keeps it hidden (the simulator)."""
+        return legal_plays(held, self._cur_cards, self._lead_rule_now())
 
     # ---------------------------------------------------------------- checks
     def _check(self, op: Operation) -> None:
