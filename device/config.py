@@ -43,6 +43,7 @@ class GameConfig:
     names: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
     dealer: int = 0
+    target: int | None = None
 
     def seat_names(self) -> list[str]:
         """The display name of every seat: the configured ones, then "Seat N"."""
@@ -238,6 +239,15 @@ def _parse_game(raw: dict[str, Any]) -> dict[str, Any]:
     players = out.get("players", GameConfig.players)
     if "dealer" in raw:
         out["dealer"] = _in_range("game.dealer", _integer("game.dealer", raw["dealer"]), 0, players - 1)
+    if "target" in raw:
+        value = raw["target"]
+        if value in (False, "none", ""):
+            out["target"] = None
+        else:
+            target = _integer("game.target", value, "a positive whole number")
+            if target <= 0:
+                raise ConfigError(f"game.target: expected a positive whole number, got {target}")
+            out["target"] = target
     if len(out.get("names", ())) > players:
         raise ConfigError(f"game.names: {len(out['names'])} names for {players} players")
     return out

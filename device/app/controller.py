@@ -205,6 +205,8 @@ class Controller:
             return [Notice(ALERT, "the deal is not over: finish it (or undo) before a new deal")]
         if self.session.deal.finished is None:
             self.session.finish_deal()
+        if self.session.match_over:
+            return [Notice(INFO, self.game_over_text() + "; end the game to start a new one")]
         self.session.next_deal()
         self.reset_collections()
         return [Notice(APPLIED, f"deal {self.session.deal.number} starts")]
@@ -224,6 +226,16 @@ class Controller:
         self.reset_collections()
         self.pending.clear()
         return [Notice(APPLIED, "game over: " + ", ".join(f"{n} {t:g}" for n, t in zip(session.names, totals)))]
+
+    def game_over_text(self) -> str:
+        """``game over: Ana wins with 1012 (Ana 1012, Luis -340, …)`` once the target is reached."""
+        session = self.session
+        match = session.match
+        names = session.names
+        totals = ", ".join(f"{n} {t:g}" for n, t in zip(names, match.totals))
+        if match.winner is None:
+            return f"game over: a tie ({totals})"
+        return f"game over: {names[match.winner]} wins with {match.totals[match.winner]:g} ({totals})"
 
     def reset_collections(self) -> None:
         """Forget half-seen groups (after an undo or a new deal)."""

@@ -67,7 +67,7 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     names = config.game.seat_names()
     close_other_game(log, rules.kind, names, config.game.options, report)
     session = GameSession.resume_or_start(
-        log, rules, names, config.game.options, label="device", first_setup={"dealer": config.game.dealer},
+        log, rules, names, config.game.options, label="device", first_setup=first_setup(config),
     )
     if session.replayed:
         report(f"resumed deal {session.deal.number}: {session.replayed} operations replayed from {log.path}")
@@ -135,3 +135,11 @@ def status_line(session: GameSession) -> str:
     state = session.state
     phase = getattr(state, "phase", "")
     return f"{session.rules.kind} · game {session.game.id} · deal {session.deal.number} · {phase}"
+
+
+def first_setup(config) -> dict:
+    """The first deal's setup: the first dealer and, when configured, the game's target."""
+    setup: dict = {"dealer": config.game.dealer}
+    if config.game.target is not None:
+        setup["target"] = config.game.target
+    return setup

@@ -11,7 +11,8 @@ open. Decisions go to the :class:`~device.app.table.TableApp`.
 
 from __future__ import annotations
 
-from device.app.flows import ConfirmCardFlow, Flow
+from device.app.flows import ChoiceFlow, ConfirmCardFlow, Flow
+from device.i18n import N_, translator
 
 
 class MenuDriver:
@@ -48,8 +49,13 @@ class MenuDriver:
         return app.session.rules.menus.make_flow(app, key)
 
     def ok_menu(self) -> Flow | tuple:
-        """What OK does with nothing open: the game says (e.g. "écart done", the end-of-deal choices, its menu)."""
-        return self.app.session.rules.menus.ok_menu(self.app)
+        """What OK does with nothing open: once the game's target is reached, the
+        end-of-game choice; else the game says (e.g. "écart done", the end-of-deal choices, its menu)."""
+        app = self.app
+        if app.session.match_over:
+            tr = translator(app.lang)
+            return ChoiceFlow(tr(N_("Game over")), [(tr(N_("New game")), ("end_game",))], app.lang, app.style)
+        return app.session.rules.menus.ok_menu(app)
 
     def sync(self) -> None:
         """Open (or rebuild) the flow the state asks for; keep a menu the player opened."""

@@ -5,6 +5,8 @@
     session.undo()         # deletes the last logged operation, undoes it in the engine
     session.finish_deal()  # exports the record and the scores, when the deal is over
     session.next_deal()
+    session.match           # engine.match.Match of the game: totals, target, winner
+    session.match_over      # the target is reached: the game shows its end
 
 Every operation is appended to the log *before* the engine state (and so the
 screens) changes: after a power cut the log replays to exactly what was last
@@ -17,8 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from device.games.registry import Game
-from engine.contract import Refusal
 from device.storage.deal_log import DealLog, DealRow, GameRow, StoreError
+from engine.contract import Refusal
+from engine.match import Match
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,8 @@ class GameSession:
         first_setup: dict[str, Any] | None = None,
     ) -> "GameSession":
         """Resume the open game with ``label`` (replaying its open deal), or
-        start a new game and its first deal."""
+        start a new game and its first deal. A game whose target was reached
+        stays open on its last deal (its end is shown) until it is ended."""
         game = log.open_game(label)
         if game is not None and game.kind != rules.kind:
             raise StoreError(
@@ -68,8 +72,11 @@ class GameSession:
         if game is None:
             game = log.start_game(rules.kind, names, options or {}, label=label)
         deal = log.open_deal(game.id)
+        finished = log.deals(game.id)
+        if deal is None and finished and match_of(log, rules, game).is_over():
+            deal = finished[-1]
         if deal is None:
-            number = len(log.deals(game.id)) + 1
+            number = len(finished) + 1
             setup = first_setup if number == 1 and first_setup is not None else rules.setup_for(game, number, log)
             deal = log.start_deal(game.id, setup)
         session = cls(log, rules, game, deal, rules.new_state(game, deal.setup))
@@ -121,6 +128,20 @@ class GameSession:
     def deal_over(self) -> bool:
         return self.rules.is_over(self.state)
 
+    @property
+    def match(self) -> Match:
+        """The game's deals as a :class:`~engine.match.Match` (rebuilt from the log), the
+        current deal counted once it is over."""
+        current = None
+        if self.deal.finished is None and self.deal_over:
+            current = self.rules.scores(self.state)
+        return match_of(self.log, self.rules, self.game, current)
+
+    @property
+    def match_over(self) -> bool:
+        """The current deal is over and the game's target is reached: nothing more to play."""
+        return self.deal_over and self.match.is_over()
+
     def finish_deal(self) -> tuple[dict[str, Any] | None, list[float] | None]:
         """Close the deal in the log with its exported record and scores."""
         record = self.rules.record(self.state, self.game)
@@ -151,8 +172,8 @@ class GameSession:
         old = self.game
         self.game = self.log.start_game(old.kind, old.names, old.options, label=old.label)
         first = self.log.deals(old.id)
-        dealer = first[0].setup.get("dealer", 0) if first else 0
-        self.deal = self.log.start_deal(self.game.id, {"dealer": dealer})
+        setup = {k: v for k, v in (first[0].setup if first else {}).items() if k in ("dealer", "target")}
+        self.deal = self.log.start_deal(self.game.id, {"dealer": 0, **setup})
         self.state = self.rules.new_state(self.game, self.deal.setup)
         self.replayed = 0
 
@@ -162,3 +183,16 @@ class GameSession:
     @property
     def names(self) -> list[str]:
         return list(self.game.names)
+
+
+def match_of(log: DealLog, rules: Game, game: GameRow, current: list[float] | None = None) -> Match:
+    """The game's :class:`~engine.match.Match` from its deals in the log (the first
+    deal's setup holds the first dealer and a configured target), plus ``current``,
+    the scores of a deal over but not yet closed."""
+    deals = log.deals(game.id)
+    first = deals[0].setup if deals else {}
+    scores = [d.scores for d in deals if d.scores is not None]
+    if current is not None:
+        scores.append(current)
+    target = rules.match_target(game.options or {}, first.get("target"))
+    return Match(game.players, first_dealer=first.get("dealer", 0) % game.players, target=target, scores=scores)

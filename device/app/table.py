@@ -114,13 +114,15 @@ class TableApp:
     # ------------------------------------------------------------ screens
 
     def current_view(self):
-        """What the OLED shows now: a menu, a card to confirm, an alert, or the game."""
+        """What the OLED shows now: a menu, a card to confirm, an alert, the end of the game, or the game."""
         if self.menu_view is not None:
             return self.menu_view
         if self.controller.pending:
             return views.confirm_view(self.controller.pending[0], self.session.names)
         if self.alert is not None:
             return self.alert
+        if self.session.match_over:
+            return views.game_over_view(self.session.match, self.session.names, self.session.rules.deal_word)
         return self.game_view()
 
     def game_view(self):

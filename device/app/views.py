@@ -10,7 +10,7 @@ the controller's pending confirmations and fill the view dataclasses that
 
 from __future__ import annotations
 
-from device.screens.views import ConfirmCardView, ScoreTableView, ViolationView
+from device.screens.views import ConfirmCardView, GameOverView, ScoreTableView, ViolationView
 
 
 def seat_name(names: list[str], seat: int | None) -> str:
@@ -50,3 +50,6 @@ def confirm_view(pending, names: list[str], seat: int | None = None) -> ConfirmC
     )
 
 
+def game_over_view(match, names: list[str], unit: str = "deal") -> GameOverView:
+    """The end of a game (an :class:`engine.match.Match` that is over): the winner and the totals."""
+    return GameOverView(tuple(names), tuple(whole(t) for t in match.totals), match.winner, match.deals, unit)

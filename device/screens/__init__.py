@@ -15,6 +15,7 @@ from device.screens.enroll import (
     render_enroll_done,
     render_enroll_review,
 )
+from device.screens.game_over import render_game_over
 from device.screens.menu import render_menu
 from device.screens.status import render_camera_status, render_confirm_card
 from device.screens.tarot import (
@@ -38,6 +39,7 @@ RENDERERS = {
     views.ViolationView: render_violation,
     views.DealEndView: render_deal_end,
     views.ScoreTableView: render_score_table,
+    views.GameOverView: render_game_over,
     views.TriviumView: render_trivium,
     views.AnnouncementView: render_announcement,
     views.CameraStatusView: render_camera_status,

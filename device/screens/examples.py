@@ -15,6 +15,7 @@ from device.screens.views import (
     EnrollConfirmView,
     EnrollDoneView,
     EnrollReviewView,
+    GameOverView,
     MenuView,
     ScoreTableView,
     SetupView,
@@ -57,6 +58,8 @@ def examples(lang: str = "en") -> dict[str, object]:
                                    score=-198),
         "scores": ScoreTableView(FIVE, deal_scores=(150, 75, -75, -75, -75), totals=(320, -1250, 45, 12, 873),
                                  deal_number=7),
+        "game_over": GameOverView(FIVE, totals=(320, -1250, 45, 12, 1012), winner=4, deals=11),
+        "match_over": GameOverView(FOUR, totals=(63, 0, 63, 20), winner=None, deals=5, unit="game"),
         "trivium": TriviumView(
             (TriviumSeatView("Ana", (TerciaView(("T10", "H10", "S01"), True),), 9),
              TriviumSeatView("Bertrand", (TerciaView(("T15", "C04", "D02"), True),

@@ -113,6 +113,17 @@ class ScoreTableView:
 
 
 @dataclass(frozen=True)
+class GameOverView:
+    """The end of a game of several deals (a Trivium match): the winner and every total."""
+
+    players: tuple[str, ...]
+    totals: tuple[int, ...]
+    winner: int | None  # the winner's seat; None: a tie at the top
+    deals: int  # how many were played
+    unit: str = "deal"  # what was played: "deal" (French tarot) or "game" (Trivium)
+
+
+@dataclass(frozen=True)
 class TerciaView:
     cards: tuple[str, ...]  # card codes (a Loco/Mundo pair has two)
     valid: bool

@@ -28,8 +28,9 @@ def _check_options(options: dict) -> None:
 
 
 def _game_target(options: dict, configured: int | None) -> int | None:
-    """Michelsen: the game ends once a total reaches the engine's ``game_target`` option."""
-    return TarotOptions.from_dict(options).game_target
+    """Michelsen: the game ends once a total reaches the engine's ``game_target`` option
+    (or the configured ``game.target``)."""
+    return TarotOptions.from_dict(options).game_target or configured
 
 
 GAME = Game(
