@@ -49,10 +49,12 @@ class MenuDriver:
         return app.session.rules.menus.make_flow(app, key)
 
     def ok_menu(self) -> Flow | tuple:
-        """What OK does with nothing open: once the game's target is reached, the
-        end-of-game choice; else the game says (e.g. "écart done", the end-of-deal choices, its menu)."""
+        """What OK does with nothing open: once the game's target is reached and its
+        last deal closed, the end-of-game choice; else the game says (e.g. "écart
+        done", the end-of-deal choices, its menu: its "New deal" then closes the
+        last deal and shows the end of the game)."""
         app = self.app
-        if app.session.match_over:
+        if app.session.match_over and app.session.deal.finished is not None:
             tr = translator(app.lang)
             return ChoiceFlow(tr(N_("Game over")), [(tr(N_("New game")), ("end_game",))], app.lang, app.style)
         return app.session.rules.menus.ok_menu(app)

@@ -187,7 +187,8 @@ class GameSession:
 
 def match_of(log: DealLog, rules: Game, game: GameRow, current: list[float] | None = None) -> Match:
     """The game's :class:`~engine.match.Match` from its deals in the log (the first
-    deal's setup holds the first dealer and a configured target), plus ``current``,
+    deal's setup holds the first dealer, a configured target and an agreed
+    number of deals, the demo's), plus ``current``,
     the scores of a deal over but not yet closed."""
     deals = log.deals(game.id)
     first = deals[0].setup if deals else {}
@@ -195,4 +196,5 @@ def match_of(log: DealLog, rules: Game, game: GameRow, current: list[float] | No
     if current is not None:
         scores.append(current)
     target = rules.match_target(game.options or {}, first.get("target"))
-    return Match(game.players, first_dealer=first.get("dealer", 0) % game.players, target=target, scores=scores)
+    return Match(game.players, first_dealer=first.get("dealer", 0) % game.players, target=target,
+                 length=first.get("deals"), scores=scores)

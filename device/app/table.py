@@ -121,7 +121,7 @@ class TableApp:
             return views.confirm_view(self.controller.pending[0], self.session.names)
         if self.alert is not None:
             return self.alert
-        if self.session.match_over:
+        if self.session.match_over and self.session.deal.finished is not None:  # the last deal is closed
             return views.game_over_view(self.session.match, self.session.names, self.session.rules.deal_word)
         return self.game_view()
 

@@ -7,7 +7,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-HELP = "play a French tarot deal (or a Trivium game) on the simulated table, camera to OLED"
+HELP = "play French tarot deals (or a Trivium match) on the simulated table, camera to OLED"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -20,6 +20,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=None,
                         help=f"number of players ({ranges}; default {games()[0].default_players})")
     parser.add_argument("--seed", type=int, default=1, help="which random deal or game to play (default 1)")
+    parser.add_argument("--deals", type=int, default=1, metavar="N",
+                        help="deals to play (Trivium: games of the match), the next seed for each; "
+                             "fewer when --target is reached first (default 1)")
+    parser.add_argument("--target", type=int, default=None, metavar="POINTS",
+                        help="the total that ends the game early (French tarot: game_target, e.g. 1000; "
+                             "Trivium: the match target)")
     parser.add_argument("--out", metavar="DIR",
                         help="where to write demo.gif, the record, scores.txt/csv and the demo's deal log "
                              "(default: a new temporary folder). Run the same command again to resume.")
@@ -49,11 +55,16 @@ def run(args: argparse.Namespace) -> int:
     allowed = kind.players
     if not kind.allows(players):
         raise TarotmateError(f"--players: {game} is played by {allowed[0]} to {allowed[1]} players, not {players}")
+    if args.deals < 1:
+        raise TarotmateError(f"--deals: at least 1 deal is played, not {args.deals}")
+    if args.target is not None and args.target < 1:
+        raise TarotmateError(f"--target: expected a positive total, not {args.target}")
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="tarotmate-demo-"))
     settings = DemoSettings(
         game=game, players=players, seed=args.seed, out=out, fast=args.fast, display=args.display,
         recogniser=args.recogniser, deck=args.deck, lang=args.lang, fresh=args.fresh,
         max_seconds=args.max_seconds, frame_width=args.frame_width, speed=args.speed,
+        deals=args.deals, target=args.target,
     )
     result = run_demo(settings)
     sys.stdout.write(result["text"])

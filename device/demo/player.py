@@ -75,8 +75,27 @@ class ScriptedDemo:
         self.truth_ops = truth_ops
         self.names = list(NAMES[: settings.players])
         self.stats = VisionStats()
+        self.number = 1  # the deal whose truth is played
 
     # -------------------------------------------------------- per game
+
+    def truth_for(self, number: int, dealer: int) -> tuple[Any, list[dict]]:  # pragma: no cover - overridden
+        """The truth of deal (game) ``number`` dealt by ``dealer``, and its operations as the table sees them."""
+        raise NotImplementedError
+
+    def start_deal(self, session: GameSession) -> None:
+        """Play the truth of the session's current deal from now on."""
+        number = session.deal.number
+        if number != self.number:
+            self.truth, self.truth_ops = self.truth_for(number, session.deal.setup.get("dealer", 0))
+            self.number = number
+
+    def first_setup(self, dealer: int) -> dict:
+        """The setup of the demo's first deal: its dealer, the seed, the agreed number of deals, the target."""
+        setup = {"dealer": dealer, "seed": self.settings.seed, "deals": getattr(self.settings, "deals", 1)}
+        if getattr(self.settings, "target", None):
+            setup["target"] = self.settings.target
+        return setup
 
     def rules(self):
         """The game as the session plays it (a :class:`device.games.registry.Game`)."""

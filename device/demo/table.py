@@ -55,6 +55,8 @@ class DemoSettings:
     speed: float | None = None  # simulated hands' speed (default 1, 1.6 with --fast)
     frame_width: int | None = None  # simulated camera width (default 1280, 960 with --fast)
     max_seconds: float | None = None
+    deals: int = 1  # deals (Trivium: games) to play; fewer when the target is reached
+    target: int | None = None  # the total that ends the game early
 
 
 # ---------------------------------------------------------------- outputs
@@ -148,7 +150,8 @@ def write_scores(out: Path, names: list[str], scores: list, totals: list, extra:
 
 
 def run_demo(settings: DemoSettings, report: Callable[[str], None] | None = None) -> dict:
-    """Play (or resume) the demo; returns a summary with the final scores."""
+    """Play (or resume) the demo: ``settings.deals`` deals (Trivium: games), fewer
+    when the game's target is reached first; returns a summary with the scores."""
     report = report or (lambda text: print(text, file=sys.stderr, flush=True))
     out = Path(settings.out)
     if out.exists() and not out.is_dir():
@@ -166,51 +169,89 @@ def run_demo(settings: DemoSettings, report: Callable[[str], None] | None = None
     recorder = ScreenRecorder(out / "screens")
     outputs = open_demo_outputs(settings, recorder, report)
     try:
-        session = finished_session(log, demo) or demo.new_session(log)
-        app = TableApp(session, outputs, lang=settings.lang, style=settings.style, report=lambda t: None)
-        if session.deal.finished is None:
-            if session.replayed:
-                report(f"resuming from {out / DB_NAME}: {session.replayed} operations replayed")
-            else:
-                report(f"new {settings.game} demo, seed {settings.seed}, {settings.players} players: "
-                       + ", ".join(demo.names))
-            app.refresh()
-            recognition = Recognition(settings.recogniser, settings.deck, report)
-            demo.stats.recognition = recognition.description
-            demo.play(app, recognition, deadline)
-            demo.check_against_truth(session)
-            app.refresh()
-            record, scores = session.finish_deal()
-        else:
-            report(f"the demo in {out} is already complete; showing its result again")
-            record, scores = session.deal.record, session.deal.scores
-        if session.game.finished is None:
+        session = finished_session(log, demo)
+        if session is None:
+            session = demo.new_session(log)
+            app = TableApp(session, outputs, lang=settings.lang, style=settings.style, report=lambda t: None)
+            play_deals(session, app, demo, settings, deadline, report)
             session.finish_game()
-        replayed = demo.replay_scores(record)
-        if list(replayed) != list(scores):
-            raise TarotmateError(f"replay of the exported record gives {replayed}, the table gave {scores}")
+        else:
+            app = TableApp(session, outputs, lang=settings.lang, style=settings.style, report=lambda t: None)
+            report(f"the demo in {out} is already complete; showing its result again")
+        deals = [d for d in log.deals(session.game.id) if d.record is not None]
+        record, scores = deals[-1].record, deals[-1].scores
+        extra: list[str] = []
+        for deal in deals:
+            replayed = demo.replay_scores(deal.record)
+            if list(replayed) != list(deal.scores):
+                raise TarotmateError(f"replay of the exported record of deal {deal.number} gives {replayed}, "
+                                     f"the table gave {deal.scores}")
+            lines = demo.summary_lines(deal.record, deal.scores)
+            extra += lines if len(deals) == 1 else [f"{game.deal_word} {deal.number}: {line}" for line in lines]
         totals = session.totals()
         app.refresh(app.score_view())
         record_path = out / game.record_file
         record_path.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        extra = demo.summary_lines(record, scores)
-        extra.append(f"replay of {record_path.name}: same scores {list(replayed)} — checked")
+        if len(deals) > 1:
+            extra.append(f"{len(deals)} {game.deal_word}s; {record_path.name} is the last one's record")
+        extra.append(f"replay of {record_path.name}: same scores {list(demo.replay_scores(record))} — checked")
         if demo.stats.frames:
             extra.append("camera: " + demo.stats.line())
         text = write_scores(out, demo.names, scores, totals, extra)
+        write_summary(out, game.kind, len(demo.names), len(deals), totals)
         frames = recorder.write_gif(out / "demo.gif")
-        report(f"wrote {out / 'demo.gif'} ({frames} screens), {record_path}, {out / 'scores.txt'}, {out / 'scores.csv'}")
-        return {"scores": list(scores), "totals": totals, "record": record, "text": text,
+        report(f"wrote {out / 'demo.gif'} ({frames} screens), {record_path}, {out / 'scores.txt'}, "
+               f"{out / 'scores.csv'}, {out / SUMMARY_NAME}")
+        return {"scores": list(scores), "totals": totals, "record": record, "text": text, "deals": len(deals),
                 "stats": demo.stats, "seconds": time.monotonic() - started}
     finally:
         outputs.close()
         log.close()
 
 
+def play_deals(session: GameSession, app: TableApp, demo, settings: DemoSettings, deadline, report) -> None:
+    """Deal after deal until the agreed number is played or the target is reached;
+    each deal's record and scores go to the log as it ends."""
+    recognition = None
+    while True:
+        demo.start_deal(session)
+        if session.replayed:
+            report(f"resuming deal {session.deal.number}: {session.replayed} operations replayed")
+        elif session.deal.number == 1:
+            report(f"new {settings.game} demo, seed {settings.seed}, {settings.players} players: "
+                   + ", ".join(demo.names))
+        app.refresh()
+        if recognition is None:
+            recognition = Recognition(settings.recogniser, settings.deck, report)
+            demo.stats.recognition = recognition.description
+        demo.play(app, recognition, deadline)
+        demo.check_against_truth(session)
+        app.refresh()
+        if session.match_over:
+            if session.deal.finished is None:
+                session.finish_deal()
+            break
+        app.on_decision(("new_deal",))  # the player's "New deal": the deal is closed, the next one dealt
+
+
+SUMMARY_NAME = "summary.json"
+
+
+def write_summary(out: Path, game: str, players: int, deals: int, totals: list) -> dict:
+    """``summary.json``: the game, the number of players, the deals played and the total per player."""
+    summary = {"game": game, "players": players, "deals": deals, "scores": [_number(t) for t in totals]}
+    (out / SUMMARY_NAME).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    return summary
+
+
+def _number(value: float) -> float | int:
+    return int(value) if value == int(value) else value
+
+
 def finished_session(log: DealLog, demo) -> GameSession | None:
-    """The demo's game when its deal is already finished in the log (a rerun)."""
+    """The demo's game when it is already finished in the log (a rerun)."""
     game = log.latest_game(demo.label)
-    if game is None:
+    if game is None or game.finished is None:
         return None
     deals = [d for d in log.deals(game.id) if d.record is not None]
     if not deals:

@@ -75,3 +75,50 @@ def test_kill_9_at_random_moments_then_resume_gives_the_same_scores(tmp_path):
     assert [row[1] for row in table] == expected
     record = json.loads((tmp_path / "record.json").read_text())
     assert replay_record(record)["scores"] == list(truth.result().scores)
+
+
+def _expected_totals(players: int, seed: int, deals: int, target: int | None):
+    """The engine alone: the demo's deals (deal k is seed + k - 1, the dealer moving one seat) until the target."""
+    from engine.match import Match
+
+    first = random_deal(players, seed, poignee_rate=0.5)
+    match = Match(players, first_dealer=first.dealer, target=target, length=deals)
+    while not match.is_over():
+        number = match.deals + 1
+        deal = first if number == 1 else random_deal(players, seed + number - 1, dealer=match.dealer,
+                                                     poignee_rate=0.5)
+        match.add(deal.scores)
+    return match
+
+
+def test_demo_plays_n_deals_and_reports_the_totals_in_summary_json(tmp_path):
+    from device.cli import main
+
+    args = ["demo", "--deals", "3", "--seed", "5", "--players", "3", "--out", str(tmp_path), "--fast",
+            "--display", "none", "--recogniser", "truth", "--frame-width", "640", "--speed", "3"]
+    assert main(args) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    expected = _expected_totals(3, 5, 3, None)
+    assert summary == {"game": "french-tarot", "players": 3, "deals": 3, "scores": list(expected.totals)}
+    assert "deal 3: contract" in (tmp_path / "scores.txt").read_text()
+
+
+def test_demo_stops_early_when_the_target_is_reached(tmp_path):
+    expected = _expected_totals(4, 7, 6, 400)
+    assert expected.deals < 6, "pick a seed whose target comes before the sixth deal"
+    result = run_demo(DemoSettings(seed=7, deals=6, target=400, out=tmp_path, **QUICK), report=lambda t: None)
+    assert result["deals"] == expected.deals and result["totals"] == list(expected.totals)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["deals"] == expected.deals and summary["scores"] == list(expected.totals)
+
+
+def test_trivium_demo_plays_a_match(tmp_path):
+    from engine.trivium import random_game
+
+    result = run_demo(DemoSettings(game="trivium", players=3, seed=2, deals=2, out=tmp_path, **QUICK),
+                      report=lambda t: None)
+    names = ["Ana", "Luis", "Marta"]
+    games = [random_game(names, 2), random_game(names, 3, dealer=1)]
+    totals = [a + b for a, b in zip(games[0].scores, games[1].scores)]
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary == {"game": "trivium", "players": 3, "deals": 2, "scores": totals} and result["deals"] == 2

@@ -78,6 +78,10 @@ def play(path: str, kind: str, kill_at: int | None = None) -> TableApp:
 
 
 def check_the_end(app: TableApp, kind: str) -> None:
+    if app.session.deal.finished is None:
+        assert not isinstance(app.current_view(), GameOverView)  # the last deal's own end first
+        notices = app.on_decision(("new_deal",))  # OK, "New deal": the deal is closed, the game is over
+        assert "game over" in notices[0].text
     expected = expected_match(kind)
     match = app.session.match
     assert match.is_over() and match.totals == expected.totals and match.deals == expected.deals

@@ -44,17 +44,25 @@ class TarotDemo(ScriptedDemo):
     visual = ("play", "chien")
 
     def __init__(self, game, settings, report: Callable[[str], None]):
-        from engine.tarot import random_deal
-
-        self.truth = random_deal(settings.players, settings.seed, poignee_rate=0.5)
-        super().__init__(game, settings, report, [op.to_dict() for op in self.truth.operations])
+        truth, ops = self.truth_for(1, None, settings)
+        self.truth = truth
+        super().__init__(game, settings, report, ops)
         self.label = f"demo:{game.kind}:{settings.players}:{settings.seed}"
 
+    def truth_for(self, number: int, dealer: int | None, settings=None):
+        """Deal 1 is the seed's random deal (its dealer too); deal k the next seed's, dealt by ``dealer``."""
+        from engine.tarot import random_deal
+
+        s = settings or self.settings
+        if number == 1:
+            deal = random_deal(s.players, s.seed, poignee_rate=0.5)
+        else:
+            deal = random_deal(s.players, s.seed + number - 1, dealer=dealer, poignee_rate=0.5)
+        return deal, [op.to_dict() for op in deal.operations]
+
     def new_session(self, log: DealLog) -> GameSession:
-        return GameSession.resume_or_start(
-            log, self.rules(), self.names, {}, label=self.label,
-            first_setup={"dealer": self.truth.dealer, "seed": self.settings.seed},
-        )
+        return GameSession.resume_or_start(log, self.rules(), self.names, {}, label=self.label,
+                                           first_setup=self.first_setup(self.truth.dealer))
 
     def decision_for(self, op: dict) -> tuple:
         return decision_for(op)

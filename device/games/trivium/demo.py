@@ -48,16 +48,20 @@ class TriviumDemo(ScriptedDemo):
     visual = ("lay_tercia", "draw_from_pozo", "take_from_olla")
 
     def __init__(self, game, settings, report: Callable[[str], None]):
-        from engine.trivium import random_game, table_view
-        from device.demo.player import NAMES
-
-        self.truth = random_game(list(NAMES[: settings.players]), settings.seed)
-        super().__init__(game, settings, report, [op.to_dict() for op in table_view(self.truth)])
+        super().__init__(game, settings, report, [])
+        self.truth, self.truth_ops = self.truth_for(1, 0)
         self.label = f"demo:{game.kind}:{settings.players}:{settings.seed}"
+
+    def truth_for(self, number: int, dealer: int):
+        """Game ``number`` of the match: the bots' game of the next seed, dealt by ``dealer``."""
+        from engine.trivium import random_game, table_view
+
+        game = random_game(self.names, self.settings.seed + number - 1, dealer=dealer)
+        return game, [op.to_dict() for op in table_view(game)]
 
     def new_session(self, log: DealLog) -> GameSession:
         return GameSession.resume_or_start(log, self.rules(), self.names, {}, label=self.label,
-                                           first_setup={"dealer": 0, "seed": self.settings.seed})
+                                           first_setup=self.first_setup(0))
 
     def same(self, done: dict, truth: dict) -> bool:
         return normalised(done) == normalised(truth)
