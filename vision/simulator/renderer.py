@@ -1,0 +1,173 @@
+"""The simulator's renderer: pixels of the table, the cards on it and the hands over it.
+
+The cards at rest are drawn once onto the table (with a soft drop shadow)
+into a static layer kept while nothing at rest changes; each frame copies it,
+composites the moving cards and the hands (motion-blurred along the fastest
+card's movement), then applies the light's gain and the sensor's noise.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from vision.simulator.deck import Deck
+from vision.simulator.errors import SimulatorError
+from vision.simulator.hands import draw_hand, hand_extent
+from vision.simulator.layout import Pose, TableLayout
+from vision.simulator.timeline import Placed
+
+
+def rounded_alpha(w: int, h: int, radius: int) -> np.ndarray:
+    """A card's coverage: 1 inside a rounded rectangle, anti-aliased corners."""
+    a = np.zeros((h, w), np.float32)
+    cv2.rectangle(a, (radius, 0), (w - 1 - radius, h - 1), 1.0, -1)
+    cv2.rectangle(a, (0, radius), (w - 1, h - 1 - radius), 1.0, -1)
+    for cx, cy in ((radius, radius), (w - 1 - radius, radius), (radius, h - 1 - radius), (w - 1 - radius, h - 1 - radius)):
+        cv2.circle(a, (cx, cy), radius, 1.0, -1, cv2.LINE_AA)
+    return a
+
+
+def make_background(size: tuple[int, int], seed: int, path: str | Path | None) -> np.ndarray:
+    """The empty table: an image file (a tile is repeated) or a drawn green felt, under a lamp's vignette."""
+    w, h = size
+    if path is not None:
+        tex = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if tex is None:
+            raise SimulatorError(f"cannot read background image {path}")
+        if tex.shape[0] < 200:  # a small tile: repeat it
+            reps = (h // tex.shape[0] + 1, w // tex.shape[1] + 1, 1)
+            tex = np.tile(tex, reps)[:h, :w]
+        img = cv2.resize(tex, (w, h), interpolation=cv2.INTER_AREA)
+    else:
+        rng = np.random.default_rng(seed + 1)
+        base = np.array([52, 105, 38], np.float32)
+        low = cv2.resize(rng.normal(0, 1, (9, 16)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+        fine = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 1.2)
+        shade = 1 + 0.06 * low + 0.05 * fine
+        img = np.clip(base[None, None, :] * shade[..., None], 0, 255)
+    # a lamp above the middle: a soft vignette
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    r = ((xx - w / 2) / w) ** 2 + ((yy - h / 2) / h) ** 2
+    vignette = 1.08 - 0.5 * r
+    return np.clip(img.astype(np.float32) * vignette[..., None], 0, 255).astype(np.uint8)
+
+
+class Renderer:
+    """Draws the frames of one table: ``deck`` faces on the ``background`` (an image file or
+    ``None`` for felt); ``noise`` is the sensor noise's standard deviation in grey levels,
+    ``blur`` scales motion blur."""
+
+    def __init__(self, layout: TableLayout, deck: Deck, *, seed: int = 0, background: str | Path | None = None,
+                 noise: float = 2.5, blur: float = 0.5):
+        self.layout = layout
+        self.size = layout.size
+        self.deck = deck
+        self.seed = seed
+        self.noise = float(noise)
+        self.blur = float(blur)
+        self._background_path = background
+        self._background: np.ndarray | None = None
+        self._cw, self._ch = layout.card_px
+        self._card_alpha = rounded_alpha(self._cw, self._ch, radius=max(2, self._cw // 14))
+
+    def prepare(self, codes: Sequence[str]) -> None:
+        """Scale these faces now, so that rendering later allocates nothing lasting."""
+        for code in codes:
+            self.deck.scaled(code, self._cw, self._ch)
+
+    def background(self) -> np.ndarray:
+        if self._background is None:
+            self._background = make_background(self.size, self.seed, self._background_path)
+        return self._background
+
+    def noise_layers(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Three frames of sensor noise as (added, subtracted) uint8 layers, used in turn."""
+        w, h = self.size
+        rng = np.random.default_rng(self.seed + 7)
+        noise = []
+        if self.noise > 0:
+            for _ in range(3):
+                n = rng.normal(0, self.noise, (h, w, 3)).astype(np.float32)
+                noise.append((np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8)))
+        return noise
+
+    def draw_card(self, canvas: np.ndarray, alpha: np.ndarray | None, code: str, pose: Pose, ox: int, oy: int, shadow: bool) -> None:
+        """Composite one card onto ``canvas`` (uint8 BGR whose origin is (ox, oy))."""
+        h, w = canvas.shape[:2]
+        m = self.layout.card_matrix(pose, ox, oy)
+        pts = self.layout.corners(pose) - (ox, oy)
+        x0, y0 = np.floor(pts.min(0)).astype(int) - 8
+        x1, y1 = np.ceil(pts.max(0)).astype(int) + 8
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        if x1 <= x0 or y1 <= y0:
+            return
+        m[0, 2] -= x0
+        m[1, 2] -= y0
+        face = self.deck.scaled(code, self._cw, self._ch)
+        size = (x1 - x0, y1 - y0)
+        img = cv2.warpAffine(face, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        a = cv2.warpAffine(self._card_alpha, m, size, flags=cv2.INTER_LINEAR, borderValue=0)
+        roi = canvas[y0:y1, x0:x1]
+        if shadow:
+            ms = m.copy()
+            ms[0, 2] += 3
+            ms[1, 2] += 4
+            sa = cv2.warpAffine(self._card_alpha, ms, size, flags=cv2.INTER_LINEAR, borderValue=0)
+            sa = cv2.GaussianBlur(sa, (0, 0), 2.5) * 0.35
+            roi[:] = (roi.astype(np.float32) * (1 - sa[..., None])).astype(np.uint8)
+        a3 = a[..., None]
+        roi[:] = (roi.astype(np.float32) * (1 - a3) + img.astype(np.float32) * a3 + 0.5).astype(np.uint8)
+        if alpha is not None:
+            np.maximum(alpha[y0:y1, x0:x1], a, out=alpha[y0:y1, x0:x1])
+
+    def static_layer(self, resting: Sequence[Placed]) -> np.ndarray:
+        """The table with the cards at rest on it, bottom of the pile first."""
+        img = self.background().copy()
+        for placed in resting:
+            self.draw_card(img, None, placed.code, placed.pose, 0, 0, shadow=True)
+        return img
+
+    def composite_moving(self, image: np.ndarray, moving: Sequence[Placed], hands: Sequence[tuple[int, Pose]],
+                         prev_poses: dict[int, Pose]) -> None:
+        """Draw the moving cards and the hands onto ``image``, blurred along the fastest
+        card's movement since ``prev_poses`` (ident -> pose at the previous frame)."""
+        w, h = self.size
+        pts = []
+        for placed in moving:
+            pts.append(self.layout.corners(placed.pose))
+        for seat_no, palm in hands:
+            pts.extend(hand_extent(self.layout, seat_no, palm))
+        allp = np.concatenate(pts)
+        x0, y0 = np.floor(allp.min(0)).astype(int) - 12
+        x1, y1 = np.ceil(allp.max(0)).astype(int) + 12
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        if x1 <= x0 or y1 <= y0:
+            return
+        layer = np.zeros((y1 - y0, x1 - x0, 3), np.uint8)
+        alpha = np.zeros((y1 - y0, x1 - x0), np.float32)
+        speed = 0.0
+        vx = vy = 0.0
+        for placed in moving:
+            pose = placed.pose
+            self.draw_card(layer, alpha, placed.code, pose, x0, y0, shadow=False)
+            if placed.ident in prev_poses:
+                p = prev_poses[placed.ident]
+                dx, dy = pose[0] - p[0], pose[1] - p[1]
+                if math.hypot(dx, dy) > speed:
+                    speed, vx, vy = math.hypot(dx, dy), dx, dy
+        for seat_no, palm in hands:
+            draw_hand(layer, alpha, self.layout, seat_no, palm, x0, y0)
+        kx = int(abs(vx) * self.blur) | 1
+        ky = int(abs(vy) * self.blur) | 1
+        lf = layer.astype(np.float32) * alpha[..., None]
+        if kx > 1 or ky > 1:
+            lf = cv2.blur(lf, (kx, ky))
+            alpha = cv2.blur(alpha, (kx, ky))
+        roi = image[y0:y1, x0:x1]
+        a3 = alpha[..., None]
+        roi[:] = np.clip(roi.astype(np.float32) * (1 - a3) + lf + 0.5, 0, 255).astype(np.uint8)
