@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple, Sequence
+from typing import Iterator, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
+from engine.cards import CODES
 from vision.simulator.table import TableSimulator
 from vision.simulator.truth import SimFrame
 
@@ -24,17 +25,22 @@ class GroundTruthRecogniser:
     that a contour-based localiser could see (at least ``min_visible`` of the
     card and three corners uncovered), with ``jitter`` pixels of noise;
     ``crop`` identifies the card under a quad; ``name`` returns it with
-    ``confidence`` (or ``low_confidence`` for the codes in ``doubtful``).
+    ``confidence`` (or ``low_confidence`` for the codes in ``doubtful``);
+    ``confusions`` maps a code to ``(other code, confidence)``: the card the
+    recogniser mistakes it for, as a real namer mistakes look-alikes.
     """
 
     def __init__(self, simulator: TableSimulator, *, confidence: float = 0.97, min_visible: float = 0.6,
-                 jitter: float = 0.4, doubtful: Sequence[str] = (), low_confidence: float = 0.35, seed: int = 0):
+                 jitter: float = 0.4, doubtful: Sequence[str] = (), low_confidence: float = 0.35, seed: int = 0,
+                 confusions: Mapping[str, tuple[str, float]] | None = None):
         self.simulator = simulator
         self.confidence = confidence
         self.min_visible = min_visible
         self.jitter = jitter
         self.doubtful = set(doubtful)
         self.low_confidence = low_confidence
+        self.confusions = dict(confusions or {})
+        self.labels = [*CODES, "unknown"]  # what it can answer: a card, or "not a card face"
         self.current: SimFrame | None = None
         self.crops_named = 0
         self._rng = np.random.default_rng(seed)
@@ -72,6 +78,9 @@ class GroundTruthRecogniser:
         for code in crops:
             if code is None:
                 out.append(TruthNaming(None, 0.9))
+            elif code in self.confusions:
+                other, confidence = self.confusions[code]
+                out.append(TruthNaming(other, confidence))
             elif code in self.doubtful:
                 out.append(TruthNaming(code, self.low_confidence))
             else:
