@@ -17,16 +17,27 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator, Sequence
 
-import cv2
 import numpy as np
 
 from vision.simulator.actions import Action
+from vision.simulator.conditions import SimConditions, draw_sim_conditions
 from vision.simulator.deck import Deck
 from vision.simulator.layout import DEFAULT_FPS, DEFAULT_SIZE, Pose, TableLayout
 from vision.simulator.renderer import Renderer
 from vision.simulator.timeline import Timeline
 from vision.simulator.truth import SimFrame, card_truths
-from vision.zones import Zones
+from vision.table_conditions import warp_points
+from vision.zones import Zone, Zones
+
+
+def warp_zones(zones: Zones, homography: np.ndarray, size: tuple[int, int]) -> Zones:
+    """The zones as a camera whose view is ``homography`` away from the top-down one sees them."""
+    w, h = size
+    out = []
+    for z in zones:
+        pts = warp_points(homography, z.pixel_polygon(w, h))
+        out.append(Zone(z.name, tuple((float(x) / w, float(y) / h) for x, y in pts), z.seat))
+    return Zones(out)
 
 
 class TableSimulator:
@@ -36,6 +47,11 @@ class TableSimulator:
     scans or ``None`` for the built-in deck; ``background`` an image file (a
     table texture) or ``None`` for a drawn green felt. ``noise`` is the sensor
     noise's standard deviation in grey levels; ``blur`` scales motion blur.
+    ``conditions``: ``"easy"`` (the default), ``"hard"`` (drawn from ``seed``) or a
+    :class:`~vision.simulator.conditions.SimConditions` (the same table for several
+    scenes); the hard table sets the card size, blur and noise itself. Its camera
+    may be tilted: :attr:`zones` and the cards' corners in the ground truth are
+    then where the camera sees them.
     """
 
     def __init__(
@@ -52,7 +68,15 @@ class TableSimulator:
         blur: float = 0.5,
         card_height: float | None = None,
         speed: float = 1.0,
+        conditions: SimConditions | str | None = None,
     ):
+        if conditions is None or isinstance(conditions, str):
+            conditions = draw_sim_conditions(conditions or "easy", seed)
+        self.conditions = conditions
+        if card_height is None and conditions.card_scale != 1.0:
+            card_height = round(int(size[1]) * 0.22) * conditions.card_scale
+        if conditions.blur is not None:
+            blur = conditions.blur
         self.layout = TableLayout(players, size, card_height)
         self.size = self.layout.size
         self.fps = float(fps)
@@ -62,17 +86,21 @@ class TableSimulator:
         self.blur = float(blur)
         self.speed = float(speed)
         self.script = list(script)
-        self.timeline = Timeline(self.script, self.layout, np.random.default_rng(seed), self.speed)
+        self.timeline = Timeline(self.script, self.layout, np.random.default_rng(seed), self.speed, conditions)
         self.expected = self.timeline.expected
-        self.renderer = Renderer(self.layout, self.deck, seed=seed, background=background, noise=self.noise, blur=self.blur)
+        self.renderer = Renderer(self.layout, self.deck, seed=seed, background=background, noise=self.noise,
+                                 blur=self.blur, conditions=conditions)
         self.renderer.prepare(self.timeline.codes)
+        hm = self.renderer.homography
+        self._zones = self.layout.zones if hm is None else warp_zones(self.layout.zones, hm, self.size)
 
     def __len__(self) -> int:
         return len(self.timeline)
 
     @property
     def zones(self) -> Zones:
-        return self.layout.zones
+        """The table's zones where the camera sees them."""
+        return self._zones
 
     def background(self) -> np.ndarray:
         return self.renderer.background()
@@ -88,23 +116,27 @@ class TableSimulator:
         static_key = None
         static = None
         prev_poses: dict[int, Pose] = {}
+        still_key, still = None, None  # the camera's image of a still table, before noise
         for f in range(len(self.timeline)):
             resting, moving, carried = self.timeline.at(f)
             key = tuple((p.ident, p.pose) for p in resting)
             if key != static_key:
                 static = renderer.static_layer(resting)
                 static_key = key
-            image = static.copy()
             hands = self.timeline.hands_at(f, carried)
-            if moving or hands:
-                renderer.composite_moving(image, moving, hands, prev_poses)
+            gain = self.timeline.gain_at(f)
+            if not (moving or hands) and still_key == (key, gain):
+                image = still.copy()
+            else:
+                image = static.copy()
+                if moving or hands:
+                    renderer.composite_moving(image, moving, hands, prev_poses)
+                image = renderer.camera(image, gain)
+                if not (moving or hands):
+                    still_key, still = (key, gain), image.copy()
             prev_poses = {p.ident: p.pose for p in moving}
-            g = self.timeline.gain_at(f)
-            if abs(g - 1.0) > 1e-3:
-                image = cv2.convertScaleAbs(image, alpha=g)
-            if noise:
-                pos, neg = noise[f % len(noise)]
-                cv2.add(image, pos, dst=image)
-                cv2.subtract(image, neg, dst=image)
+            renderer.add_noise(image, noise, f)
             truth = card_truths(self.layout, [(p.code, p.pose) for p in resting], [(p.code, p.pose) for p in moving], hands)
+            if renderer.homography is not None:
+                truth = tuple(t._replace(corners=warp_points(renderer.homography, t.corners)) for t in truth)
             yield SimFrame(image, f, f / self.fps, truth, len(hands))

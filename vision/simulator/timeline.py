@@ -22,6 +22,7 @@ import numpy as np
 from engine.cards import card as parse_card
 from engine.errors import TarotmateError
 from vision.simulator.actions import Action, Hover, Idle, Lay, Light, Move, Play, Show, Sweep, Take
+from vision.simulator.conditions import EASY, SimConditions
 from vision.simulator.errors import SimulatorError
 from vision.simulator.hands import palm_pose
 from vision.simulator.layout import Pose, Seat, TableLayout
@@ -94,10 +95,13 @@ def _tremor(frame: int, ident: int, amplitude: float) -> tuple[float, float]:
 
 class Timeline:
     """``script`` planned on ``layout`` with the random generator ``rng``;
-    ``speed`` scales how fast the hands move (2.0: twice as fast)."""
+    ``speed`` scales how fast the hands move (2.0: twice as fast); ``conditions``
+    say how close to the pile's centre cards land and how long hands linger."""
 
-    def __init__(self, script: Sequence[Action], layout: TableLayout, rng: np.random.Generator, speed: float = 1.0):
+    def __init__(self, script: Sequence[Action], layout: TableLayout, rng: np.random.Generator, speed: float = 1.0,
+                 conditions: SimConditions = EASY):
         self.layout = layout
+        self.conditions = conditions
         self.size = layout.size
         self.speed = float(speed)
         self._rng = rng
@@ -164,6 +168,20 @@ class Timeline:
         self._hands.append(_HandMove(start, start + frames, seat.number, palm_from, (ex, ey, palm_from[2]), "out"))
         return start + frames
 
+    def _linger(self, seat: Seat, start: int, palm: Pose) -> tuple[int, Pose]:
+        """A hand that let go of its card draws back a little and stays over the trick a while
+        (``conditions.linger`` frames); returns when and from where it retreats."""
+        low, high = self.conditions.linger
+        if high <= 0:
+            return start, palm
+        frames = int(self._rng.integers(low, high + 1))
+        draw_back = self.layout.card_h * 0.4
+        held = (palm[0] + seat.toward[0] * draw_back, palm[1] + seat.toward[1] * draw_back, palm[2])
+        move = self._frames(4)
+        self._hands.append(_HandMove(start, start + move, seat.number, palm, held, "out"))
+        self._hands.append(_HandMove(start + move, start + move + frames, seat.number, held, held, "linear"))
+        return start + move + frames + 1, held
+
     def _land(self, ident: int, zone: str, rest: int, action: int, expect: bool = True) -> None:
         obj = self._cards[ident]
         x, y, _ = obj.segments[-1].p1
@@ -178,7 +196,7 @@ class Timeline:
         rng = self._rng
         poly = self.layout.zones[zone].pixel_polygon(*self.size)
         cx, cy = poly.mean(0)
-        off = self.layout.card_h * rng.uniform(0.38, 0.52)
+        off = self.layout.card_h * rng.uniform(*self.conditions.trick_offset)
         tx, ty = seat.toward
         x = cx + tx * off + rng.normal(0, self.layout.card_h * 0.05)
         y = cy + ty * off + rng.normal(0, self.layout.card_h * 0.05)
@@ -211,7 +229,7 @@ class Timeline:
             target = self._trick_pose(seat, action.zone)
             rest = self._carry(ident, seat, frame, target, frames=self._frames(rng.integers(12, 17)))
             self._land(ident, action.zone, rest, i)
-            end = self._retreat(seat, rest + 1, self._palm(target, seat))
+            end = self._retreat(seat, *self._linger(seat, rest + 1, self._palm(target, seat)))
             return end + self._frames(rng.integers(4, 12))
         if isinstance(action, (Lay, Show)):
             seat = self.layout.seat(action.seat)
