@@ -15,8 +15,9 @@ Per frame, in order:
    card is *still* when its quad has stayed within ``still_tolerance`` and no
    motion touched it for ``settle_frames`` localisations. It is then named on
    each following frame until the votes agree (``min_votes`` confident votes
-   for one card) or ``votes`` are spent. Agreement gives ``appeared``; a split
-   or weak vote gives ``uncertain`` (never a silent guess); a majority of
+   for one card, and no confident vote for another) or ``votes`` are spent.
+   Agreement gives ``appeared``; a split or weak vote gives ``uncertain``
+   (never a silent guess); a majority of
    "not a card face" gives nothing. A card that only moved, or was only
    glimpsed under a hand, is never named, so it never makes an event.
 5. **Disappearance**: a named card that is no longer found while its place is
@@ -561,7 +562,8 @@ class Tracker:
             card, n = counts.most_common(1)[0]
             confs = [v.confidence for v in named if v.card == card]
             mean = float(np.mean(confs))
-            agree = n * 3 >= 2 * len(votes)
+            # two thirds of the votes, and no confident vote for another card: a split is a question
+            agree = n * 3 >= 2 * len(votes) and len(counts) == 1
             if n >= min(s.min_votes, len(votes) if final else s.min_votes) and mean >= s.min_confidence and agree:
                 return "card", card, mean
         if len(votes) < s.votes and not final:

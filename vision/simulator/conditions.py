@@ -47,7 +47,8 @@ class SimConditions:
     """What the simulated table looks like (the defaults: the easy table)."""
 
     name: str = "easy"
-    camera: TableConditions | None = None  # light, cast, exposure, noise, tilt, defocus, JPEG; None: none
+    # light, cast, exposure, noise, tilt, defocus (sigma in pixels of a 1280-wide frame), JPEG; None: none
+    camera: TableConditions | None = None
     lamp: Lamp | None = None
     card_scale: float = 1.0  # card height relative to 22 % of the frame height
     blur: float | None = None  # motion-blur scale (None: the simulator's own)
@@ -94,8 +95,8 @@ def draw_sim_conditions(name: str, seed: int) -> SimConditions:
         noise=float(rng.uniform(4.0, 8.0)),
         tilt=float(rng.uniform(5.0, 12.0)),
         tilt_direction=float(rng.uniform(0.0, 360.0)),
-        defocus=float(rng.uniform(0.6, 1.2)),
-        jpeg=int(rng.integers(70, 91)),
+        defocus=float(rng.uniform(0.3, 0.7)),  # sigma in pixels of a 1280-wide frame (scaled to the frame)
+        jpeg=int(rng.integers(75, 93)),
     )
     lamp = Lamp(float(rng.uniform(0.35, 0.65)), float(rng.uniform(0.35, 0.65)), float(rng.uniform(0.5, 0.9)),
                 float(rng.uniform(0.15, 0.3)))

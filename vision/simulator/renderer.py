@@ -202,7 +202,7 @@ class Renderer:
         if cam is not None:
             if self._tilt_maps is not None:
                 image = cv2.remap(image, *self._tilt_maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-            image = tc.defocus(image, cam.defocus)
+            image = tc.defocus(image, cam.defocus * self.size[0] / 1280)  # the same lens at any frame size
             image = cv2.LUT(image, self._light_lut)
         if abs(gain - 1.0) > 1e-3:
             image = cv2.convertScaleAbs(image, alpha=gain)
