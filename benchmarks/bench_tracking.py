@@ -19,6 +19,7 @@ simulator's ground truth (the tracker's own logic, apart from recognition).
 
     .venv/bin/python benchmarks/bench_tracking.py            # full run (a few minutes)
     .venv/bin/python benchmarks/bench_tracking.py --quick    # fewer tricks
+    .venv/bin/python benchmarks/bench_tracking.py --quick --conditions hard   # the hard table
 """
 
 from __future__ import annotations
@@ -141,6 +142,9 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="fewer tricks and decks")
     parser.add_argument("--tricks", type=int, help="tricks per deal on the built-in deck (default 6, quick 2); half on scans")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--conditions", choices=("easy", "hard"), default="easy",
+                        help="the simulated table: easy (default) or hard (dim, glare, lingering hands, piles, "
+                             "small cards, tilt, blur; drawn from the seed)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     tricks = args.tricks or (2 if args.quick else 6)
@@ -161,13 +165,15 @@ def main() -> int:
     else:
         print("(../shared/decks is absent: real deck scans skipped)")
 
-    print(f"Tarotmate table tracking benchmark: 1280x720, 30 fps, one thread (cv2.setNumThreads(1)), seed {args.seed}")
+    print(f"Tarotmate table tracking benchmark: 1280x720, 30 fps, one thread (cv2.setNumThreads(1)), seed {args.seed}, "
+          f"{args.conditions} table")
     print("latency = frames from a card coming to rest to its event; fps = frames / tracker time (rendering excluded);")
     print("motion/locate/name/track = ms per frame on average over all frames; loc% = frames on which the localiser ran")
     print(HEADER)
     for scene, players, script, deck, background in scenes:
         for recogniser in recognisers:
-            sim = TableSimulator(script, players=players, seed=args.seed, deck=deck, background=background)
+            sim = TableSimulator(script, players=players, seed=args.seed, deck=deck, background=background,
+                                 conditions=args.conditions)
             score, stats, render, _ = run(sim, recogniser, namer)
             print(row(scene, recogniser, score, stats, sim.fps), flush=True)
             for line in score.details[:6]:
@@ -175,7 +181,7 @@ def main() -> int:
     # long run: memory along a whole deal
     long_tricks = 6 if args.quick else 18
     script = french_deal_script(random_tricks(long_tricks, 4, seed=args.seed + 1), players=4)
-    sim = TableSimulator(script, players=4, seed=args.seed + 1)
+    sim = TableSimulator(script, players=4, seed=args.seed + 1, conditions=args.conditions)
     recogniser = "model" if namer is not None else "localiser+truth"
     before = rss_mb()
     score, stats, render, memory = run(sim, recogniser, namer, memory_every=250)

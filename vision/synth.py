@@ -355,6 +355,8 @@ class PlacedCard:
     corners: np.ndarray
     visible: float = 1.0  # fraction of its area not covered by what lies above it
     in_trick: bool = False
+    labels: frozenset = frozenset()  # real-table condition labels (vision.table_conditions.LABELS); empty elsewhere
+    inside: float = 1.0  # fraction of the card inside the frame
 
 
 @dataclass
@@ -362,6 +364,7 @@ class Scene:
     image: np.ndarray
     cards: list[PlacedCard] = field(default_factory=list)
     distractors: list[str] = field(default_factory=list)
+    conditions: dict | None = None  # the real-table conditions drawn (TableConditions.to_dict()), when any
 
 
 def make_scene(
@@ -445,6 +448,89 @@ def make_scene(
             break
     scene.image = photometric(canvas, rng, strength=effects, colour=0.3 * effects)
     return scene
+
+
+def make_table_scene(
+    rng: np.random.Generator,
+    faces,
+    size: tuple[int, int] = (1280, 720),
+    layout: str | None = None,
+    distractors: int | None = None,
+    backgrounds_dir: str | Path | None = None,
+    severity: float = 1.0,
+    back: Face | None = None,
+) -> Scene:
+    """A frame as a camera 60-80 cm above a real table sees it (:mod:`vision.table_conditions`):
+    ``layout`` ``"pile"`` (one trick pile of 3-5 cards thrown on top of each other) or
+    ``"scattered"`` (2-6 cards apart; default: either, half of the time each), card backs and
+    coins beside them, then light, glare, hands and their shadows, tilt, blur, noise and JPEG
+    at ``severity``. Each card carries its condition labels, visible and inside fractions;
+    ``Scene.conditions`` records what was drawn."""
+    from vision import table_conditions as tc
+
+    w, h = size
+    canvas = table_surface(rng, w, h, backgrounds_dir)
+    layout = layout or ("pile" if rng.random() < 0.5 else "scattered")
+    aspect = faces[0].bgr.shape[0] / faces[0].bgr.shape[1]
+    length = tc.draw_card_length(rng, h)
+    n = int(rng.integers(3, 6)) if layout == "pile" else int(rng.integers(2, 7))
+    order = rng.permutation(len(faces))
+    picks = [faces[i] for i in order[:n]]
+    quads, covers, codes, piles = [], [], [], []
+    occupied = np.zeros((h, w), bool)
+    if layout == "pile":
+        centre = np.array([w / 2, h / 2]) + rng.uniform(-0.22, 0.22, 2) * [w, h]
+        for face, quad in zip(picks, tc.pile_quads(rng, centre, length, aspect, n)):
+            cover = paste(canvas, face, quad, shade=rng.uniform(0.9, 1.05))
+            for c in covers:
+                c &= ~cover
+            covers.append(cover.copy())
+            quads.append(quad)
+            codes.append(face.code)
+        piles = ["under"] * (n - 1) + ["top"]
+        for c in covers:
+            occupied |= c
+        occupied = cv2.dilate(occupied.astype(np.uint8), np.ones((15, 15), np.uint8)) > 0
+    else:
+        for face in picks:
+            for _ in range(40):
+                angle = rng.uniform(0, 2 * np.pi)
+                centre = rng.uniform([length * 0.6, length * 0.6], [w - length * 0.6, h - length * 0.6])
+                quad = card_quad(centre, length, angle, aspect, 0.01, rng)
+                m = cv2.dilate(tc.quad_mask((h, w), quad).astype(np.uint8), np.ones((11, 11), np.uint8)) > 0
+                if not (m & occupied).any():
+                    covers.append(paste(canvas, face, quad, shade=rng.uniform(0.9, 1.05)))
+                    occupied |= m
+                    quads.append(quad)
+                    codes.append(face.code)
+                    piles.append(None)
+                    break
+    kinds = []
+    for _ in range(int(rng.integers(0, 3)) if distractors is None else distractors):
+        kind = str(rng.choice(["back", "coin"]))
+        for _ in range(30):
+            c = rng.uniform([0.1 * w, 0.1 * h], [0.9 * w, 0.9 * h])
+            r = length * (0.6 if kind == "back" else 0.12)
+            probe = np.zeros((h, w), np.uint8)
+            cv2.circle(probe, (int(c[0]), int(c[1])), int(r), 255, -1)
+            if (probe.astype(bool) & occupied).any():
+                continue
+            if kind == "back":
+                occupied |= paste(canvas, back or random_back(rng), card_quad(c, length, rng.uniform(0, 2 * np.pi), aspect, 0.01, rng))
+            else:
+                occupied |= coin(canvas, rng, c, r)
+            kinds.append(kind)
+            break
+    conditions = tc.draw_conditions(rng, len(quads), severity=severity)
+    render = tc.apply_conditions(canvas, quads, covers, conditions, rng, piles)
+    cards = [
+        PlacedCard(code, q, vis, pile is not None, labels, inside)
+        for code, q, vis, pile, labels, inside in zip(codes, render.quads, render.visible, piles, render.labels, render.inside)
+    ]
+    record = conditions.to_dict()
+    record["layout"] = layout
+    record["card_length"] = round(float(length), 1)
+    return Scene(render.image, cards, kinds, record)
 
 
 # ---------------------------------------------------------------- crops

@@ -15,8 +15,9 @@ Per frame, in order:
    card is *still* when its quad has stayed within ``still_tolerance`` and no
    motion touched it for ``settle_frames`` localisations. It is then named on
    each following frame until the votes agree (``min_votes`` confident votes
-   for one card) or ``votes`` are spent. Agreement gives ``appeared``; a split
-   or weak vote gives ``uncertain`` (never a silent guess); a majority of
+   for one card, and no confident vote for another) or ``votes`` are spent.
+   Agreement gives ``appeared``; a split or weak vote gives ``uncertain``
+   (never a silent guess); a majority of
    "not a card face" gives nothing. A card that only moved, or was only
    glimpsed under a hand, is never named, so it never makes an event.
 5. **Disappearance**: a named card that is no longer found while its place is
@@ -30,6 +31,15 @@ Per frame, in order:
 The localiser, the cropper and the namer are injectable, so the logic can be
 tested with stand-ins; by default they are :func:`vision.localise.find_cards`,
 :func:`vision.warp.warp_card` and :meth:`vision.namer.Namer.load`.
+
+**Possible cards.** Whoever knows the game may tell the tracker which cards
+can appear now (:attr:`Tracker.possible`, a :class:`vision.possible.PossibleCards`
+or ``None`` for any card). The namer's probabilities are then rescored with
+those weights before anything else reads them: votes, thresholds and the
+candidates of ``uncertain`` work on the rescored scores, the cards lying on
+the table stay possible (they may be moved), and a crop whose namer
+probability lies mostly on excluded cards (under ``min_support``) is never
+named: it becomes ``uncertain`` with possible candidates.
 """
 
 from __future__ import annotations
@@ -37,12 +47,13 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 import cv2
 import numpy as np
 
 from vision.events import APPEARED, CLEARED, MOVED, REMOVED, UNCERTAIN, TableEvent, corners_list
+from vision.possible import UNKNOWN_LABEL, PossibleCards, spread_naming
 from vision.sources import Frame
 from vision.zones import Zones, default_zones
 
@@ -77,6 +88,7 @@ class TrackerSettings:
     max_wait: int = 45  # frames a zone's removals may wait for the zone to settle
     removal_wait: int = 24  # frames before a card taken alone is ``removed`` (it may be ``moved``)
     unchanged: float = 0.08  # mean relative grey change under which a card's place "looks the same"
+    min_support: float = 0.2  # namer probability on possible cards under which a crop is not named
 
 
 @dataclass
@@ -84,6 +96,7 @@ class _Vote:
     card: str | None
     confidence: float
     top: list[tuple[str | None, float]]
+    conflict: bool = False  # the namer saw a card that cannot appear (support under min_support)
 
 
 NEW, PRESENT, IGNORED = "new", "present", "ignored"
@@ -174,8 +187,11 @@ class Tracker:
         namer: CardNamer | None = None,
         settings: TrackerSettings = TrackerSettings(),
         cropper: Cropper | None = None,
+        possible: PossibleCards | Mapping[str, float] | Iterable[str] | None = None,
     ):
         self.zones = zones or default_zones()
+        self._possible: PossibleCards | None = None
+        self.possible = possible
         self.settings = settings
         self._localiser = localiser
         self._namer = namer
@@ -220,6 +236,20 @@ class Tracker:
         return self._cropper
 
     # ------------------------------------------------------------ public
+
+    @property
+    def possible(self) -> PossibleCards | None:
+        """The cards that can appear now (``None``: any card the namer knows)."""
+        return self._possible
+
+    @possible.setter
+    def possible(self, cards: PossibleCards | Mapping[str, float] | Iterable[str] | None) -> None:
+        if cards is None or isinstance(cards, PossibleCards):
+            self._possible = cards
+        elif isinstance(cards, Mapping):
+            self._possible = PossibleCards(cards)
+        else:
+            self._possible = PossibleCards.of(cards)
 
     @property
     def cards(self) -> list[dict[str, Any]]:
@@ -487,17 +517,34 @@ class Tracker:
     def _votes(self, crops: list[Any]) -> list[_Vote]:
         namer = self.namer
         run, labels = getattr(namer, "run", None), getattr(namer, "labels", None)
+        threshold = float(getattr(namer, "threshold", 0.5))
+        possible = self._possible
         if callable(run) and labels:
             probs, _ = run(crops)
-            threshold = float(getattr(namer, "threshold", 0.5))
-            out = []
-            for p in probs:
-                order = np.argsort(p)[::-1][:3]
-                top = [(None if labels[k] == "unknown" else labels[k], float(p[k])) for k in order]
-                card, conf = top[0]
-                out.append(_Vote(card if conf >= threshold else None, conf, top))
-            return out
-        return [_Vote(n.card, float(n.confidence), [(n.card, float(n.confidence))]) for n in namer.name(crops)]
+            labels = [None if lab == UNKNOWN_LABEL else lab for lab in labels]
+        elif possible is None:
+            return [_Vote(n.card, float(n.confidence), [(n.card, float(n.confidence))]) for n in namer.name(crops)]
+        else:
+            # a namer that gives only its best answer: the rest of its probability spread evenly
+            namings = list(namer.name(crops))
+            if labels:
+                labels = [None if lab == UNKNOWN_LABEL else lab for lab in labels]
+            else:
+                labels = list(dict.fromkeys([*possible, *(n.card for n in namings if n.card is not None)])) + [None]
+            probs = [spread_naming(labels, n.card, n.confidence) for n in namings]
+        if possible is not None:
+            possible = possible.with_cards(t.card for t in self._tracks if t.state == PRESENT and t.card)
+        out = []
+        for p in probs:
+            support = 1.0
+            if possible is not None:
+                p, support = possible.rescore(labels, p)
+            order = [k for k in np.argsort(p)[::-1][:3] if p[k] > 0] or [int(np.argmax(p))]
+            top = [(labels[k], float(p[k])) for k in order]
+            card, conf = top[0]
+            conflict = support < self.settings.min_support
+            out.append(_Vote(card if conf >= threshold and not conflict else None, conf, top, conflict))
+        return out
 
     def _decide(self, frame: Frame, named: list[_Track]) -> list[TableEvent]:
         events = []
@@ -515,12 +562,15 @@ class Tracker:
             card, n = counts.most_common(1)[0]
             confs = [v.confidence for v in named if v.card == card]
             mean = float(np.mean(confs))
-            agree = n * 3 >= 2 * len(votes)
+            # two thirds of the votes, and no confident vote for another card: a split is a question
+            agree = n * 3 >= 2 * len(votes) and len(counts) == 1
             if n >= min(s.min_votes, len(votes) if final else s.min_votes) and mean >= s.min_confidence and agree:
                 return "card", card, mean
         if len(votes) < s.votes and not final:
             return "wait", None, 0.0
         unknown = len(votes) - len(named)
+        if sum(v.conflict for v in votes) * 2 >= len(votes):
+            return "uncertain", None, 0.0  # a card the rules exclude: ask, never guess a look-alike
         if unknown * 2 > len(votes) and all(v.top[0][0] is None or v.top[0][1] < 0.2 for v in votes if v.card is None):
             return "none", None, 0.0
         return "uncertain", None, 0.0

@@ -1,0 +1,217 @@
+"""Real-table effects (vision.table_conditions) and the real-table scenes built on them."""
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import synth
+from vision import table_conditions as tc
+
+SIZE = (640, 360)
+
+
+def flat(colour=(90, 120, 60), size=SIZE) -> np.ndarray:
+    w, h = size
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = colour
+    return img
+
+
+def one_card(size=SIZE, length=150.0, centre=(320, 180), angle=0.3):
+    """A flat frame with one built-in card: (image, quad, cover mask)."""
+    img = flat(size=size)
+    face = synth.builtin_faces()[5]
+    quad = synth.card_quad(np.array(centre, np.float32), length, angle, face.bgr.shape[0] / face.bgr.shape[1])
+    cover = synth.paste(img, face, quad)
+    return img, quad, cover
+
+
+def test_severity_zero_is_a_clean_top_down_frame():
+    rng = np.random.default_rng(1)
+    cond = tc.draw_conditions(rng, 3, severity=0)
+    assert cond.light == "normal" and cond.cast == "neutral"
+    assert cond.tilt == 0 and cond.defocus == 0 and cond.jpeg == 0 and cond.noise == 0 and cond.exposure == 1
+    assert cond.hands == () and all(c == tc.CardConditions() for c in cond.cards)
+    img, quad, cover = one_card()
+    r = tc.apply_conditions(img, [quad], [cover], tc.draw_conditions(np.random.default_rng(2), 1, severity=0), rng)
+    assert np.array_equal(r.image, img)  # nothing drawn, nothing changed
+    assert r.labels == [frozenset({"clean"})]
+    assert np.allclose(r.quads[0], quad) and r.inside[0] == pytest.approx(1.0) and r.visible[0] > 0.97
+
+
+def test_same_seed_same_frame_and_record():
+    faces = synth.builtin_faces()
+    a = synth.make_table_scene(np.random.default_rng(5), faces, size=SIZE)
+    b = synth.make_table_scene(np.random.default_rng(5), faces, size=SIZE)
+    c = synth.make_table_scene(np.random.default_rng(6), faces, size=SIZE)
+    assert np.array_equal(a.image, b.image) and a.conditions == b.conditions
+    assert not np.array_equal(a.image, c.image)
+    json.dumps(a.conditions)  # the record is JSON-ready
+
+
+def test_conditions_count_must_match_the_cards():
+    img, quad, cover = one_card()
+    cond = tc.draw_conditions(np.random.default_rng(0), 2)
+    with pytest.raises(ValueError, match="2 cards, 1 given"):
+        tc.apply_conditions(img, [quad], [cover], cond, np.random.default_rng(0))
+
+
+def test_severity_scales_how_often_troubles_come():
+    def troubles(sev):
+        n = 0
+        for s in range(200):
+            c = tc.draw_conditions(np.random.default_rng(s), 4, severity=sev)
+            n += (c.light == "dim") + len(c.hands) + (c.defocus >= tc.DEFOCUS_SIGMA) + sum(cc.glare > 0 for cc in c.cards)
+        return n
+
+    assert troubles(0.3) < troubles(1.0) < troubles(1.5)
+
+
+def test_tilt_homography_keeps_the_centre_and_makes_a_trapezoid():
+    w, h = 1280, 720
+    assert np.allclose(tc.tilt_homography((w, h), 0.0, 30.0), np.eye(3))
+    hm = tc.tilt_homography((w, h), 18.0, 90.0)  # tilted along the image's y axis
+    assert np.allclose(tc.warp_points(hm, np.array([[w / 2, h / 2]])), [[w / 2, h / 2]], atol=1e-3)
+    sq = np.array([[540, 260], [740, 260], [740, 460], [540, 460]], np.float32)
+    out = tc.warp_points(hm, sq)
+    top, bottom = np.linalg.norm(out[1] - out[0]), np.linalg.norm(out[2] - out[3])
+    assert abs(top - bottom) > 10  # one side is nearer the camera than the other
+    assert abs(out[0, 1] - out[1, 1]) < 1e-3 and abs(out[2, 1] - out[3, 1]) < 1e-3  # still symmetric about x
+
+
+def test_tilted_corners_follow_the_image():
+    img = flat(size=(1280, 720))
+    quad = synth.card_quad(np.array((500, 300), np.float32), 260, 0.3, 1.8)
+    white = synth.Face("T01", np.full((180, 100, 3), 255, np.uint8), np.full((180, 100), 255, np.uint8))
+    cover = synth.paste(img, white, quad)
+    cond = tc.TableConditions(tilt=18.0, tilt_direction=40.0, noise=0.0, cards=(tc.CardConditions(),))
+    r = tc.apply_conditions(img, [quad], [cover], cond, np.random.default_rng(0))
+    assert "tilt" in r.labels[0]
+    mask = cv2.cvtColor(r.image, cv2.COLOR_BGR2GRAY) > 200  # the white card on the green table
+    truth = tc.quad_mask(mask.shape, r.quads[0])
+    iou = (mask & truth).sum() / (mask | truth).sum()
+    assert iou > 0.95
+    assert not np.allclose(r.quads[0], quad, atol=5)
+
+
+def test_glare_saturates_part_of_the_card_and_can_sit_on_the_index():
+    img, quad, cover = one_card()
+    before = img.copy()
+    sat = tc.add_glare(img, np.random.default_rng(3), quad, 0.35, on_index=True)
+    inside = tc.quad_mask(img.shape, quad)
+    assert sat.sum() > 0.02 * inside.sum()
+    assert (img[sat] >= 250).all()  # saturated
+    ys, xs = np.nonzero(sat)
+    centre = np.array([xs.mean(), ys.mean()])
+    short = np.linalg.norm(quad[1] - quad[0])
+    assert min(np.linalg.norm(centre - p) for p in tc.index_points(quad)) < 0.5 * short
+    near = cv2.dilate(sat.astype(np.uint8), np.ones((241, 241), np.uint8)).astype(bool)
+    assert (img[~near] == before[~near]).all()  # a spot, not a wash over the frame
+
+
+def test_hand_enters_from_its_edge_and_casts_a_shadow():
+    img = flat(colour=(200, 200, 200))
+    hand = tc.HandConditions(edge="left", along=0.5, reach=0.4, target=-1, shadow_dx=0.15, shadow_dy=0.1,
+                             shadow_strength=0.5, sleeve=True)
+    body, shadow = tc.add_hand(img, np.random.default_rng(4), hand, 100.0)
+    assert body[:, 0].any() and not body[:, -1].any()  # from the left edge, not across the frame
+    assert shadow.sum() > 500 and not (shadow & body).any()
+    assert img[shadow].mean() < 170  # darker than the table (200) under the shadow
+    near = cv2.dilate((body | shadow).astype(np.uint8), np.ones((41, 41), np.uint8)).astype(bool)
+    assert (np.abs(img[~near].astype(int) - 200) <= 2).all()  # the rest of the table is untouched
+
+
+def test_hand_over_a_card_is_recorded():
+    img, quad, cover = one_card()
+    hand = tc.HandConditions(edge="top", along=0.5, reach=0.5, target=0, shadow_dx=0.1, shadow_dy=0.1,
+                             shadow_strength=0.5, sleeve=False)
+    cond = tc.TableConditions(noise=0.0, hands=(hand,), cards=(tc.CardConditions(),))
+    r = tc.apply_conditions(img, [quad], [cover], cond, np.random.default_rng(1))
+    assert "hand" in r.labels[0] and "clean" not in r.labels[0]
+    assert r.visible[0] < 0.95
+
+
+def test_dim_light_is_darker_and_noisier():
+    img = flat(colour=(150, 150, 150))
+    normal = tc.apply_light(img, np.random.default_rng(0), "normal", "neutral", 1.0, 2.0).astype(np.float32)
+    dim = tc.apply_light(img, np.random.default_rng(0), "dim", "neutral", 0.45, 10.0).astype(np.float32)
+    assert dim.mean() < normal.mean() - 40
+    noise = lambda im: (im - im.reshape(-1, 3).mean(0)).std()  # noqa: E731
+    assert noise(dim) > 1.5 * noise(normal)
+
+
+@pytest.mark.parametrize("cast,channel", [("warm", 2), ("cold", 0)])  # BGR: warm raises red, cold blue
+def test_colour_cast(cast, channel):
+    out = tc.apply_light(flat(colour=(150, 150, 150)), np.random.default_rng(0), "normal", cast, 1.0, 0.0).astype(float)
+    means = out.reshape(-1, 3).mean(0)
+    assert means.argmax() == channel
+
+
+def test_defocus_and_motion_blur_soften_edges():
+    img, quad, _ = one_card()
+    grad = lambda im: np.abs(np.diff(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY).astype(float), axis=1)).mean()  # noqa: E731
+    assert np.array_equal(tc.defocus(img, 0.0), img)
+    assert grad(tc.defocus(img, 2.0)) < 0.8 * grad(img)
+    moved = img.copy()
+    tc.blur_card_motion(moved, quad, 20.0, 0.0)
+    far = ~cv2.dilate(tc.quad_mask(img.shape, quad).astype(np.uint8), np.ones((61, 61), np.uint8)).astype(bool)
+    assert np.array_equal(moved[far], img[far])  # the rest of the frame stays sharp
+    assert grad(moved) < grad(img)
+
+
+def test_jpeg_changes_pixels_only_when_asked():
+    img, _, _ = one_card()
+    assert tc.jpeg(img, 0) is img
+    out = tc.jpeg(img, 40)
+    assert out.shape == img.shape and not np.array_equal(out, img)
+
+
+def test_pile_quads_lie_on_one_point():
+    rng = np.random.default_rng(0)
+    quads = tc.pile_quads(rng, (400, 300), 180.0, 1.8, 5)
+    assert len(quads) == 5
+    centres = np.array([q.mean(0) for q in quads])
+    assert (np.linalg.norm(centres - [400, 300], axis=1) < 0.5 * 180).all()
+    lengths = [np.linalg.norm(q[1] - q[2]) for q in quads]
+    assert np.allclose(lengths, 180, atol=5)
+
+
+def test_card_length_as_a_camera_sees_it():
+    rng = np.random.default_rng(0)
+    lengths = np.array([tc.draw_card_length(rng, 720) for _ in range(500)])
+    assert lengths.min() >= 0.12 * 720 and lengths.max() <= 0.27 * 720
+    assert 0.05 < (lengths < 0.17 * 720).mean() < 0.3
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pile_scene_has_one_whole_top_card(seed):
+    faces = synth.builtin_faces()
+    s = synth.make_table_scene(np.random.default_rng(seed), faces, size=SIZE, layout="pile")
+    tops = [c for c in s.cards if "pile_top" in c.labels]
+    under = [c for c in s.cards if "pile_under" in c.labels]
+    assert len(tops) == 1 and len(under) == len(s.cards) - 1 >= 2
+    assert all(c.in_trick for c in s.cards)
+    if "hand" not in tops[0].labels:
+        assert tops[0].visible > 0.95  # the top card's whole outline shows
+    assert all(c.visible < 1.0 for c in under) or len(under) == 0
+    assert s.conditions["layout"] == "pile" and len(s.conditions["cards"]) == len(s.cards)
+
+
+def test_scene_labels_are_known_and_clean_is_alone():
+    faces = synth.builtin_faces()
+    seen = set()
+    for seed in range(12):
+        s = synth.make_table_scene(np.random.default_rng(100 + seed), faces, size=SIZE)
+        for c in s.cards:
+            assert c.labels <= set(tc.LABELS) and c.labels
+            assert "clean" not in c.labels or c.labels == {"clean"}
+            seen |= c.labels
+    assert {"pile_top", "pile_under", "tilt"} <= seen
+
+
+def test_low_resolution_frame():
+    s = synth.make_table_scene(np.random.default_rng(3), synth.builtin_faces(), size=(640, 480), layout="scattered")
+    assert s.image.shape == (480, 640, 3)
+    assert all("small" in c.labels for c in s.cards)  # 12-27 % of 480 rows is under 120 px
