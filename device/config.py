@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import TarotmateError
+from engine.text import control_characters, describe_controls
 
 GAMES = ("french-tarot", "trivium")
 LANGUAGES = ("en", "fr", "es")
@@ -227,6 +228,8 @@ def _parse_game(raw: dict[str, Any]) -> dict[str, Any]:
         for i, name in enumerate(names):
             if not name.strip():
                 raise ConfigError(f"game.names[{i}]: a name cannot be empty")
+            if control_characters(name):
+                raise ConfigError(f"game.names[{i}]: {name!r} holds control characters ({describe_controls(name)})")
         if len(set(names)) != len(names):
             raise ConfigError("game.names: two players have the same name")
         out["names"] = tuple(n.strip() for n in names)
@@ -410,6 +413,11 @@ def load_config(path: str | os.PathLike[str] | None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not a Tarotmate configuration (arrays or tables nested too deeply)") from None
+    except ValueError as exc:  # an integer of thousands of digits
+        problem = "a number with thousands of digits" if "digits" in str(exc) else str(exc)
+        raise ConfigError(f"{path}: not a Tarotmate configuration ({problem})") from None
     try:
         return config_from_dict(data, source=str(path))
     except ConfigError as exc:

@@ -271,8 +271,7 @@ def run_demo(settings: DemoSettings, report: Callable[[str], None] | None = None
     if out.exists() and not out.is_dir():
         raise TarotmateError(f"--out {out}: not a folder")
     if settings.fresh and out.exists():
-        for name in (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm"):
-            (out / name).unlink(missing_ok=True)
+        DealLog.delete(out / DB_NAME)  # refused while another demo plays in --out
         shutil.rmtree(out / "screens", ignore_errors=True)
     out.mkdir(parents=True, exist_ok=True)
     if settings.game == "trivium":

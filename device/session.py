@@ -18,6 +18,7 @@ from typing import Any
 
 from device.rules import Refusal, Rules
 from device.store import DealLog, DealRow, GameRow, StoreError
+from engine.errors import TarotmateError
 
 
 @dataclass(frozen=True)
@@ -76,12 +77,19 @@ class GameSession:
         return session
 
     def _replay(self) -> None:
+        where = f"{self.log.path}: game {self.game.id}, deal {self.deal.number}"
         for index, data in enumerate(self.log.operations(self.deal.id), 1):
-            op = self.rules.op_from_dict(data)
+            try:
+                op = self.rules.op_from_dict(data)
+            except (TarotmateError, KeyError, TypeError, ValueError) as exc:
+                raise StoreError(
+                    f"{where}: operation {index} ({data}) is not an operation of {self.rules.kind} "
+                    f"({type(exc).__name__}: {exc}); the log was left untouched"
+                ) from None
             refusal = self.rules.refusal(self.state, op)
             if refusal is not None:
                 raise StoreError(
-                    f"{self.log.path}: operation {index} of deal {self.deal.number} ({data}) no longer "
+                    f"{where}: operation {index} ({data}) no longer "
                     f"replays: {refusal.reason}; the log was left untouched"
                 )
             self.rules.apply(self.state, op)
