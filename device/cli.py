@@ -24,6 +24,7 @@ COMMANDS = {
     "watch": "watch",
     "screens": "screens",
     "history": "history",
+    "backup": "backup",
     "config": "config",
     "enroll": "enroll",
     "decks": "decks",

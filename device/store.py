@@ -674,6 +674,84 @@ class DealLog:
                 yield deal.record
 
 
+@dataclass(frozen=True)
+class BackupResult:
+    """What :func:`backup` copied, and what the copy's own checks found."""
+
+    path: Path
+    games: int
+    deals: int
+    operations: int
+    size: int
+    problem: str | None  # None: the copy passes quick_check and every row decodes
+
+
+def backup(source: str | Path, target: str | Path, *, overwrite: bool = False) -> BackupResult:
+    """A consistent copy of the deal log ``source`` at ``target``, taken while
+    it may be in use (``tarotmate run`` holds it): SQLite's online backup API
+    copies the database as one read transaction sees it, WAL included.
+
+    The copy is written beside ``target``, checked, synced and renamed into
+    place: ``target`` is either the old file or the complete copy. The copy is
+    a single file (rollback journal, no ``-wal``). A damaged log is still
+    copied; ``problem`` then says what the copy's checks found."""
+    source, target = Path(source), Path(target)
+    if not source.exists():
+        raise StoreError(f"{source}: no deal log there (nothing to back up)")
+    if check_file(source):
+        raise StoreError(f"{source}: an empty file, not a deal log yet (nothing to back up)")
+    if target.exists() and target.resolve() == source.resolve():
+        raise StoreError(f"{target}: that is the deal log itself; give another file")
+    if target.exists() and not overwrite:
+        raise StoreError(f"{target}: already exists; give a new name or --force to replace it")
+    if target.is_dir():
+        raise StoreError(f"{target}: is a folder; give a file name")
+    check_location(target)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.backup")
+    for leftover in (temporary, Path(f"{temporary}-journal"), Path(f"{temporary}-wal")):
+        leftover.unlink(missing_ok=True)
+    try:
+        src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True, timeout=30.0)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{source}: cannot open the deal log ({exc})") from None
+    try:
+        dst = sqlite3.connect(str(temporary))
+        try:
+            # all pages in one step: one read transaction, so one consistent state even while
+            # the game writes (in WAL mode the reader blocks no writer)
+            src.backup(dst, pages=-1)
+            dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+            dst.commit()
+        finally:
+            dst.close()
+        with open(temporary, "rb") as handle:
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+        folder = os.open(target.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+    except sqlite3.Error as exc:
+        temporary.unlink(missing_ok=True)
+        raise StoreError(f"{source}: cannot back up the deal log ({_database_problem(source, exc)})") from None
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise StoreError(_location_problem(target, exc)) from None
+    finally:
+        src.close()
+    counts = [0, 0, 0]
+    problem = None
+    try:
+        with DealLog.open(target, writer=False) as copy:
+            for i, table in enumerate(("games", "deals", "operations")):
+                counts[i] = copy._conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+            copy.check_rows()
+    except StoreError as exc:
+        problem = str(exc)
+    return BackupResult(target, *counts, size=target.stat().st_size, problem=problem)
+
+
 def _table_names(conn: sqlite3.Connection) -> list[str]:
     return [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
 
