@@ -16,8 +16,10 @@ retried after a failure, a stall or an end, forever, with a backoff from
 ``backoff_s[0]`` doubling to ``backoff_s[1]``; frames are re-stamped by the
 clock so that time runs on across restarts, and only the newest frame is
 kept when the caller is slower. *Finite* sources (a video file, an image
-folder, the simulator, in ``watch``) deliver every frame, end normally at
-their end, and a failure or a stall raises :class:`~vision.sources.SourceError`.
+folder, the simulator) deliver every frame and end normally at their end; a
+failure or a stall raises :class:`~vision.sources.SourceError` (``watch``),
+or, with ``retry=True`` (``run``: the device keeps going), is retried like a
+camera's, the source starting over when it is opened again.
 
 :attr:`SupervisedSource.health` says how the camera is doing (for the
 screen, the systemd ``STATUS=`` line and ``camera.give_up_after_s``).
@@ -100,6 +102,7 @@ class SupervisedSource(FrameSource):
         opener: Callable[[], FrameSource],
         *,
         live: bool = True,
+        retry: bool | None = None,
         stall_s: float = DEFAULT_STALL_S,
         backoff_s: tuple[float, float] = DEFAULT_BACKOFF_S,
         clock: Callable[[], float] = time.monotonic,
@@ -108,6 +111,7 @@ class SupervisedSource(FrameSource):
     ):
         self._opener = opener
         self.live = live
+        self.retry = live if retry is None else retry
         self.stall_s = float(stall_s)
         self.backoff_s = (float(backoff_s[0]), float(backoff_s[1]))
         self._clock = clock
@@ -124,6 +128,7 @@ class SupervisedSource(FrameSource):
         self._abandoned: list[threading.Thread] = []  # stuck capture threads left behind
         self._health = CameraHealth(CameraState.STARTING, self._t0)
         self._index = 0
+        self._last_stamp: float | None = None
         self._ended = False
 
     # ------------------------------------------------------------ state
@@ -182,7 +187,7 @@ class SupervisedSource(FrameSource):
             try:
                 source = self._opener()
             except Exception as exc:  # the opener's error, whatever the library raises
-                if not self.live:
+                if not self.retry:
                     self._put(_Failure(SourceError(describe_error(exc))), generation)
                     return
                 attempts = self._problem(f"cannot open it ({describe_error(exc)})", generation)
@@ -200,7 +205,7 @@ class SupervisedSource(FrameSource):
             try:
                 ended = self._read(source, generation)
             except Exception as exc:
-                if not self.live:
+                if not self.retry:
                     self._put(_Failure(SourceError(describe_error(exc))), generation)
                     return
                 attempts = self._problem(describe_error(exc), generation)
@@ -218,11 +223,18 @@ class SupervisedSource(FrameSource):
 
     def _read(self, source: FrameSource, generation: int) -> bool:
         """Deliver the source's frames; ``True`` when it ended by itself."""
+        offset = None
         for frame in source:
             if not self._current_generation(generation):
                 return False
             if self.live:
-                frame = Frame(frame.image, self._clock() - self._t0, self._index)
+                stamp = self._clock() - self._t0
+            else:  # the source's own times, carried on after a restart
+                if offset is None:
+                    offset = 0.0 if self._last_stamp is None else self._last_stamp + 1 / self.fps - frame.timestamp
+                stamp = frame.timestamp + offset
+            frame = Frame(frame.image, stamp, self._index)
+            self._last_stamp = stamp
             self._index += 1
             with self._lock:
                 if generation == self._generation:
@@ -286,7 +298,7 @@ class SupervisedSource(FrameSource):
         if busy is None or now - busy <= self.stall_s:
             return
         waited = now - busy
-        if not self.live:
+        if not self.retry:
             raise SourceError(f"no frame for {waited:.0f} s: the source stalled")
         self._abandoned = [t for t in self._abandoned if t.is_alive()]
         if len(self._abandoned) >= MAX_STUCK_THREADS:

@@ -258,3 +258,14 @@ def test_watch_on_a_folder_still_ends_normally_at_its_end(tmp_path, capsys):
     assert main(["watch", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "cannot read image" in err and "015.png" in err
+
+
+def test_a_finite_source_with_retry_is_reopened_after_a_failure_and_ends_at_its_end(script_of):
+    script = script_of(("fail", 3), ("end", 5))
+    source = SupervisedSource(script.opener, live=False, retry=True, **FAST)
+    frames = list(source)
+    assert [f.index for f in frames] == list(range(8)) and script.opened == 2
+    stamps = [f.timestamp for f in frames]
+    assert stamps == sorted(stamps) and len(set(stamps)) == 8  # time runs on across the restart
+    assert source.ended and source.health.state == CameraState.ENDED
+    source.close()
