@@ -17,7 +17,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from device.config import default_config_path, load_config
-    from device.store import backup
+    from device.storage.deal_log import backup
 
     if args.db:
         source = args.db

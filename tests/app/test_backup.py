@@ -9,13 +9,13 @@ import textwrap
 
 import pytest
 
-from device.store import DealLog, StoreError, backup
+from device.storage.deal_log import DealLog, StoreError, backup
 
 ENV = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "SDL_VIDEODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
 
 WRITER = textwrap.dedent(r"""
     import sys, time
-    from device.store import DealLog
+    from device.storage.deal_log import DealLog
     log = DealLog.open(sys.argv[1])
     deal = log.start_deal(log.start_game("french-tarot", ["A", "B", "C", "D"]).id, {"dealer": 0})
     for i in range(51):  # fewer than the WAL holds before SQLite checkpoints it
@@ -89,7 +89,7 @@ def test_a_damaged_log_is_still_copied_with_a_warning(tmp_path):
 
 BUSY_WRITER = textwrap.dedent(r"""
     import sys
-    from device.store import DealLog
+    from device.storage.deal_log import DealLog
     log = DealLog.open(sys.argv[1])
     deal = log.start_deal(log.start_game("french-tarot", ["A", "B", "C", "D"]).id, {"dealer": 0})
     i = 0

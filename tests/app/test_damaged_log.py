@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from device.store import DamagedRow, DealLog, StoreError
+from device.storage.deal_log import DamagedRow, DealLog, StoreError
 
 NAMES = ["Ana", "Luis", "Marta", "Pau"]
 ENV = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "SDL_VIDEODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
@@ -109,8 +109,8 @@ def test_run_refuses_to_write_into_a_damaged_log(tmp_path):
 
 
 def test_an_operation_the_engine_cannot_read_is_reported_with_game_and_deal(tmp_path):
-    from device.rules import rules_for
-    from device.session import GameSession
+    from device.games.registry import game_for
+    from device.app.session import GameSession
 
     path = tmp_path / "log.db"
     make_log(path)
@@ -118,7 +118,7 @@ def test_an_operation_the_engine_cannot_read_is_reported_with_game_and_deal(tmp_
     before = snapshot(path)
     with DealLog.open(path) as log:  # decodes: it is JSON of the right shape
         with pytest.raises(StoreError, match="game 1, deal 2: operation 2") as refused:
-            GameSession.resume_or_start(log, rules_for("french-tarot", {}), NAMES, {}, label="")
+            GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, {}, label="")
     assert "left untouched" in str(refused.value)
     assert snapshot(path) == before
 
@@ -156,7 +156,7 @@ def test_a_value_the_log_could_not_read_back_is_refused_on_write(tmp_path):
 # permissions) drops to the user nobody before it opens the log.
 READ_ONLY_CHILD = """
 import os, sys
-from device.store import DealLog, StoreError
+from device.storage.deal_log import DealLog, StoreError
 if os.geteuid() == 0:
     import pwd
     nobody = pwd.getpwnam("nobody")

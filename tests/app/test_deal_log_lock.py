@@ -8,11 +8,11 @@ import textwrap
 
 import pytest
 
-from device.store import DealLog, LogInUse, lock_path
+from device.storage.deal_log import DealLog, LogInUse, lock_path
 
 HOLDER = textwrap.dedent(r"""
     import sys, time
-    from device.store import DealLog
+    from device.storage.deal_log import DealLog
     log = DealLog.open(sys.argv[1])
     game = log.open_game() or log.start_game("french-tarot", ["A", "B", "C", "D"])
     deal = log.open_deal(game.id) or log.start_deal(game.id, {"dealer": 0})
