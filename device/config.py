@@ -70,6 +70,7 @@ class CameraConfig:
     fps: float = 10.0
     zones: str = ""
     deck: str = ""
+    give_up_after_s: float | None = None  # None: never; else exit non-zero after this long without a camera
 
 
 @dataclass(frozen=True)
@@ -288,6 +289,15 @@ def _parse_camera(raw: dict[str, Any]) -> dict[str, Any]:
         if not 1.0 <= fps <= 60.0:
             raise ConfigError(f"camera.fps: expected 1 to 60 frames per second, got {fps}")
         out["fps"] = fps
+    if "give_up_after_s" in raw:
+        value = raw["give_up_after_s"]
+        if value in ("never", 0):
+            out["give_up_after_s"] = None
+        else:
+            seconds = _number("camera.give_up_after_s", value)
+            if not 5.0 <= seconds <= 86400.0:
+                raise ConfigError(f"camera.give_up_after_s: expected 5 to 86400 seconds, 0 or \"never\", got {seconds:g}")
+            out["give_up_after_s"] = seconds
     source = out.get("source", CameraConfig.source)
     if source == "folder" and not out.get("path"):
         raise ConfigError('camera.path: the "folder" source needs the folder of images')
@@ -430,6 +440,8 @@ def describe(config: Config) -> str:
 
 
 def _toml_value(section: str, key: str, value: Any) -> str:
+    if value is None and (section, key) == ("camera", "give_up_after_s"):
+        return '"never"'
     if value is None:
         return '"none"'
     if isinstance(value, bool):
