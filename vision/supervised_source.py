@@ -41,6 +41,14 @@ DEFAULT_BACKOFF_S = (0.5, 10.0)
 MAX_STUCK_THREADS = 2  # capture threads left hanging in the driver before new attempts wait
 
 
+class CameraProblem(StrEnum):
+    NONE = ""
+    CANNOT_OPEN = "cannot_open"  # the opener failed
+    STALLED = "stalled"  # no frame for stall_s seconds
+    STOPPED = "stopped"  # the stream ended by itself
+    ERROR = "error"  # reading raised
+
+
 class CameraState(StrEnum):
     STARTING = "starting"  # opening, no frame yet
     OK = "ok"  # frames arrive
@@ -60,6 +68,7 @@ class CameraHealth:
     reason: str = ""
     attempts: int = 0
     frames: int = 0  # delivered since the start
+    problem: CameraProblem = CameraProblem.NONE
 
     @property
     def lost(self) -> bool:
@@ -142,7 +151,7 @@ class SupervisedSource(FrameSource):
         with self._lock:
             self._health = replace(self._health, **changes)
 
-    def _problem(self, reason: str, generation: int) -> int:
+    def _problem(self, reason: str, generation: int, problem: CameraProblem) -> int:
         """Record a failure of attempt ``generation``; returns the attempts in a row."""
         with self._lock:
             if generation != self._generation:
@@ -151,7 +160,7 @@ class SupervisedSource(FrameSource):
             since = health.since if health.state in (CameraState.LOST,) or (
                 health.state == CameraState.STARTING and health.reason) else self._clock()
             self._health = replace(health, state=CameraState.LOST, reason=reason, since=since,
-                                   attempts=health.attempts + 1)
+                                   attempts=health.attempts + 1, problem=problem)
             attempts = self._health.attempts
         self._report(f"camera: {reason}; retrying")
         return attempts
@@ -190,7 +199,8 @@ class SupervisedSource(FrameSource):
                 if not self.retry:
                     self._put(_Failure(SourceError(describe_error(exc))), generation)
                     return
-                attempts = self._problem(f"cannot open it ({describe_error(exc)})", generation)
+                attempts = self._problem(f"cannot open it ({describe_error(exc)})", generation,
+                                         CameraProblem.CANNOT_OPEN)
                 self._busy(generation, False)
                 self._sleep(self._delay(attempts), generation)
                 continue
@@ -208,14 +218,15 @@ class SupervisedSource(FrameSource):
                 if not self.retry:
                     self._put(_Failure(SourceError(describe_error(exc))), generation)
                     return
-                attempts = self._problem(describe_error(exc), generation)
+                attempts = self._problem(describe_error(exc), generation, CameraProblem.ERROR)
             else:
                 if not self._current_generation(generation):
                     return
                 if not self.live:
                     self._put(_END, generation)
                     return
-                attempts = self._problem("it stopped sending frames", generation) if ended else 0
+                attempts = (self._problem("it stopped sending frames", generation, CameraProblem.STOPPED)
+                            if ended else 0)
             finally:
                 self._close_quietly(attempt)
             self._busy(generation, False)
@@ -243,6 +254,7 @@ class SupervisedSource(FrameSource):
                     if self._health.reason:
                         self._report(f"camera: back after {self._clock() - self._health.since:.1f} s")
                     self._health = replace(self._health, state=CameraState.OK, reason="", attempts=0,
+                                           problem=CameraProblem.NONE,
                                            since=self._clock())
                 self._health = replace(self._health, frames=self._health.frames + 1)
             self._put(frame, generation)
@@ -316,12 +328,12 @@ class SupervisedSource(FrameSource):
         self._close_in_background(source)
         self._start()
 
-    def _problem_now(self, reason: str) -> None:
+    def _problem_now(self, reason: str, problem: CameraProblem = CameraProblem.STALLED) -> None:
         with self._lock:
             health = self._health
             since = self._clock() if health.state == CameraState.OK or not health.reason else health.since
             self._health = replace(health, state=CameraState.LOST, reason=reason, since=since,
-                                   attempts=health.attempts + 1)
+                                   attempts=health.attempts + 1, problem=problem)
         self._report(f"camera: {reason}; retrying")
 
     def next_frame(self, timeout: float = 0.25) -> Frame | None:
