@@ -139,8 +139,9 @@ class Player:
     """The buttons: the bids, "écart done" once the chien is seen, the card missed while the
     camera is away, and the end of the run once the camera has shown everything."""
 
-    def __init__(self, truth, db: Path, camera: FakeCamera, stop):
+    def __init__(self, truth, db: Path, camera: FakeCamera, stop, lost_screen_seen):
         self.truth, self.db, self.camera, self.stop = truth, db, camera, stop
+        self.lost_screen_seen = lost_screen_seen  # the player reads the OLED before pressing
         self.queue = bidding_presses(truth)
         self.ecart_done = self.card_entered = False
         self.by_hand: str | None = None
@@ -155,7 +156,8 @@ class Player:
             if not self.ecart_done and any(op["op"] == "chien" for op in ops):
                 self.ecart_done = True
                 self.queue = [("ok", "press")]
-            elif self.camera.state == "outage" and not self.card_entered and len(plays) == 4:
+            elif (self.camera.state == "outage" and not self.card_entered and len(plays) == 4
+                  and self.lost_screen_seen()):
                 self.card_entered = True
                 self.by_hand = self.truth.tricks[1].cards[0]
                 self.queue = card_presses(self.by_hand)
@@ -205,10 +207,14 @@ def scenario(outage_s: float) -> dict:
         return sum(op["op"] == "play" for op in log_ops(db)) >= 4
 
     camera = FakeCamera(oracle.frames(), sim.fps, outage_s, trick_one_logged)
-    source = SupervisedSource(camera.open, live=True, stall_s=5.0, backoff_s=(0.5, 2.0), fps=sim.fps)
+    source = SupervisedSource(camera.open, live=True, stall_s=5.0, backoff_s=(0.5, 2.0), fps=sim.fps,
+                              report=lambda text: print(text, file=sys.stderr, flush=True))
     stop = StopFlag()
-    player = Player(truth, db, camera, stop)
     screens = ScreenLog()
+    lost_screens = {render(CameraLostView(problem, s)).tobytes() for problem in ("failed", "no_camera")
+                    for s in range(int(outage_s) + 8)}
+    player = Player(truth, db, camera, stop,
+                    lambda: any(image.tobytes() in lost_screens for image in screens.images))
 
     server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     server.bind(str(work / "notify.sock"))
@@ -249,8 +255,6 @@ def scenario(outage_s: float) -> dict:
     gaps = [b - a for a, b in zip(pings, pings[1:])]
     ready_at = next((t for t, m in received if m.startswith("READY=1")), None)
     status_lost = sorted({m.split("\n")[0] for t, m in received if "camera lost" in m})
-    lost_screens = {render(CameraLostView(problem, s)).tobytes() for problem in ("failed", "no_camera")
-                    for s in range(int(outage_s) + 8)}
     shown_lost = sum(image.tobytes() in lost_screens for image in screens.images)
     return {
         "outage_s": outage_s,

@@ -97,6 +97,7 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     frames = 0
     ready = False
     status_due = 0.0
+    said: tuple = ()
     exit_code = 0
     reason = ""
     try:
@@ -124,9 +125,9 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
                     notifier.ready(camera_status(health, now))
                 report(f"ready after {now - started:.2f} s")
             notifier.ping()
-            if now >= status_due:
+            if now >= status_due or (health.state, health.reason) != said:  # at once when the camera changes
                 notifier.status(status_line(session, camera_status(health, now)))
-                status_due = now + STATUS_EVERY_S
+                status_due, said = now + STATUS_EVERY_S, (health.state, health.reason)
             if gives_up(health, now, config.camera.give_up_after_s):
                 report(f"camera lost for {health.lost_for(now):.0f} s ({health.reason}): giving up "
                        f"(camera.give_up_after_s = {config.camera.give_up_after_s:g}); systemd restarts the service")
