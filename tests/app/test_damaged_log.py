@@ -283,3 +283,26 @@ def test_an_unreachable_folder_is_reported_not_a_traceback(tmp_path):
         os.chmod(folder, 0o755)
     assert result.returncode == 0, result.stderr
     assert "no permission" in result.stdout and "nothing was written" in result.stdout, result.stdout
+
+
+def test_a_finished_demo_deal_that_no_longer_replays_is_reported_not_a_traceback(tmp_path):
+    from device.demo.table import finished_session
+    from device.games.registry import game_for
+
+    class Demo:
+        label = "demo:french-tarot:4:1"
+
+        @staticmethod
+        def rules():
+            return game_for("french-tarot")
+
+    path = tmp_path / "demo.db"
+    with DealLog.open(path) as log:
+        game = log.start_game("french-tarot", NAMES, {}, label=Demo.label)
+        deal = log.start_deal(game.id, {"dealer": 0})
+        log.append(deal.id, {"op": "bid", "seat": 1, "bid": "pass"})
+        log.append(deal.id, {"op": "play", "seat": "x", "card": "ZZ"})
+        log.finish_deal(deal.id, {"format": "tarot-deal/1"}, [0, 0, 0, 0])
+        with pytest.raises(StoreError, match="game 1, deal 1: operation 2") as refused:
+            finished_session(log, Demo)
+    assert "left untouched" in str(refused.value)
