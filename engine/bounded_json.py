@@ -33,6 +33,10 @@ class JSONInputError(TarotmateError, ValueError):
 
 
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+# Text that may hold something beyond the limits; without any of these the
+# plain parser is enough (the fast path for the deal log's small rows).
+_SUSPECT_NUMBER = re.compile(r"[0-9]{%d}|[eE][+-]?0*[0-9]{3}|NaN|Infinity" % (MAX_INTEGER_DIGITS + 1))
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def _where(text: str, index: int) -> str:
@@ -88,15 +92,25 @@ def loads(text: str | bytes, what: str = "JSON") -> Any:
     if len(text) > MAX_TEXT_CHARS:
         raise JSONInputError(f"{what}: {len(text)} characters, more than the {MAX_TEXT_CHARS} allowed")
     try:
-        _check_depth(text, MAX_DEPTH)
-        value = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise JSONInputError(f"{what}: a string holds an unpaired surrogate") from None
+    try:
+        if text.count("[") + text.count("{") > MAX_DEPTH:  # else it cannot nest too deep
+            _check_depth(text, MAX_DEPTH)
+        if _SUSPECT_NUMBER.search(text):
+            value = json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+                               parse_constant=_parse_constant)
+        else:
+            value = json.loads(text)
     except JSONInputError as exc:
         raise JSONInputError(f"{what}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise JSONInputError(f"{what}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
     except (RecursionError, ValueError) as exc:  # belt and braces: never a traceback
         raise JSONInputError(f"{what}: cannot be read ({exc})") from None
-    _check_strings(value, what)
+    if _SURROGATE_ESCAPE.search(text):
+        _check_strings(value, what)
     return value
 
 
