@@ -12,6 +12,7 @@ import importlib
 import sys
 
 from engine.errors import TarotmateError
+from engine.text import printable
 
 # name -> module under device.commands; the order is the order of --help.
 COMMANDS = {
@@ -23,6 +24,7 @@ COMMANDS = {
     "watch": "watch",
     "screens": "screens",
     "history": "history",
+    "backup": "backup",
     "config": "config",
     "enroll": "enroll",
     "decks": "decks",
@@ -66,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args._run(args) or 0)
     except TarotmateError as exc:
-        print(f"tarotmate {args.command}: error: {exc}", file=sys.stderr)
+        print(f"tarotmate {args.command}: error: {printable(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"tarotmate {args.command}: interrupted", file=sys.stderr)

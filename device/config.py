@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import TarotmateError
+from engine.text import control_characters, describe_controls
 
 LANGUAGES = ("en", "fr", "es")
 CARD_STYLES = ("french", "tarot")
@@ -70,6 +71,7 @@ class CameraConfig:
     fps: float = 10.0
     zones: str = ""
     deck: str = ""
+    give_up_after_s: float | None = None  # None: never; else exit non-zero after this long without a camera
 
 
 @dataclass(frozen=True)
@@ -228,6 +230,8 @@ def _parse_game(raw: dict[str, Any]) -> dict[str, Any]:
         for i, name in enumerate(names):
             if not name.strip():
                 raise ConfigError(f"game.names[{i}]: a name cannot be empty")
+            if control_characters(name):
+                raise ConfigError(f"game.names[{i}]: {name!r} holds control characters ({describe_controls(name)})")
         if len(set(names)) != len(names):
             raise ConfigError("game.names: two players have the same name")
         out["names"] = tuple(n.strip() for n in names)
@@ -295,6 +299,15 @@ def _parse_camera(raw: dict[str, Any]) -> dict[str, Any]:
         if not 1.0 <= fps <= 60.0:
             raise ConfigError(f"camera.fps: expected 1 to 60 frames per second, got {fps}")
         out["fps"] = fps
+    if "give_up_after_s" in raw:
+        value = raw["give_up_after_s"]
+        if value in ("never", 0):
+            out["give_up_after_s"] = None
+        else:
+            seconds = _number("camera.give_up_after_s", value)
+            if not 5.0 <= seconds <= 86400.0:
+                raise ConfigError(f"camera.give_up_after_s: expected 5 to 86400 seconds, 0 or \"never\", got {seconds:g}")
+            out["give_up_after_s"] = seconds
     source = out.get("source", CameraConfig.source)
     if source == "folder" and not out.get("path"):
         raise ConfigError('camera.path: the "folder" source needs the folder of images')
@@ -413,6 +426,11 @@ def load_config(path: str | os.PathLike[str] | None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not a Tarotmate configuration (arrays or tables nested too deeply)") from None
+    except ValueError as exc:  # an integer of thousands of digits
+        problem = "a number with thousands of digits" if "digits" in str(exc) else str(exc)
+        raise ConfigError(f"{path}: not a Tarotmate configuration ({problem})") from None
     try:
         return config_from_dict(data, source=str(path))
     except ConfigError as exc:
@@ -432,6 +450,8 @@ def describe(config: Config) -> str:
 
 
 def _toml_value(section: str, key: str, value: Any) -> str:
+    if value is None and (section, key) == ("camera", "give_up_after_s"):
+        return '"never"'
     if value is None:
         return '"none"'
     if isinstance(value, bool):

@@ -1,22 +1,31 @@
 #!/usr/bin/env bash
 # Install Tarotmate as a systemd service on Raspberry Pi OS Bookworm (64-bit).
 #
-#   sudo systemd/install.sh            # from a checkout of the repository
+#   sudo systemd/install.sh            # from a git checkout of the repository
 #
 # What it does (idempotent: run it again after `git pull` to upgrade):
 #   1. apt: python3-picamera2 (with libcamera's Python bindings), python3-opencv,
 #      python3-lgpio, python3-venv, i2c-tools. These are built against the
 #      system numpy (1.24); the venv below reuses them instead of pip wheels.
 #   2. a system user `tarotmate` in the gpio, i2c and video groups;
-#   3. a venv in /opt/tarotmate/venv with --system-site-packages (the apt
-#      picamera2/lgpio/numpy/OpenCV stay visible) and Tarotmate (with its card
-#      model) copied to /opt/tarotmate/src and installed in it with pip,
+#   3. the files git tracks at the checkout's HEAD (git archive: no untracked
+#      or ignored file, no local edit that is not committed) copied to
+#      /opt/tarotmate/src, owned by root and writable by root only; git runs as
+#      the checkout's owner, so nothing of the checkout runs as root;
+#   4. a venv in /opt/tarotmate/venv (root's, with --system-site-packages: the
+#      apt picamera2/lgpio/numpy/OpenCV stay visible) with Tarotmate installed
+#      in it by the venv's own pip (Debian's, not upgraded from the network),
 #      without upgrading numpy (numpy 2 breaks python3-picamera2);
-#   4. /etc/tarotmate/tarotmate.toml from the example (kept if it exists);
-#   5. the unit /etc/systemd/system/tarotmate.service, enabled and started.
+#   5. /etc/tarotmate/tarotmate.toml from the example (kept if it exists);
+#   6. the unit /etc/systemd/system/tarotmate.service, enabled and started.
+# The service user can write only its state directory (/var/lib/tarotmate);
+# the code it runs, and that the next `sudo install.sh` runs, belongs to root.
 # It does not enable I2C or the camera: run `sudo raspi-config nonint do_i2c 0`
 # (and reboot) first if /dev/i2c-1 is missing.
+#
+#   sudo systemd/install.sh --copy-only DEST   # step 3 alone, into DEST (for tests)
 set -euo pipefail
+umask 022
 
 PREFIX=/opt/tarotmate
 VENV="$PREFIX/venv"
@@ -29,6 +38,63 @@ SERVICE_USER=tarotmate
 if [[ $EUID -ne 0 ]]; then
     echo "install.sh: run it as root (sudo $0)" >&2
     exit 1
+fi
+
+# As the checkout's owner (never root's powers on a checkout someone else can
+# edit: its .git/config and hooks are that user's), with no home directory.
+as_owner() {
+    local uid=$1 gid=$2
+    shift 2
+    if [[ $uid == 0 ]]; then
+        "$@"
+    else
+        setpriv --reuid="$uid" --regid="$gid" --clear-groups env HOME=/nonexistent XDG_CONFIG_HOME=/nonexistent "$@"
+    fi
+}
+
+# Step 3: the tracked files of $1's HEAD into $2 (replaced), owned by root, 0755/0644.
+copy_tracked_files() {
+    local src=$1 dest=$2 uid gid stage
+    if [[ ! -e "$src/.git" ]]; then
+        echo "install.sh: $src is not a git checkout; clone the repository and run it from there" >&2
+        exit 1
+    fi
+    uid=$(stat -c %u "$src")
+    gid=$(stat -c %g "$src")
+    if [[ -n "$(as_owner "$uid" "$gid" git -C "$src" status --porcelain --untracked-files=no)" ]]; then
+        echo "install.sh: warning: $src has uncommitted changes; they are not installed (HEAD is)" >&2
+    fi
+    mkdir -p "$(dirname "$dest")"
+    stage=$(mktemp -d "$(dirname "$dest")/.src.XXXXXX")
+    # root extracts with its own owner and the umask: the archive's owners and modes are dropped
+    as_owner "$uid" "$gid" git -C "$src" archive --format=tar HEAD \
+        | tar -C "$stage" -x --no-same-owner --no-same-permissions -f -
+    chmod -R u=rwX,go=rX "$stage"
+    chown -R -h root:root "$stage"
+    if [[ -e "$dest" ]]; then
+        rm -rf "$dest.old"
+        mv "$dest" "$dest.old"
+    fi
+    mv "$stage" "$dest"
+    rm -rf "$dest.old"
+    echo "installed $(as_owner "$uid" "$gid" git -C "$src" rev-parse --short HEAD)" \
+        "($(find "$dest" -type f | wc -l) files) in $dest"
+}
+
+# Everything under $1 must be root's and writable by root only.
+check_root_only() {
+    local bad
+    bad=$(find "$1" ! -type l \( ! -user root -o ! -group root -o -perm /022 \) -print -quit)
+    if [[ -n "$bad" ]]; then
+        echo "install.sh: $bad is not root's alone (owner $(stat -c %U:%G "$bad"), mode $(stat -c %a "$bad"))" >&2
+        return 1
+    fi
+}
+
+if [[ ${1:-} == --copy-only ]]; then
+    copy_tracked_files "$SRC_DIR" "${2:?--copy-only DEST}"
+    check_root_only "$2" || exit 1
+    exit 0
 fi
 if ! grep -q 'VERSION_CODENAME=bookworm' /etc/os-release 2>/dev/null; then
     echo "install.sh: warning: written for Raspberry Pi OS Bookworm; continuing anyway" >&2
@@ -53,9 +119,21 @@ for group in gpio i2c video; do
     fi
 done
 
-echo "==> venv $VENV (system site packages: picamera2, lgpio, numpy, OpenCV from apt)"
+# The code and the card model (models/) live in $APP_DIR, readable by the
+# service under ProtectSystem=strict/ProtectHome=yes (a checkout in /home is not).
+echo "==> Tarotmate in $APP_DIR (the files git tracks, owned by root)"
 mkdir -p "$PREFIX"
+chown root:root "$PREFIX"
+chmod 0755 "$PREFIX"
+copy_tracked_files "$SRC_DIR" "$APP_DIR"
+
+echo "==> venv $VENV (system site packages: picamera2, lgpio, numpy, OpenCV from apt)"
+if [[ -x "$VENV/bin/python" ]] && ! check_root_only "$VENV" 2>/dev/null; then
+    echo "install.sh: $VENV was writable by others than root: making a new one" >&2
+    rm -rf "$VENV"
+fi
 if [[ ! -x "$VENV/bin/python" ]]; then
+    # the venv's pip is Debian's (python3-pip-whl, updated by apt); it is not upgraded from the network
     python3 -m venv --system-site-packages "$VENV"
 fi
 # Pin what must come from apt: pip must not pull numpy 2 or a newer OpenCV
@@ -67,14 +145,10 @@ opencv-python-headless<4.12
 CONSTRAINTS_EOF
 # On aarch64 pip adds the opencv-python-headless<4.12 wheel (built for numpy 1.x);
 # it shadows python3-opencv inside the venv, which is harmless.
-"$VENV/bin/pip" install --upgrade --quiet pip
-# The code and the card model (models/) live in $APP_DIR, readable by the
-# service under ProtectSystem=strict/ProtectHome=yes (a checkout in /home is not).
-echo "==> Tarotmate in $APP_DIR"
-mkdir -p "$APP_DIR"
-tar -C "$SRC_DIR" --exclude=./.git --exclude=./.venv --exclude=./.venv-train --exclude=./demo-out \
-    --exclude='__pycache__' -cf - . | tar -C "$APP_DIR" -xf -
-PIP_CONSTRAINT="$CONSTRAINTS" "$VENV/bin/pip" install --quiet -e "$APP_DIR"
+PIP_CONSTRAINT="$CONSTRAINTS" PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/pip" install --quiet -e "$APP_DIR"
+# bytecode compiled now, by root: the service cannot write it there (and need not)
+"$VENV/bin/python" -m compileall -q "$APP_DIR/engine" "$APP_DIR/vision" "$APP_DIR/device" >/dev/null
+check_root_only "$PREFIX" || exit 1
 "$VENV/bin/python" - <<'PY'
 import numpy, cv2, onnxruntime
 print(f"numpy {numpy.__version__}, OpenCV {cv2.__version__}, onnxruntime {onnxruntime.__version__}")
@@ -87,6 +161,8 @@ PY
 
 echo "==> configuration $CONFIG_DIR/tarotmate.toml"
 mkdir -p "$CONFIG_DIR"
+chown root:root "$CONFIG_DIR"
+chmod 0755 "$CONFIG_DIR"
 if [[ ! -e "$CONFIG_DIR/tarotmate.toml" ]]; then
     install -m 0644 "$APP_DIR/device/tarotmate.example.toml" "$CONFIG_DIR/tarotmate.toml"
     # an absolute deal log path, so that `tarotmate history --config ...` finds it from any shell

@@ -98,12 +98,15 @@ class Picamera2Source(FrameSource):
         t0 = None
         index = 0
         while True:
-            request = cam.capture_request()
             try:
-                image = request.make_array("main").copy()
-                stamp = request.get_metadata().get("SensorTimestamp")
-            finally:
-                request.release()
+                request = cam.capture_request()
+                try:
+                    image = request.make_array("main").copy()
+                    stamp = request.get_metadata().get("SensorTimestamp")
+                finally:
+                    request.release()
+            except Exception as exc:  # libcamera: RuntimeError("Camera frontend has timed out!") ...
+                raise SourceError(f"Pi camera {self.camera}: {str(exc).strip() or type(exc).__name__}") from None
             seconds = stamp / 1e9 if stamp else time.monotonic()
             t0 = seconds if t0 is None else t0
             yield Frame(image, seconds - t0, index)
@@ -205,6 +208,13 @@ class SimulatorSource(FrameSource):
     def __iter__(self) -> Iterator[Frame]:
         for sim_frame in self.simulator.frames():
             yield Frame(sim_frame.image, sim_frame.timestamp, sim_frame.index)
+
+
+def is_live(spec: str) -> bool:
+    """A camera (``picamera2``, an OpenCV device number) rather than a file,
+    a folder or the simulator: it has no natural end."""
+    spec = str(spec).strip()
+    return spec == "picamera2" or spec.isdigit()
 
 
 def open_source(

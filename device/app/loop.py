@@ -2,8 +2,17 @@
 
 :func:`run_device` opens what the configuration names (camera, display,
 buttons), resumes the open game from the deal log, and runs until SIGTERM,
-with sd_notify (READY after the first frame, WATCHDOG from the loop) and a
-clean shutdown.
+with sd_notify and a clean shutdown. The loop never waits on the camera for
+more than :data:`LOOP_TICK_S`: the camera is read through its supervisor
+(:mod:`device.app.camera`), so a camera that fails, stalls or stops is
+retried while the loop goes on reading the buttons (the game goes on by
+hand, the OLED says "camera lost"), pinging the watchdog (it pings while the
+loop is alive, not while frames arrive) and saying what is wrong on the
+``STATUS=`` line. SIGTERM ends it within a tick, whatever the camera does.
+``READY=1`` is sent after the first frame, or as soon as the camera is known
+to be lost (the device is usable from the buttons). With
+``camera.give_up_after_s`` set, a camera lost that long ends the loop with
+:data:`EXIT_CAMERA_LOST`, so that systemd restarts the service.
 """
 
 from __future__ import annotations
@@ -14,6 +23,7 @@ import threading
 import time
 from typing import Callable
 
+from device.app.camera import PlainFrames, as_camera, camera_status, gives_up, lost_view, open_camera
 from device.app.menu_driver import MenuDriver
 from device.app.notify import Notifier
 from device.app.session import GameSession
@@ -22,6 +32,11 @@ from device.games.registry import game_for
 from device.hardware.from_config import open_buttons, open_frame_source, open_outputs, open_tracker
 from device.hardware.outputs import Outputs
 from device.storage.deal_log import DealLog
+
+LOOP_TICK_S = 0.2  # the longest the loop waits for a frame before it reads the buttons again
+STATUS_EVERY_S = 2.0
+CAMERA_TURN_S = 4.0  # while the camera is lost: its screen, then the game's, in turns
+EXIT_CAMERA_LOST = 3  # camera.give_up_after_s reached: systemd's Restart=on-failure starts it again
 
 
 class StopFlag:
@@ -60,9 +75,10 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     notifier = Notifier() if notifier is None else notifier
     started = time.monotonic()
     notifier.status("starting")
+    # the deal log first: a second `run` on it stops here, before touching the display
+    log = DealLog.open(config.store.resolved())
     outputs = open_outputs(config, report) if outputs is None else outputs
     show_camera_status(outputs, config, "starting")
-    log = DealLog.open(config.store.resolved())
     rules = game_for(config.game.kind)
     names = config.game.seat_names()
     close_other_game(log, rules.kind, names, config.game.options, report)
@@ -76,35 +92,68 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     menus = MenuDriver(app)
     app.hooks.append(menus.sync)
     tracker = open_tracker(config) if tracker is None else tracker
-    source = open_frame_source(config) if source is None else source
+    camera = open_camera(config, report) if source is None else as_camera(source)
+    stop_at_end = isinstance(camera, PlainFrames)  # frames handed in (tests, benchmarks) end the loop
     frames = 0
+    ready = False
+    status_due = 0.0
+    said: tuple = ()
+    exit_code = 0
+    reason = ""
     try:
-        for frame in source:
+        while not stop:
+            frame = camera.next_frame(LOOP_TICK_S)
+            if frame is not None:
+                app.on_events(tracker.process(frame))
+                frames += 1
+            elif camera.ended and stop_at_end:
+                reason = "end of frames"
+                break
             if stop:
                 break
-            app.on_events(tracker.process(frame))
             for event in buttons.drain():
                 menus.on_button(event)
-            if frames == 0:
-                app.refresh()  # the camera works: the game's screen replaces the start screen
-                notifier.ready(f"camera ok after {time.monotonic() - started:.1f} s")
-                report(f"ready after {time.monotonic() - started:.2f} s")
+            now = time.monotonic()
+            health = camera.health
+            app.show_camera(camera_screen(health, now))
+            if not ready and (frame is not None or lost_view(health, now) is not None):
+                ready = True
+                if frame is not None:
+                    app.refresh()  # the camera works: the game's screen replaces the start screen
+                    notifier.ready(f"camera ok after {now - started:.1f} s")
+                else:
+                    notifier.ready(camera_status(health, now))
+                report(f"ready after {now - started:.2f} s")
             notifier.ping()
-            frames += 1
-            if frames % 30 == 0:
-                notifier.status(status_line(session))
+            if now >= status_due or (health.state, health.reason) != said:  # at once when the camera changes
+                notifier.status(status_line(session, camera_status(health, now)))
+                status_due, said = now + STATUS_EVERY_S, (health.state, health.reason)
+            if gives_up(health, now, config.camera.give_up_after_s):
+                report(f"camera lost for {health.lost_for(now):.0f} s ({health.reason}): giving up "
+                       f"(camera.give_up_after_s = {config.camera.give_up_after_s:g}); systemd restarts the service")
+                notifier.status(f"giving up: {camera_status(health, now)}")
+                reason, exit_code = "camera lost", EXIT_CAMERA_LOST
+                break
             if max_frames is not None and frames >= max_frames:
+                reason = "frame limit"
                 break
     finally:
         notifier.stopping()
-        for close in (source.close, buttons.close, outputs.close, log.close):
+        for close in (camera.close, buttons.close, outputs.close, log.close):
             try:
                 close()
             except Exception as exc:  # closing must not hide the real error
                 report(f"while closing: {exc}")
-    reason = stop.reason or ("frame limit" if max_frames is not None and frames >= max_frames else "end of frames")
-    report(f"stopped ({reason}) after {frames} frames")
-    return 0
+    report(f"stopped ({stop.reason or reason or 'stopped'}) after {frames} frames")
+    return exit_code
+
+
+def camera_screen(health, now: float):
+    """While the camera is lost: its screen for CAMERA_TURN_S, then the game's, in turns."""
+    view = lost_view(health, now)
+    if view is None:
+        return None
+    return view if int((now - health.since) // CAMERA_TURN_S) % 2 == 0 else None
 
 
 def show_camera_status(outputs: Outputs, config, camera: str) -> None:
@@ -130,11 +179,12 @@ def close_other_game(log, kind: str, names: list[str], options: dict, report: Ca
            f"game {game.id} closed, a new game starts")
 
 
-def status_line(session: GameSession) -> str:
-    """The STATUS= line systemd shows: game, deal, phase."""
+def status_line(session: GameSession, camera: str = "") -> str:
+    """The STATUS= line systemd shows: what is wrong with the camera (if anything), game, deal, phase."""
     state = session.state
     phase = getattr(state, "phase", "")
-    return f"{session.rules.kind} · game {session.game.id} · deal {session.deal.number} · {phase}"
+    game = f"{session.rules.kind} · game {session.game.id} · deal {session.deal.number} · {phase}"
+    return f"{camera} · {game}" if camera else game
 
 
 def first_setup(config) -> dict:

@@ -22,6 +22,7 @@ from device.games.registry import Game
 from device.storage.deal_log import DealLog, DealRow, GameRow, StoreError
 from engine.contract import Refusal
 from engine.match import Match
+from engine.errors import TarotmateError
 
 
 @dataclass(frozen=True)
@@ -84,12 +85,19 @@ class GameSession:
         return session
 
     def _replay(self) -> None:
+        where = f"{self.log.path}: game {self.game.id}, deal {self.deal.number}"
         for index, data in enumerate(self.log.operations(self.deal.id), 1):
-            op = self.rules.op_from_dict(data)
+            try:
+                op = self.rules.op_from_dict(data)
+            except (TarotmateError, KeyError, TypeError, ValueError) as exc:
+                raise StoreError(
+                    f"{where}: operation {index} ({data}) is not an operation of {self.rules.kind} "
+                    f"({type(exc).__name__}: {exc}); the log was left untouched"
+                ) from None
             refusal = self.rules.refusal(self.state, op)
             if refusal is not None:
                 raise StoreError(
-                    f"{self.log.path}: operation {index} of deal {self.deal.number} ({data}) no longer "
+                    f"{where}: operation {index} ({data}) no longer "
                     f"replays: {refusal.reason}; the log was left untouched"
                 )
             self.rules.apply(self.state, op)

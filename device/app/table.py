@@ -38,6 +38,7 @@ class TableApp:
         self.report = report or (lambda text: None)
         self.alert: Any = None  # a view shown until the next applied operation
         self.menu_view: Any = None  # a menu the buttons opened, shown over the game
+        self.camera_view: Any = None  # "camera lost", shown in turns with the game while it lasts
         self.tick = 0
         self.swept = False
         self.hooks: list[Callable[[], None]] = []  # called after each change, before the redraw
@@ -114,7 +115,7 @@ class TableApp:
     # ------------------------------------------------------------ screens
 
     def current_view(self):
-        """What the OLED shows now: a menu, a card to confirm, an alert, the end of the game, or the game."""
+        """What the OLED shows now: a menu, a card to confirm, an alert, the end of the game, the camera lost, or the game."""
         if self.menu_view is not None:
             return self.menu_view
         if self.controller.pending:
@@ -123,7 +124,15 @@ class TableApp:
             return self.alert
         if self.session.match_over and self.session.deal.finished is not None:  # the last deal is closed
             return views.game_over_view(self.session.match, self.session.names, self.session.rules.deal_word)
+        if self.camera_view is not None:
+            return self.camera_view
         return self.game_view()
+
+    def show_camera(self, view) -> None:
+        """Show the camera-lost screen (``None``: take it away); redraws when it changes."""
+        if view != self.camera_view:
+            self.camera_view = view
+            self.refresh()
 
     def game_view(self):
         """The game's own screen for its state (see the game's ``screens``)."""

@@ -7,6 +7,8 @@ import csv
 import datetime as dt
 import sys
 
+from engine.text import printable
+
 HELP = "list the games of the deal log with their scores (and export them as CSV)"
 
 
@@ -19,7 +21,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _when(timestamp: float | None) -> str:
     if timestamp is None:
         return "in progress"
-    return dt.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
+    try:
+        return dt.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
+    except (OverflowError, OSError, ValueError):  # a clock that was far off
+        return f"t={timestamp:g}"
 
 
 def _score(value: float) -> str:
@@ -36,7 +41,7 @@ def deal_rows(log) -> list[dict]:
             totals = [t + s for t, s in zip(totals, scores)]
             row = {
                 "game": game.id,
-                "kind": game.kind,
+                "kind": printable(game.kind),
                 "deal": deal.number,
                 "finished": _when(deal.finished),
                 "status": "done" if deal.scores is not None else ("in progress" if deal.finished is None else "no score"),
@@ -44,7 +49,7 @@ def deal_rows(log) -> list[dict]:
             for seat, name in enumerate(game.names):
                 row[f"score_{seat}"] = scores[seat]
                 row[f"total_{seat}"] = totals[seat]
-                row[f"name_{seat}"] = name
+                row[f"name_{seat}"] = printable(name)
             rows.append(row)
     return rows
 
@@ -69,12 +74,13 @@ def print_table(log, out=sys.stdout) -> None:
     for game in games:
         deals = log.deals(game.id)
         what, unit = _words(game.kind)
-        title = f"{what} {game.id} · {game.kind} · {game.players} players · {_when(game.started)}"
+        title = f"{what} {game.id} · {printable(game.kind)} · {game.players} players · {_when(game.started)}"
         if game.finished is None:
             title += " · in progress"
         print(title, file=out)
-        width = max(6, *(len(n) for n in game.names))
-        print(f"  {unit} " + " ".join(f"{n:>{width}}" for n in game.names), file=out)
+        names = [printable(n) for n in game.names]  # a name from an older log may hold control characters
+        width = max(6, *(len(n) for n in names))
+        print(f"  {unit} " + " ".join(f"{n:>{width}}" for n in names), file=out)
         totals = [0.0] * game.players
         for deal in deals:
             if deal.scores is None:
@@ -103,18 +109,15 @@ def write_csv(rows: list[dict], handle) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from device.config import default_config_path, load_config
-    from device.storage.deal_log import DealLog, StoreError
+    from device.storage.deal_log import DealLog
 
     if args.db:
         path = args.db
     else:
         config = load_config(args.config or default_config_path())
         path = config.store.resolved()
-    from pathlib import Path
-
-    if not Path(path).exists():
-        raise StoreError(f"{path}: no deal log there yet (nothing has been played)")
-    with DealLog.open(path) as log:
+    with DealLog.open(path, writer=False) as log:
+        log.check_rows()  # a damaged row is reported (game, deal), not half a table
         print_table(log, out=sys.stderr if args.csv == "-" else sys.stdout)
         if args.csv:
             rows = deal_rows(log)

@@ -16,15 +16,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.errors import TarotmateError
+    from engine import bounded_json
     from engine.tarot.record import deal_from_record, load_record, replay_deal
 
     if args.record == "-":
-        try:
-            record = json.load(sys.stdin)
-        except json.JSONDecodeError as exc:
-            raise TarotmateError(f"stdin: invalid JSON at line {exc.lineno}, column {exc.colno}: "
-                                 f"{exc.msg}") from None
+        record = bounded_json.read_stream(sys.stdin, "stdin")
     else:
         record = load_record(args.record)
     deal = deal_from_record(record)

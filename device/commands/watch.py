@@ -42,7 +42,7 @@ def _open(args):
     if args.source != "sim":
         if args.truth:
             raise TarotmateError("--truth works only with the simulated table (SOURCE = sim)")
-        return open_source(args.source, fps=args.fps), None
+        return _supervised(args), None
     from vision.simulator import TableSimulator, trick_script
 
     if args.tricks < 1:
@@ -50,6 +50,24 @@ def _open(args):
     script = trick_script(players=args.players, seed=args.seed, tricks=args.tricks)
     sim = TableSimulator(script, players=args.players, seed=args.seed, deck=args.sim_deck, fps=args.fps or 30.0)
     return SimulatorSource(sim), sim
+
+
+def _supervised(args):
+    """The source, opened now (a bad SOURCE is reported at once), then
+    supervised: a camera that fails, stalls or ends is opened again; a video
+    or a folder ends at its end, and a failure or a stall there is an error."""
+    import sys
+
+    from vision.sources import is_live, open_source
+    from vision.supervised_source import SupervisedSource
+
+    first = [open_source(args.source, fps=args.fps)]
+
+    def opener():
+        return first.pop() if first else open_source(args.source, fps=args.fps)
+
+    return SupervisedSource(opener, live=is_live(args.source), fps=first[0].fps,
+                            report=lambda text: print(f"watch: {text}", file=sys.stderr, flush=True))
 
 
 def run(args) -> int:

@@ -33,7 +33,7 @@ from device.hardware.outputs import Outputs
 from device.hardware.recorder import ScreenRecorder
 from device.games.registry import game_for
 from device.app.session import GameSession
-from device.storage.deal_log import DealLog
+from device.storage.deal_log import DealLog, StoreError
 from engine.errors import TarotmateError
 
 DB_NAME = "demo.db"
@@ -157,8 +157,7 @@ def run_demo(settings: DemoSettings, report: Callable[[str], None] | None = None
     if out.exists() and not out.is_dir():
         raise TarotmateError(f"--out {out}: not a folder")
     if settings.fresh and out.exists():
-        for name in (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm"):
-            (out / name).unlink(missing_ok=True)
+        DealLog.delete(out / DB_NAME)  # refused while another demo plays in --out
         shutil.rmtree(out / "screens", ignore_errors=True)
     out.mkdir(parents=True, exist_ok=True)
     game = game_for(settings.game)
@@ -260,6 +259,14 @@ def finished_session(log: DealLog, demo) -> GameSession | None:
     rules = demo.rules()
     state = rules.new_state(game, deal.setup)
     session = GameSession(log, rules, game, deal, state)
-    for data in log.operations(deal.id):
-        rules.apply(state, rules.op_from_dict(data))
+    for index, data in enumerate(log.operations(deal.id), 1):
+        try:
+            op = rules.op_from_dict(data)
+            refusal = rules.refusal(state, op)
+        except (TarotmateError, KeyError, TypeError, ValueError) as exc:
+            refusal = f"{type(exc).__name__}: {exc}"
+        if refusal is not None:
+            raise StoreError(f"{log.path}: game {game.id}, deal {deal.number}: operation {index} ({data}) no longer "
+                             f"replays ({getattr(refusal, 'reason', refusal)}); the log was left untouched")
+        rules.apply(state, op)
     return session

@@ -17,7 +17,7 @@ from device.screens.enroll import (
 )
 from device.screens.game_over import render_game_over
 from device.screens.menu import render_menu
-from device.screens.status import render_camera_status, render_confirm_card
+from device.screens.status import render_camera_lost, render_camera_status, render_confirm_card
 from device.screens.tarot import (
     render_bidding,
     render_deal_end,
@@ -43,6 +43,7 @@ RENDERERS = {
     views.TriviumView: render_trivium,
     views.AnnouncementView: render_announcement,
     views.CameraStatusView: render_camera_status,
+    views.CameraLostView: render_camera_lost,
     views.ConfirmCardView: render_confirm_card,
     views.MenuView: render_menu,
     views.EnrollCardView: render_enroll_card,

@@ -8,6 +8,7 @@ from device.i18n import N_, translator
 from device.screens.views import (
     AnnouncementView,
     BiddingView,
+    CameraLostView,
     CameraStatusView,
     ConfirmCardView,
     DealEndView,
@@ -77,6 +78,7 @@ def examples(lang: str = "en") -> dict[str, object]:
         "announcement": AnnouncementView("trivium", "Bertrand", 63),
         "camera": CameraStatusView("ok", fps=11.6, model="tarotmate-cards-v1 (efficientnet-lite0)",
                                    cards_seen=23, last_card="DN", confidence=0.97),
+        "camera_lost": CameraLostView("no_frames", seconds=42),
         "confirm_card": ConfirmCardView("H07", 0.62, ("H08", "D07"), selected=0, seat="Carmen"),
         "menu": MenuView(tr(N_("Menu")), (tr(N_("Undo last event")), tr(N_("Announce a poignée")),
                                           tr(N_("Announce a chelem")), tr(N_("Correct a card")),

@@ -1,4 +1,4 @@
-"""Camera and recognition screens: the camera's health, an uncertain card."""
+"""Camera and recognition screens: the camera's health, a lost camera, an uncertain card."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from PIL import Image
 from device.i18n import N_, translator
 from device.screens.draw import SMALL, WIDTH, Canvas
 from device.screens.labels import card_name, card_text
-from device.screens.views import CameraStatusView, ConfirmCardView
+from device.screens.views import CameraLostView, CameraStatusView, ConfirmCardView
 
 ROWS = (14, 26, 38, 50)
 PITCH = 12
@@ -37,6 +37,30 @@ def render_camera_status(view: CameraStatusView, lang: str = "en", style: str = 
         conf_w = c.text((WIDTH - 2, ROWS[3]), conf, SMALL, align="right", max_width=30) if conf else 0
         room = WIDTH - 8 - conf_w
         c.text((2, ROWS[3]), card_text(view.last_card, lang, style, room, SMALL), SMALL, max_width=room)
+    return c.image
+
+
+CAMERA_PROBLEMS = {
+    "no_camera": N_("It cannot be opened."),
+    "no_frames": N_("It sends no pictures."),
+    "failed": N_("It stopped with an error."),
+    "ended": N_("The video has ended."),
+}
+
+
+def render_camera_lost(view: CameraLostView, lang: str = "en", style: str = "french", tick: int | None = None) -> Image.Image:
+    """"Camera lost — retrying": what is wrong, and that the game goes on from the buttons."""
+    tr = translator(lang)
+    c = Canvas()
+    if view.problem == "ended":
+        c.header(tr(N_("No camera")))
+    else:
+        c.header(tr(N_("Camera lost")), tr(N_("{n} s")).format(n=view.seconds))
+    c.text((2, ROWS[0]), tr(CAMERA_PROBLEMS.get(view.problem, CAMERA_PROBLEMS["failed"])), SMALL, scroll=tick)
+    if view.problem != "ended":
+        c.text((2, ROWS[1]), tr(N_("Retrying…")), SMALL, scroll=tick)
+    c.text((2, ROWS[2]), tr(N_("Enter cards by hand:")), SMALL, scroll=tick)
+    c.text((2, ROWS[3]), tr(N_("OK, then Correct a card")), SMALL, scroll=tick)
     return c.image
 
 

@@ -169,6 +169,17 @@ class CameraStatusView:
     confidence: float | None = None  # of the last card, 0..1
 
 
+CAMERA_PROBLEMS = ("no_camera", "no_frames", "failed", "ended")
+
+
+@dataclass(frozen=True)
+class CameraLostView:
+    """The camera is lost and retried; meanwhile the cards are entered with the buttons."""
+
+    problem: str  # one of CAMERA_PROBLEMS: cannot be opened, no frames (stalled or stopped), an error, the video ended
+    seconds: int = 0  # without frames so far
+
+
 @dataclass(frozen=True)
 class ConfirmCardView:
     """An uncertain card: confirm it or pick an alternative."""

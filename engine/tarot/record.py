@@ -19,6 +19,7 @@ import json
 from pathlib import Path
 from typing import Any, Mapping
 
+from engine import bounded_json
 from engine.cards import BY_CODE
 from engine.errors import TarotmateError
 from engine.tarot.operations import (AnnounceChelem, Bid, CallCard, DeclareMisere,
@@ -26,6 +27,7 @@ from engine.tarot.operations import (AnnounceChelem, Bid, CallCard, DeclareMiser
 from engine.tarot.options import OptionError, TarotOptions
 from engine.tarot.deal_record import RECORD_FORMAT, deal_to_record
 from engine.tarot.state import IllegalOperation, TarotDeal
+from engine.text import control_characters, describe_controls
 from engine.tarot.tables import (BID_ALIASES, BID_NAMES, CHIEN_SIZE, CONTRACTS, HAND_SIZE, MISERE_KINDS,
                                  POIGNEE_LEVELS)
 
@@ -99,6 +101,9 @@ def validate_record(d: Any) -> dict[str, Any]:
     if names is not None:
         if not isinstance(names, list) or len(names) != n or not all(isinstance(x, str) for x in names):
             raise RecordError("names", f"expected {n} names (strings), got {names!r}")
+        for i, name in enumerate(names):
+            if control_characters(name):
+                raise RecordError(f"names[{i}]", f"{name!r} holds control characters ({describe_controls(name)})")
     out["names"] = names
     try:
         options = TarotOptions.from_dict(_require(d, "options") or {})
@@ -392,19 +397,9 @@ def replay_record(record: Mapping[str, Any]) -> dict[str, Any]:
 def load_record(path: str | Path) -> dict[str, Any]:
     """Read a record file (JSON); clear errors for a missing file or bad JSON."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TarotmateError(f"{p}: no such file") from None
-    except IsADirectoryError:
-        raise TarotmateError(f"{p}: is a directory, not a deal record") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TarotmateError(f"{p}: cannot read: {exc}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TarotmateError(f"{p}: invalid JSON at line {exc.lineno}, column {exc.colno}: "
-                             f"{exc.msg}") from None
+    if p.is_dir():
+        raise TarotmateError(f"{p}: is a directory, not a deal record")
+    return bounded_json.read_file(p)
 
 
 def write_record(deal: TarotDeal, path: str | Path) -> None:

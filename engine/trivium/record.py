@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from engine import bounded_json
 from engine.errors import TarotmateError
+from engine.text import control_characters, describe_controls
 from engine.trivium.game import TriviumGame
 from engine.trivium.operations import IllegalOperation, operation_from_dict
 from engine.trivium.options import TriviumOptions
@@ -52,12 +54,26 @@ def game_from_record(data: dict) -> TriviumGame:
     for key in ("players", "operations"):
         if not isinstance(data.get(key), list):
             raise RecordError(f"a {FORMAT} record needs a list {key!r}")
+    for i, name in enumerate(data["players"]):
+        if not isinstance(name, str):
+            raise RecordError(f"players[{i}]: expected a name, got {name!r}")
+        if control_characters(name):
+            raise RecordError(f"players[{i}]: {name!r} holds control characters ({describe_controls(name)})")
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise RecordError(f"options: expected an object, got {options!r}")
+    for i, op in enumerate(data["operations"]):
+        if not isinstance(op, dict) or not isinstance(op.get("op"), str):
+            raise RecordError(f"operations[{i}]: expected an operation object, got {op!r}")
     try:
-        options = TriviumOptions.from_dict(data.get("options") or {})
+        options = TriviumOptions.from_dict(options)
         operations = [operation_from_dict(d) for d in data["operations"]]
         game = TriviumGame.replay(data["players"], options, operations)
     except (IllegalOperation, TarotmateError) as exc:
         raise RecordError(f"the record does not replay: {exc}") from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+        # a field of the wrong type deep inside an operation: the record is not one Tarotmate wrote
+        raise RecordError(f"the record does not replay: a field has the wrong type ({exc})") from None
     expected = data.get("result")
     if expected is not None and expected != result_of(game):
         raise RecordError(f"the record's result {expected} differs from its replay {result_of(game)}")
@@ -70,9 +86,9 @@ def dumps(game: TriviumGame) -> str:
 
 def loads(text: str) -> TriviumGame:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not JSON: {exc}") from None
+        data = bounded_json.loads(text, "the record")
+    except bounded_json.JSONInputError as exc:
+        raise RecordError(f"not JSON: {str(exc).removeprefix('the record: ')}") from None
     return game_from_record(data)
 
 

@@ -138,6 +138,11 @@ def _variants():
         yield AnnouncementView(kind, long, 63, valid=False)
     for state in CAMERA_STATES:
         yield CameraStatusView(state, 29.97, "m" * 40, 78, "T21", 0.5)
+    from device.screens.views import CAMERA_PROBLEMS, CameraLostView
+
+    for problem in CAMERA_PROBLEMS:
+        for seconds in (0, 86400):
+            yield CameraLostView(problem, seconds)
     for loco in LOCO_TEXT:
         seats = tuple(TriviumSeatView(long + str(i), (TerciaView(("T10", "T10", "T01"), True),) * 3) for i in range(4))
         yield TriviumView(seats, "EX", loco, long, current=3)
