@@ -166,7 +166,9 @@ class ConfirmCardView:
     confidence: float
     alternatives: tuple[str, ...] = ()
     selected: int = 0  # 0 = the card itself, 1.. = alternatives, last = "other card"
-    seat: str | None = None
+    seat: str | None = None  # who played it
+    trick: int | None = None  # the trick it was played to (place "trick")
+    place: str = "trick"  # where it lies: "trick", "chien", "ecart" or "olla"
 
 
 @dataclass(frozen=True)
