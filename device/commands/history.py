@@ -103,14 +103,37 @@ def run(args: argparse.Namespace) -> int:
 
     if not Path(path).exists():
         raise StoreError(f"{path}: no deal log there yet (nothing has been played)")
-    with DealLog.open(path) as log:
-        print_table(log, out=sys.stderr if args.csv == "-" else sys.stdout)
-        if args.csv:
-            rows = deal_rows(log)
-            if args.csv == "-":
-                write_csv(rows, sys.stdout)
-            else:
-                with open(args.csv, "w", encoding="utf-8", newline="") as handle:
-                    write_csv(rows, handle)
-                print(f"wrote {len(rows)} deals to {args.csv}", file=sys.stderr)
+    handle = open_csv(args.csv) if args.csv and args.csv != "-" else None  # fail before any output
+    try:
+        with DealLog.open(path) as log:
+            print_table(log, out=sys.stderr if args.csv == "-" else sys.stdout)
+            if args.csv:
+                rows = deal_rows(log)
+                write_csv(rows, handle or sys.stdout)
+                if handle is not None:
+                    print(f"wrote {len(rows)} deals to {args.csv}", file=sys.stderr)
+    finally:
+        if handle is not None:
+            handle.close()
     return 0
+
+
+def open_csv(path: str):
+    """``path`` opened for writing, or a TarotmateError naming it and why not."""
+    import errno
+    import os
+
+    from engine.errors import TarotmateError
+
+    if os.path.isdir(path):
+        raise TarotmateError(f"--csv {path}: is a folder; give the name of a file to write, e.g. "
+                             f"{os.path.join(path, 'history.csv')}")
+    try:
+        return open(path, "w", encoding="utf-8", newline="")
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        if exc.errno == errno.ENOENT:
+            why = f"its folder {os.path.dirname(os.path.abspath(path))} does not exist"
+        elif exc.errno == errno.ENOTDIR:
+            why = "a part of its path is a file, not a folder"
+        raise TarotmateError(f"--csv {path}: cannot write: {why}") from None
