@@ -75,10 +75,10 @@ def read_image(path: str):
 
 def run(args: argparse.Namespace) -> int:
     from device.cli import EXIT_PARTIAL, error_line
-    from vision.namer import Namer
+    from vision.decks import load_namer
     from vision.native_log import NativeStderr
 
-    namer = Namer.load(deck=args.deck, threshold=args.threshold)
+    namer = load_namer(deck=args.deck, threshold=args.threshold)
     results, failed = [], 0
     for path in args.images:
         with NativeStderr(prefix=f"classify: {path}: ") as quiet:  # libjpeg's warnings go to the log

@@ -92,9 +92,9 @@ def _watch(args, source, sim, zones, quiet, Tracker) -> tuple[list, int]:
             tracker = Tracker(zones, localiser=oracle.localise, namer=oracle, cropper=oracle.crop)
             frames = _sim_frames(oracle)
         else:
-            from vision.namer import Namer
+            from vision.decks import load_namer
 
-            tracker = Tracker(zones, namer=Namer.load(deck=args.deck))
+            tracker = Tracker(zones, namer=load_namer(deck=args.deck))
             frames = quiet.iterate(source)
         return _track(tracker, frames, args)
 
