@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from device.cli import EXIT_ERROR, EXIT_PARTIAL, main
-from device.store import DealLog
+from device.storage.deal_log import DealLog
 from engine.tarot import deal_to_record, random_deal
 from tests.conftest import ROOT
 
