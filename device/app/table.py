@@ -109,7 +109,7 @@ class TableApp:
 
     def _alert_view(self, notice: Notice):
         return views.alert_view(notice.detail or notice.text, self.session.state, self.session.names, notice.seat,
-                                notice.card)
+                                notice.card, why=notice.why)
 
     # ------------------------------------------------------------ screens
 

@@ -25,11 +25,15 @@ def whole(value: float) -> int:
     return int(round(value))
 
 
-def alert_view(text: str, deal, names: list[str], seat: int | None = None, card: str | None = None) -> ViolationView:
-    """A refused operation (a card already played, the wrong phase...)."""
+def alert_view(text: str, deal, names: list[str], seat: int | None = None, card: str | None = None,
+               why=None) -> ViolationView:
+    """A refused operation (a card already played, the wrong phase...).
+
+    ``why`` is the engine's reason (a message id with arguments): the screen
+    renders it in its language, seats as the players' names."""
     trick = deal.trick_number if hasattr(deal, "trick_number") else 0
     return ViolationView("refused", seat_name(names, seat) if seat is not None else "Tarotmate", trick, None, card,
-                         detail=text)
+                         detail=text, why=why, names=tuple(names))
 
 
 def score_table_view(names: list[str], deal_scores, totals, deal_number: int) -> ScoreTableView:

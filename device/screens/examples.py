@@ -5,6 +5,7 @@ strings of the three languages must fit)."""
 from __future__ import annotations
 
 from device.i18n import N_, translator
+from engine.reasons import Reason
 from device.screens.views import (
     AnnouncementView,
     BiddingView,
@@ -50,7 +51,9 @@ def examples(lang: str = "en") -> dict[str, object]:
                             winner=0),
         "violation": ViolationView("revoke", "Dominique", trick=4, suit="H", card="C07"),
         "refused": ViolationView("refused", "Carmen", trick=2, card="S02",
-                                 detail="S02 was already played at trick 1"),
+                                 detail="S02 was already played at trick 1 by seat 0",
+                                 why=Reason("{card} was already played at trick {trick} by {seat}",
+                                            {"card": "S02", "trick": 1, "seat": 0}), names=FIVE),
         "deal_end": DealEndView("garde", "Bertrand", made=True, margin=12.5, oudlers=2, points=53.5,
                                 petit_au_bout="Bertrand", poignees=(("Carmen", "double"),), score=150),
         "deal_failed": DealEndView("garde_sans", "Esteban", made=False, margin=3, oudlers=1, points=48,

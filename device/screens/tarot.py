@@ -31,6 +31,7 @@ from device.screens.labels import (
     contract_name,
     suit_name,
 )
+from device.screens.reasons import reason_text
 from device.screens.views import (
     BiddingView,
     DealEndView,
@@ -216,7 +217,8 @@ def render_violation(view: ViolationView, lang: str = "en", style: str = "french
     c.banner(title)
     suit = suit_name(view.suit, lang, style) if view.suit else "?"
     template = tr(VIOLATION_MESSAGES.get(view.kind, VIOLATION_MESSAGES["other"]))
-    message = template.format(seat=view.seat, suit=suit, detail=view.detail)
+    detail = reason_text(view.why, lang, style, view.names) if view.why is not None else view.detail
+    message = template.format(seat=view.seat, suit=suit, detail=detail)
     for y, line in zip((23, 35), wrap(message, SMALL, WIDTH - 4, 2)):
         c.text((2, y), line, SMALL, max_width=WIDTH - 4)
     c.draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)

@@ -15,6 +15,7 @@ Keys used by several views:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 BIDS = ("pass",) + CONTRACTS
@@ -82,7 +83,9 @@ class ViolationView:
     trick: int
     suit: str | None = None  # suit letter S/H/D/C involved (revoke, must_trump)
     card: str | None = None  # the card played
-    detail: str = ""  # free text for kind "other"
+    detail: str = ""  # free text for kind "other" (English), when there is no ``why``
+    why: Any = None  # the engine's reason (engine.reasons.Reason): translated on the screen
+    names: tuple[str, ...] = ()  # the players, for the seats named in ``why``
 
 
 @dataclass(frozen=True)
