@@ -35,13 +35,19 @@ def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def _folder_problem(folder: Path) -> str | None:
-    """Why ``folder`` cannot be created or written, or None once it is ready."""
+def _folder_problem(folder: Path, create: bool = True) -> str | None:
+    """Why ``folder`` cannot be created or written, or None once it is ready
+    (``create=False``: once it could be, creating nothing)."""
     existing = _first_existing(folder)
     if not existing.is_dir():
         if existing == folder:
             return "is a file, not a folder"
         return f"cannot create it: {existing} is a file, not a folder"
+    if not create:
+        if not os.access(existing, os.W_OK | os.X_OK):
+            return (f"cannot write there: permission denied" if existing == folder
+                    else f"cannot create it: permission denied in {existing}")
+        return None
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -66,13 +72,16 @@ def ensure_folder(path: str | Path, what: str) -> Path:
     return folder
 
 
-def ensure_file_folder(path: str | Path, what: str) -> Path:
+def ensure_file_folder(path: str | Path, what: str, *, create: bool = True) -> Path:
     """``path`` as a file Tarotmate can create or rewrite: its folder exists
-    (created if needed) and is writable, and ``path`` is not a folder."""
+    (created if needed) and is writable, and ``path`` is not a folder.
+
+    ``create=False`` only checks that it could be, creating nothing (``run``
+    checks its deal log before the camera is up, and opens it after)."""
     file = Path(path).expanduser()
     if file.is_dir():
         raise TarotmateError(f"{what} {file}: is a folder, not a file")
-    problem = _folder_problem(file.parent)
+    problem = _folder_problem(file.parent, create)
     if problem:
         raise TarotmateError(f"{what} {file}: its folder {file.parent} {problem}"
                              if problem.startswith("is a") else f"{what} {file}: {problem}")

@@ -19,6 +19,7 @@ from device.app.notify import Notifier
 from device.app.session import GameSession
 from device.app.table import TableApp
 from device.games.registry import game_for
+from device.paths import ensure_file_folder
 from device.hardware.from_config import open_buttons, open_frame_source, open_outputs, open_tracker
 from device.hardware.outputs import Outputs
 from device.storage.deal_log import DealLog
@@ -62,24 +63,33 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     notifier.status("starting")
     outputs = open_outputs(config, report) if outputs is None else outputs
     show_camera_status(outputs, config, "starting")
-    log = DealLog.open(config.store.resolved())
+    # The deal log is checked now but created only once the hardware is up:
+    # a machine without its camera keeps no game "in progress".
+    store = ensure_file_folder(config.store.resolved(), "store.path", create=False)
     rules = game_for(config.game.kind)
     names = config.game.seat_names()
-    close_other_game(log, rules.kind, names, config.game.options, report)
-    session = GameSession.resume_or_start(
-        log, rules, names, config.game.options, label="device", first_setup={"dealer": config.game.dealer},
-    )
-    if session.replayed:
-        report(f"resumed deal {session.deal.number}: {session.replayed} operations replayed from {log.path}")
-    app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
-    buttons = open_buttons(config, report) if buttons is None else buttons
-    menus = MenuDriver(app)
-    app.hooks.append(menus.sync)
-    tracker = open_tracker(config) if tracker is None else tracker
-    source = open_frame_source(config) if source is None else source
+    log = app = menus = None
     frames = 0
     try:
-        for frame in source:
+        buttons = open_buttons(config, report) if buttons is None else buttons
+        tracker = open_tracker(config) if tracker is None else tracker
+        source = open_frame_source(config, report) if source is None else source
+        stream = iter(source)
+        first = next(stream, None)  # the camera delivers: the hardware is up
+        log = open_deal_log(store)
+        close_other_game(log, rules.kind, names, config.game.options, report)
+        session = GameSession.resume_or_start(
+            log, rules, names, config.game.options, label="device", first_setup={"dealer": config.game.dealer},
+        )
+        if session.replayed:
+            report(f"resumed deal {session.deal.number}: {session.replayed} operations replayed from {log.path}")
+        app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
+        menus = MenuDriver(app)
+        app.hooks.append(menus.sync)
+        frames_iter = stream if first is None else _chain(first, stream)
+        if config.camera.source == "simulator":  # the simulated table waits for the players' decisions
+            frames_iter = waiting_table(frames_iter, lambda: table_waits(menus), fps=config.camera.fps, stop=stop)
+        for frame in frames_iter:
             if stop:
                 break
             app.on_events(tracker.process(frame))
@@ -97,7 +107,11 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
                 break
     finally:
         notifier.stopping()
-        for close in (source.close, buttons.close, outputs.close, log.close):
+        closers = [getattr(source, "close", None), getattr(buttons, "close", None), outputs.close,
+                   log.close if log is not None else None]
+        for close in closers:
+            if close is None:
+                continue
             try:
                 close()
             except Exception as exc:  # closing must not hide the real error
@@ -105,6 +119,52 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     reason = stop.reason or ("frame limit" if max_frames is not None and frames >= max_frames else "end of frames")
     report(f"stopped ({reason}) after {frames} frames")
     return 0
+
+
+def table_waits(menus) -> bool:
+    """Whether the players have a decision to take before the table goes on:
+    a menu the game opened (the bidding, the called King, who starts, a card to
+    confirm) or the écart to confirm with OK."""
+    if menus is None:
+        return False
+    flow = menus.flow
+    if flow is not None and not flow.done and menus.flow_key is not None:
+        return True
+    return str(getattr(menus.app.session.state, "phase", "")) == "ecart"
+
+
+def waiting_table(frames, waits: Callable[[], bool], *, fps: float = 10.0, stop=None):
+    """The simulated table's frames, holding still while ``waits()``: the last
+    frame again, paced at ``fps``, later frames shifted in time (a real table
+    waits for its players too)."""
+    from vision.sources import Frame
+
+    shift, last, pause = 0.0, None, 1.0 / max(1.0, float(fps or 10.0))
+    for frame in frames:
+        while last is not None and waits() and not stop:
+            shift += pause
+            time.sleep(pause)
+            yield Frame(last.image, last.timestamp + shift, last.index)
+        last = Frame(frame.image, frame.timestamp + shift, frame.index)
+        yield last
+
+
+def _chain(first, rest):
+    yield first
+    yield from rest
+
+
+def open_deal_log(path) -> DealLog:
+    """The deal log at ``path`` (created if new), or one line saying why not."""
+    import sqlite3
+
+    from engine.errors import TarotmateError
+
+    ensure_file_folder(path, "store.path")  # its folder, created now; or why it cannot be
+    try:
+        return DealLog.open(path)
+    except (OSError, sqlite3.Error) as exc:
+        raise TarotmateError(f"store.path {path}: cannot open the deal log: {exc}") from None
 
 
 def show_camera_status(outputs: Outputs, config, camera: str) -> None:

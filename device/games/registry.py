@@ -49,6 +49,7 @@ class Game:
     match_word: str               # "game" / "match": the whole of it
     variants: tuple[tuple[str, str], ...] = ()  # the setup menu's (label, key) of each variant
     aliases: tuple[str, ...] = ()              # other names the command line accepts
+    simulated_hint: Callable[[Any, int], str] | None = None  # (game config, seed) -> what to enter to follow it
 
     # ------------------------------------------------------------ the engine, for the session
     def new_state(self, game, setup: dict[str, Any]) -> Any:
