@@ -31,6 +31,7 @@ from typing import Any, Callable
 from device.app.table import TableApp
 from device.hardware.outputs import Outputs
 from device.hardware.recorder import ScreenRecorder
+from device.paths import ensure_folder
 from device.games.registry import game_for
 from device.app.session import GameSession
 from device.storage.deal_log import DealLog
@@ -152,12 +153,12 @@ def run_demo(settings: DemoSettings, report: Callable[[str], None] | None = None
     report = report or (lambda text: print(text, file=sys.stderr, flush=True))
     out = Path(settings.out)
     if out.exists() and not out.is_dir():
-        raise TarotmateError(f"--out {out}: not a folder")
+        raise TarotmateError(f"--out {out}: is a file, not a folder")
     if settings.fresh and out.exists():
-        for name in (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm"):
+        for name in (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", STATS_NAME):
             (out / name).unlink(missing_ok=True)
         shutil.rmtree(out / "screens", ignore_errors=True)
-    out.mkdir(parents=True, exist_ok=True)
+    ensure_folder(out, "--out")  # or one line naming it and why (under a file, read-only, ...)
     game = game_for(settings.game)
     demo: Any = game.demo(game, settings, report)
     started = time.monotonic()
@@ -168,6 +169,10 @@ def run_demo(settings: DemoSettings, report: Callable[[str], None] | None = None
     try:
         session = finished_session(log, demo) or demo.new_session(log)
         app = TableApp(session, outputs, lang=settings.lang, style=settings.style, report=lambda t: None)
+        stats_path = out / STATS_NAME
+        if (session.replayed or session.deal.finished is not None) and stats_path.exists():
+            demo.stats = load_stats(stats_path, demo.stats)  # the part played before the resume counts too
+        demo.after_scene = lambda: save_stats(stats_path, demo.stats)
         if session.deal.finished is None:
             if session.replayed:
                 report(f"resuming from {out / DB_NAME}: {session.replayed} operations replayed")
@@ -205,6 +210,27 @@ def run_demo(settings: DemoSettings, report: Callable[[str], None] | None = None
     finally:
         outputs.close()
         log.close()
+
+
+STATS_NAME = "camera-stats.json"
+
+
+def save_stats(path: Path, stats) -> None:
+    """The camera counts so far, written whole (a crash leaves the previous file)."""
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(stats.to_dict(), indent=1) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def load_stats(path: Path, fresh):
+    """The counts saved by the run this one resumes (``fresh`` if unreadable)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        loaded = type(fresh).from_dict(data)
+    except (OSError, ValueError, TypeError):
+        return fresh
+    loaded.cards = fresh.cards
+    return loaded
 
 
 def finished_session(log: DealLog, demo) -> GameSession | None:
