@@ -118,7 +118,8 @@ class TableApp:
         if self.menu_view is not None:
             return self.menu_view
         if self.controller.pending:
-            return views.confirm_view(self.controller.pending[0], self.session.names)
+            pending = self.controller.pending[0]
+            return views.confirm_view(pending, self.session.names, **views.pending_place(self, pending))
         if self.alert is not None:
             return self.alert
         return self.game_view()

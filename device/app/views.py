@@ -45,12 +45,22 @@ def score_table_view(names: list[str], deal_scores, totals, deal_number: int) ->
     )
 
 
-def confirm_view(pending, names: list[str], seat: int | None = None) -> ConfirmCardView:
+def confirm_view(pending, names: list[str], seat: int | None = None, trick: int | None = None,
+                 place: str = "trick") -> ConfirmCardView:
     return ConfirmCardView(
         card=pending.best or "EX",
         confidence=float(pending.confidence),
         alternatives=pending.alternatives[:3],
         seat=None if seat is None else seat_name(names, seat),
+        trick=trick,
+        place=place,
     )
+
+
+def pending_place(app, pending) -> dict:
+    """Whose card ``pending`` is and where it lies (``seat``, ``trick``, ``place``),
+    as far as the game can tell (its screens module's ``pending_place``)."""
+    find = getattr(app.session.rules.screens, "pending_place", None)
+    return dict(find(app, pending)) if find is not None else {}
 
 

@@ -49,3 +49,23 @@ def test_a_misdeal_keeps_the_dealer_and_the_rotation_goes_on_from_it(log):
         app.on_decision(("bid", seat, "pass"))
     app.on_decision(("new_deal",))
     assert session.deal.setup["dealer"] == 3 == next_dealer(2, 4)
+
+
+def test_the_check_card_screen_says_whose_card_and_where(log):
+    from engine.tarot import random_deal
+    from vision.events import TableEvent
+
+    truth = random_deal(4, 3)
+    session = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="c",
+                                          first_setup={"dealer": truth.dealer})
+    app = TableApp(session)
+    driver = MenuDriver(app)
+    app.hooks.append(driver.sync)
+    for op in truth.operations:
+        if op.to_dict()["op"] == "play":
+            break
+        session.apply(op)
+    card = truth.tricks[0].cards[0]
+    app.on_events([TableEvent("uncertain", 1, 0.1, "middle", candidates=[(card, 0.5), ("H01", 0.2)])])
+    view = app.current_view()
+    assert view.seat == NAMES[truth.tricks[0].leader] and view.trick == 1 and view.place == "trick"
