@@ -31,6 +31,22 @@ COMMANDS = {
 }
 
 
+EXIT_STATUS = """exit status (every command):
+  0    done
+  1    done in part: some of the input failed (each failure named on stderr
+       as "tarotmate COMMAND: error: ..."), or the work stopped and can go on
+  2    nothing done: a usage error, or an input, file, folder or device that
+       cannot be used ("tarotmate COMMAND: error: ..." names it and why)
+  130  interrupted (Ctrl-C)"""
+
+EXIT_DONE, EXIT_PARTIAL, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def error_line(command: str, message: str) -> str:
+    """The one form of every error message: ``tarotmate COMMAND: error: MESSAGE``."""
+    return f"tarotmate {command}: error: {printable(message)}"  # control characters shown escaped
+
+
 def _load(name: str):
     return importlib.import_module(f"device.commands.{COMMANDS[name]}")
 
@@ -39,7 +55,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tarotmate",
         description="Tarotmate: a table companion for French tarot and Trivium.",
+        epilog=EXIT_STATUS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="also show the log on stderr (e.g. OpenCV's and libjpeg's warnings)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:
@@ -59,22 +79,34 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    wanted = argv[0] if argv and argv[0] in COMMANDS else None
+    wanted = next((a for a in argv if not a.startswith("-")), None)
+    wanted = wanted if wanted in COMMANDS else None
     parser = build_parser(only=wanted)
     args = parser.parse_args(argv)
+    _configure_logging(args.verbose)
     if not getattr(args, "_run", None):
         parser.print_help()
-        return 2
+        return EXIT_ERROR
     try:
         return int(args._run(args) or 0)
     except TarotmateError as exc:
-        print(f"tarotmate {args.command}: error: {printable(str(exc))}", file=sys.stderr)
-        return 2
+        print(error_line(args.command, str(exc)), file=sys.stderr)
+        return EXIT_ERROR
     except KeyboardInterrupt:
         print(f"tarotmate {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
-        return 0
+        return EXIT_DONE
+
+
+def _configure_logging(verbose: bool) -> None:
+    import logging
+
+    root = logging.getLogger()
+    if not root.handlers:  # a host program (or a test) may have set its own
+        logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(message)s")
+    elif verbose:
+        root.setLevel(logging.INFO)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -134,8 +134,46 @@ SOURCES = ("screens", "app/flows.py", "app/setup_menu.py", "hardware/buttons.py"
 _MARKERS = {"N_", "tr", "_"}
 
 
+# The engines' reasons (message ids with arguments, see engine.reasons) are
+# translated too: the templates given to _refuse/_refused/Reason, and the
+# values of the tables of templates below.
+ENGINE_SOURCES = ("tarot/state.py", "trivium/rules.py")
+_REASON_CALLS = {"_refuse": 1, "_refused": 1, "Reason": 0}  # function -> index of the template
+_REASON_TABLES = {"_REASONS", "_ONLY_MAY", "_EXCHANGE_FIRST"}
+
+
+def _constants(node: ast.AST) -> list[str]:
+    """The string constants an expression can be: a literal, or both sides of ``a if c else b``."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.IfExp):
+        return _constants(node.body) + _constants(node.orelse)
+    return []
+
+
+def extract_reasons(engine_root: Path | None = None) -> list[str]:
+    """Every reason template of the engines, in order."""
+    engine_root = engine_root or Path(__file__).resolve().parent.parent / "engine"
+    found: dict[str, None] = {}
+    for name in ENGINE_SOURCES:
+        tree = ast.parse((engine_root / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _REASON_CALLS:
+                index = _REASON_CALLS[node.func.id]
+                if len(node.args) > index:
+                    for text in _constants(node.args[index]):
+                        found.setdefault(text, None)
+            elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict)
+                  and any(isinstance(t, ast.Name) and t.id in _REASON_TABLES for t in node.targets)):
+                for value in node.value.values:
+                    for text in _constants(value):
+                        found.setdefault(text, None)
+    return list(found)
+
+
 def extract_messages(root: Path | None = None) -> list[str]:
-    """Every literal passed to ``N_``, ``tr`` or ``_`` in the device's UI modules, in order."""
+    """Every literal passed to ``N_``, ``tr`` or ``_`` in the device's UI modules, in order,
+    then the engines' reason templates (:func:`extract_reasons`)."""
     root = root or Path(__file__).resolve().parent
     files: list[Path] = []
     for name in SOURCES:
@@ -153,6 +191,9 @@ def extract_messages(root: Path | None = None) -> list[str]:
                 and isinstance(node.args[0].value, str)
             ):
                 found.setdefault(node.args[0].value, None)
+    if root is None or root == Path(__file__).resolve().parent:
+        for text in extract_reasons():
+            found.setdefault(text, None)
     return list(found)
 
 

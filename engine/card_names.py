@@ -35,12 +35,15 @@ _COURTS = {
     ("es", "tarot"): {11: "Sota", 12: "Caballo", 13: "Reina", 14: "Rey"},
 }
 
-# Short index letters, as printed in the card corners.
+# Short index letters, as printed in the card corners, except where a corner
+# letter would read as something else: the English Knight is "Kn" (a "C" reads
+# as Clubs) and an ace is "A"/"As" (a "1" does not say "Ace of ...").
 _COURT_INDEX = {
-    "en": {11: "J", 12: "C", 13: "Q", 14: "K"},
+    "en": {11: "J", 12: "Kn", 13: "Q", 14: "K"},
     "fr": {11: "V", 12: "C", 13: "D", 14: "R"},
     "es": {11: "S", 12: "C", 13: "Ra", 14: "R"},
 }
+_ACE_INDEX = {"en": "A", "fr": "As", "es": "As"}
 _SUIT_INDEX = {
     ("en", "french"): {"S": "Sp", "H": "He", "D": "Di", "C": "Cl"},
     ("en", "tarot"): {"S": "Sw", "H": "Cu", "D": "Pe", "C": "Wa"},
@@ -113,5 +116,10 @@ def short_name(c: Card | str, lang: str = "en", style: str = "french") -> str:
         )
     if c.is_trump:
         return f"T{c.rank}"
-    rank = _COURT_INDEX[lang][c.rank] if c.rank >= 11 else str(c.rank)
+    if c.rank >= 11:
+        rank = _COURT_INDEX[lang][c.rank]
+    elif c.rank == 1:
+        rank = _ACE_INDEX[lang]
+    else:
+        rank = str(c.rank)
     return f"{rank}{_SUIT_INDEX[(lang, style)][c.suit]}"  # type: ignore[index]

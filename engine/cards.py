@@ -117,7 +117,13 @@ OUDLERS = frozenset((PETIT, MONDE, EXCUSE))
 
 
 def card(code: str | Card) -> Card:
-    """The card for ``code`` (case-insensitive); raise UnknownCardError otherwise."""
+    """The card for ``code``; raise UnknownCardError otherwise.
+
+    The one rule for card codes, wherever they come from (the command line, a
+    deal or Trivium record, a deck folder): letters in either case, spaces
+    around ignored (``" h07"`` is ``H07``). Tarotmate always writes the
+    canonical upper-case code (:attr:`Card.code`).
+    """
     if isinstance(code, Card):
         return code
     if not isinstance(code, str):

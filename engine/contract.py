@@ -24,20 +24,26 @@ from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
 from engine.errors import TarotmateError
+from engine.reasons import Reason
 
 Op = TypeVar("Op")
 
 
 class Refusal(str):
-    """Why an operation is refused: the reason (the string itself, in words
-    for the table) and ``rule``, the name of the rule broken (``turn``,
-    ``follow_suit``, ``olla_empty``...)."""
+    """Why an operation is refused: the reason (the string itself, in English
+    words for the table), ``rule``, the name of the rule broken (``turn``,
+    ``follow_suit``, ``olla_empty``...), and ``why``, the same reason as a
+    message id with arguments (:class:`engine.reasons.Reason`) that a screen
+    renders in its own language."""
 
     rule: str
+    why: Reason
 
-    def __new__(cls, reason: str, rule: str = "") -> "Refusal":
-        self = super().__new__(cls, reason)
+    def __new__(cls, reason: "str | Reason", rule: str = "") -> "Refusal":
+        why = reason if isinstance(reason, Reason) else Reason(str(reason).replace("{", "{{").replace("}", "}}"))
+        self = super().__new__(cls, str(reason))
         self.rule = rule
+        self.why = why
         return self
 
     @property
@@ -48,7 +54,7 @@ class Refusal(str):
         return f"Refusal({self.reason!r}, rule={self.rule!r})"
 
     def __reduce__(self):
-        return (Refusal, (self.reason, self.rule))
+        return (Refusal, (self.why, self.rule))
 
 
 class IllegalOperation(TarotmateError):
@@ -58,14 +64,15 @@ class IllegalOperation(TarotmateError):
     the operation refused, when known.
     """
 
-    def __init__(self, message: str, rule: str = "", operation: Any = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: "str | Reason", rule: str = "", operation: Any = None) -> None:
+        super().__init__(str(message))
         self.rule = rule
         self.operation = operation
+        self.why = message if isinstance(message, Reason) else None
 
     @property
     def refusal(self) -> Refusal:
-        return Refusal(str(self), self.rule)
+        return Refusal(self.why if self.why is not None else str(self), self.rule)
 
 
 class GameState(ABC, Generic[Op]):

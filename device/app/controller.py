@@ -58,7 +58,8 @@ class Notice:
     seat: int | None = None
     card: str | None = None
     rule: str = ""
-    detail: str = ""  # for an alert: the short reason the screen shows
+    detail: str = ""  # for an alert: the short reason the screen shows (English)
+    why: Any = None  # for a refusal: the engine's reason (engine.reasons.Reason), translated by the screen
 
 
 @dataclass
@@ -157,7 +158,7 @@ class Controller:
             return [Notice(APPLIED, what, op, seat, card if isinstance(card, str) else None)]
         reason = result.refusal.reason
         return [Notice(ALERT, f"{what}: refused: {reason}", op, seat, card if isinstance(card, str) else None,
-                       result.refusal.rule, detail=reason)]
+                       result.refusal.rule, detail=reason, why=getattr(result.refusal, "why", None))]
 
     def _uncertain(self, event: TableEvent) -> list[Notice]:
         pending = PendingCard(event.zone, list(event.candidates), event.corners)

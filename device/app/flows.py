@@ -153,12 +153,14 @@ class ConfirmCardFlow(Flow):
     OTHER = "other"
 
     def __init__(self, code: str, confidence: float, alternatives: Sequence[str] = (), seat: str | None = None,
-                 lang: str = "en", style: str = "french") -> None:
+                 lang: str = "en", style: str = "french", trick: int | None = None, place: str = "trick") -> None:
         super().__init__(lang, style)
         self.code = card(code).code
         self.confidence = confidence
         self.alternatives = tuple(card(a).code for a in alternatives)
         self.seat = seat
+        self.trick = trick
+        self.place = place
         options = [(card_name(self.code, lang, style), self.code)]
         options += [(card_name(a, lang, style), a) for a in self.alternatives]
         options += [(self.tr(N_("Other card…")), self.OTHER)]
@@ -177,7 +179,8 @@ class ConfirmCardFlow(Flow):
 
     def view(self):
         if len(self.steps) == 1:
-            return ConfirmCardView(self.code, self.confidence, self.alternatives, self.step.selected, self.seat)
+            return ConfirmCardView(self.code, self.confidence, self.alternatives, self.step.selected, self.seat,
+                                   self.trick, self.place)
         return self.step.view()
 
 

@@ -29,9 +29,10 @@ from device.app.notify import Notifier
 from device.app.session import GameSession
 from device.app.table import TableApp
 from device.games.registry import game_for
-from device.hardware.from_config import open_buttons, open_frame_source, open_outputs, open_tracker
+from device.paths import ensure_file_folder
+from device.hardware.from_config import open_buttons, open_outputs, open_tracker
 from device.hardware.outputs import Outputs
-from device.storage.deal_log import DealLog
+from device.storage.deal_log import DealLog, check_not_in_use
 
 LOOP_TICK_S = 0.2  # the longest the loop waits for a frame before it reads the buttons again
 STATUS_EVERY_S = 2.0
@@ -75,25 +76,17 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     notifier = Notifier() if notifier is None else notifier
     started = time.monotonic()
     notifier.status("starting")
-    # the deal log first: a second `run` on it stops here, before touching the display
-    log = DealLog.open(config.store.resolved())
+    # The deal log is checked first (its place, and that no other `run` writes
+    # it: a second one stops here, before touching the display) but created
+    # only once the camera is up: a machine without its camera keeps no game
+    # "in progress".
+    store = ensure_file_folder(config.store.resolved(), "store.path", create=False)
+    check_not_in_use(store)
     outputs = open_outputs(config, report) if outputs is None else outputs
     show_camera_status(outputs, config, "starting")
     rules = game_for(config.game.kind)
     names = config.game.seat_names()
-    close_other_game(log, rules.kind, names, config.game.options, report)
-    session = GameSession.resume_or_start(
-        log, rules, names, config.game.options, label="device", first_setup=first_setup(config),
-    )
-    if session.replayed:
-        report(f"resumed deal {session.deal.number}: {session.replayed} operations replayed from {log.path}")
-    app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
-    buttons = open_buttons(config, report) if buttons is None else buttons
-    menus = MenuDriver(app)
-    app.hooks.append(menus.sync)
-    tracker = open_tracker(config) if tracker is None else tracker
-    camera = open_camera(config, report) if source is None else as_camera(source)
-    stop_at_end = isinstance(camera, PlainFrames)  # frames handed in (tests, benchmarks) end the loop
+    log = app = menus = camera = session = None
     frames = 0
     ready = False
     status_due = 0.0
@@ -101,8 +94,35 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     exit_code = 0
     reason = ""
     try:
+        buttons = open_buttons(config, report) if buttons is None else buttons
+        tracker = open_tracker(config) if tracker is None else tracker
+        wrap = None
+        if config.camera.source == "simulator":  # the simulated table waits for the players' decisions
+            wrap = lambda frames: WaitingTable(frames, lambda: table_waits(menus), fps=config.camera.fps,  # noqa: E731
+                                                stop=stop)
+        if source is None:
+            camera = open_camera(config, report, wrap=wrap)
+        else:
+            camera = as_camera(source if wrap is None else wrap(source))
+        stop_at_end = isinstance(camera, PlainFrames)  # frames handed in (tests, benchmarks) end the loop
+        first = first_frame(camera, config, stop, notifier, buttons)  # the camera delivers: the hardware is up
+        if first is None:
+            reason = "end of frames" if camera.ended else ""
+            return 0  # nothing was written
+        if first is OPENED_BUT_LOST:
+            first = None
+        log = open_deal_log(store)
+        close_other_game(log, rules.kind, names, config.game.options, report)
+        session = GameSession.resume_or_start(
+            log, rules, names, config.game.options, label="device", first_setup=first_setup(config),
+        )
+        if session.replayed:
+            report(f"resumed deal {session.deal.number}: {session.replayed} operations replayed from {log.path}")
+        app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
+        menus = MenuDriver(app)
+        app.hooks.append(menus.sync)
         while not stop:
-            frame = camera.next_frame(LOOP_TICK_S)
+            frame, first = (first, None) if first is not None else (camera.next_frame(LOOP_TICK_S), None)
             if frame is not None:
                 app.on_events(tracker.process(frame))
                 frames += 1
@@ -139,13 +159,63 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
                 break
     finally:
         notifier.stopping()
-        for close in (camera.close, buttons.close, outputs.close, log.close):
+        closers = [getattr(camera, "close", None), getattr(buttons, "close", None), outputs.close,
+                   log.close if log is not None else None]
+        for close in closers:
+            if close is None:
+                continue
             try:
                 close()
             except Exception as exc:  # closing must not hide the real error
                 report(f"while closing: {exc}")
-    report(f"stopped ({stop.reason or reason or 'stopped'}) after {frames} frames")
+        if sys.exc_info()[0] is None:  # an error is reported by the command, once
+            report(f"stopped ({stop.reason or reason or 'stopped'}) after {frames} frames")
     return exit_code
+
+
+OPENED_BUT_LOST = object()  # the camera opened but fails to deliver: the game starts, played from the buttons
+
+
+def first_frame(camera, config, stop: StopFlag, notifier, buttons):
+    """Wait for the camera's first frame (``None``: stopped, or frames handed in that
+    were empty; :data:`OPENED_BUT_LOST`: it opened, then failed). A camera that
+    cannot be opened at all before it ever delivered is a start-up error (one
+    line; systemd starts the service again) and nothing is written. A camera
+    that opened is supervised from then on (retried; the game goes on from the
+    buttons)."""
+    from engine.errors import TarotmateError
+    from vision.supervised_source import CameraProblem
+
+    while not stop:
+        frame = camera.next_frame(LOOP_TICK_S)
+        if frame is not None:
+            return frame
+        if camera.ended:
+            return None
+        health = camera.health
+        if health.frames == 0 and health.problem == CameraProblem.CANNOT_OPEN:
+            raise TarotmateError(f"camera.source = {config.camera.source!r}: {health.reason}; "
+                                 "nothing was written to the deal log")
+        if health.lost:
+            return OPENED_BUT_LOST
+        buttons.drain()  # presses before the game is up are not kept
+        notifier.ping()
+    return None
+
+
+class WaitingTable:
+    """A frame source whose frames hold still while ``waits()`` (see :func:`waiting_table`)."""
+
+    def __init__(self, frames, waits: Callable[[], bool], *, fps: float = 10.0, stop=None):
+        self.frames, self.waits, self.fps, self.stop = frames, waits, fps, stop
+
+    def __iter__(self):
+        return waiting_table(iter(self.frames), self.waits, fps=self.fps, stop=self.stop)
+
+    def close(self) -> None:
+        close = getattr(self.frames, "close", None)
+        if close is not None:
+            close()
 
 
 def camera_screen(health, now: float):
@@ -154,6 +224,47 @@ def camera_screen(health, now: float):
     if view is None:
         return None
     return view if int((now - health.since) // CAMERA_TURN_S) % 2 == 0 else None
+
+
+def table_waits(menus) -> bool:
+    """Whether the players have a decision to take before the table goes on:
+    a menu the game opened (the bidding, the called King, who starts, a card to
+    confirm) or the écart to confirm with OK."""
+    if menus is None:
+        return False
+    flow = menus.flow
+    if flow is not None and not flow.done and menus.flow_key is not None:
+        return True
+    return str(getattr(menus.app.session.state, "phase", "")) == "ecart"
+
+
+def waiting_table(frames, waits: Callable[[], bool], *, fps: float = 10.0, stop=None):
+    """The simulated table's frames, holding still while ``waits()``: the last
+    frame again, paced at ``fps``, later frames shifted in time (a real table
+    waits for its players too)."""
+    from vision.sources import Frame
+
+    shift, last, pause = 0.0, None, 1.0 / max(1.0, float(fps or 10.0))
+    for frame in frames:
+        while last is not None and waits() and not stop:
+            shift += pause
+            time.sleep(pause)
+            yield Frame(last.image, last.timestamp + shift, last.index)
+        last = Frame(frame.image, frame.timestamp + shift, frame.index)
+        yield last
+
+
+def open_deal_log(path) -> DealLog:
+    """The deal log at ``path`` (created if new), or one line saying why not."""
+    import sqlite3
+
+    from engine.errors import TarotmateError
+
+    ensure_file_folder(path, "store.path")  # its folder, created now; or why it cannot be
+    try:
+        return DealLog.open(path)
+    except (OSError, sqlite3.Error) as exc:
+        raise TarotmateError(f"store.path {path}: cannot open the deal log: {exc}") from None
 
 
 def show_camera_status(outputs: Outputs, config, camera: str) -> None:

@@ -12,6 +12,7 @@ open. Decisions go to the :class:`~device.app.table.TableApp`.
 from __future__ import annotations
 
 from device.app.flows import ChoiceFlow, ConfirmCardFlow, Flow
+from device.app.views import pending_place, seat_name
 from device.i18n import N_, translator
 
 
@@ -44,8 +45,12 @@ class MenuDriver:
         app = self.app
         if key[0] == "confirm":
             pending = app.controller.pending[0]
+            where = pending_place(app, pending)
+            seat = where.get("seat")
             return ConfirmCardFlow(pending.best or "EX", pending.confidence, pending.alternatives[:3],
-                                   lang=app.lang, style=app.style)
+                                   seat=None if seat is None else seat_name(app.session.names, seat),
+                                   lang=app.lang, style=app.style, trick=where.get("trick"),
+                                   place=where.get("place", "trick"))
         return app.session.rules.menus.make_flow(app, key)
 
     def ok_menu(self) -> Flow | tuple:

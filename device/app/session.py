@@ -166,6 +166,21 @@ class GameSession:
         self.state = self.rules.new_state(self.game, setup)
         self.replayed = 0
 
+    def misdeal(self) -> None:
+        """A misdeal: the open deal is closed without a record or score (kept
+        in the log) and the same dealer deals again (FFT rules,
+        :func:`engine.tarot.next_dealer` with ``misdeal=True``)."""
+        from engine.tarot import next_dealer
+
+        dealer = int((self.deal.setup or {}).get("dealer", 0))
+        number = self.deal.number
+        if self.deal.finished is None:
+            self.abandon_deal()
+        setup = {"dealer": next_dealer(dealer, self.game.players, misdeal=True), "misdeal_of": number}
+        self.deal = self.log.start_deal(self.game.id, setup)
+        self.state = self.rules.new_state(self.game, setup)
+        self.replayed = 0
+
     def abandon_deal(self) -> None:
         """Close the open deal without a record or score (kept in the log)."""
         self.log.finish_deal(self.deal.id, None, None)

@@ -110,7 +110,7 @@ class TableApp:
 
     def _alert_view(self, notice: Notice):
         return views.alert_view(notice.detail or notice.text, self.session.state, self.session.names, notice.seat,
-                                notice.card)
+                                notice.card, why=notice.why)
 
     # ------------------------------------------------------------ screens
 
@@ -119,7 +119,8 @@ class TableApp:
         if self.menu_view is not None:
             return self.menu_view
         if self.controller.pending:
-            return views.confirm_view(self.controller.pending[0], self.session.names)
+            pending = self.controller.pending[0]
+            return views.confirm_view(pending, self.session.names, **views.pending_place(self, pending))
         if self.alert is not None:
             return self.alert
         if self.session.match_over and self.session.deal.finished is not None:  # the last deal is closed

@@ -25,11 +25,15 @@ def whole(value: float) -> int:
     return int(round(value))
 
 
-def alert_view(text: str, deal, names: list[str], seat: int | None = None, card: str | None = None) -> ViolationView:
-    """A refused operation (a card already played, the wrong phase...)."""
+def alert_view(text: str, deal, names: list[str], seat: int | None = None, card: str | None = None,
+               why=None) -> ViolationView:
+    """A refused operation (a card already played, the wrong phase...).
+
+    ``why`` is the engine's reason (a message id with arguments): the screen
+    renders it in its language, seats as the players' names."""
     trick = deal.trick_number if hasattr(deal, "trick_number") else 0
     return ViolationView("refused", seat_name(names, seat) if seat is not None else "Tarotmate", trick, None, card,
-                         detail=text)
+                         detail=text, why=why, names=tuple(names))
 
 
 def score_table_view(names: list[str], deal_scores, totals, deal_number: int) -> ScoreTableView:
@@ -41,15 +45,27 @@ def score_table_view(names: list[str], deal_scores, totals, deal_number: int) ->
     )
 
 
-def confirm_view(pending, names: list[str], seat: int | None = None) -> ConfirmCardView:
+def confirm_view(pending, names: list[str], seat: int | None = None, trick: int | None = None,
+                 place: str = "trick") -> ConfirmCardView:
     return ConfirmCardView(
         card=pending.best or "EX",
         confidence=float(pending.confidence),
         alternatives=pending.alternatives[:3],
         seat=None if seat is None else seat_name(names, seat),
+        trick=trick,
+        place=place,
     )
 
 
 def game_over_view(match, names: list[str], unit: str = "deal") -> GameOverView:
     """The end of a game (an :class:`engine.match.Match` that is over): the winner and the totals."""
     return GameOverView(tuple(names), tuple(whole(t) for t in match.totals), match.winner, match.deals, unit)
+
+
+def pending_place(app, pending) -> dict:
+    """Whose card ``pending`` is and where it lies (``seat``, ``trick``, ``place``),
+    as far as the game can tell (its screens module's ``pending_place``)."""
+    find = getattr(app.session.rules.screens, "pending_place", None)
+    return dict(find(app, pending)) if find is not None else {}
+
+

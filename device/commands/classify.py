@@ -8,7 +8,8 @@ With ``--json`` it prints one list, one object per image, in the order given::
 ``ms`` is the time spent localising and naming (not reading the file). An
 image that cannot be read is reported on stderr and, with ``--json``, appears
 as ``{"image": path, "error": "...", "cards": []}``; the other images still run
-and the exit status is 1.
+and the exit status is 1 (the command line's convention: done, part of the
+input failed; each failure on stderr as ``tarotmate classify: error: ...``).
 """
 
 from __future__ import annotations
@@ -73,15 +74,18 @@ def read_image(path: str):
 
 
 def run(args: argparse.Namespace) -> int:
+    from device.cli import EXIT_PARTIAL, error_line
     from vision.decks import load_namer
+    from vision.native_log import NativeStderr
 
     namer = load_namer(deck=args.deck, threshold=args.threshold)
     results, failed = [], 0
     for path in args.images:
-        image, error = read_image(path)
+        with NativeStderr(prefix=f"classify: {path}: ") as quiet:  # libjpeg's warnings go to the log
+            image, error = quiet.call(read_image, path)
         if error:
             failed += 1
-            print(f"tarotmate classify: {path}: {error}", file=sys.stderr)
+            print(error_line("classify", f"{path}: {error}"), file=sys.stderr)
             results.append({"image": path, "error": error, "cards": []})
             continue
         t0 = time.perf_counter()
@@ -93,4 +97,4 @@ def run(args: argparse.Namespace) -> int:
             print(f"{path}: {found}  [{ms:.1f} ms]")
     if args.json:
         print(json.dumps(results))
-    return 1 if failed else 0
+    return EXIT_PARTIAL if failed else 0

@@ -109,22 +109,49 @@ def write_csv(rows: list[dict], handle) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from device.config import default_config_path, load_config
-    from device.storage.deal_log import DealLog
+    from device.storage.deal_log import DealLog, StoreError
 
     if args.db:
         path = args.db
     else:
         config = load_config(args.config or default_config_path())
         path = config.store.resolved()
-    with DealLog.open(path, writer=False) as log:
-        log.check_rows()  # a damaged row is reported (game, deal), not half a table
-        print_table(log, out=sys.stderr if args.csv == "-" else sys.stdout)
-        if args.csv:
-            rows = deal_rows(log)
-            if args.csv == "-":
-                write_csv(rows, sys.stdout)
-            else:
-                with open(args.csv, "w", encoding="utf-8", newline="") as handle:
-                    write_csv(rows, handle)
-                print(f"wrote {len(rows)} deals to {args.csv}", file=sys.stderr)
+    from pathlib import Path
+
+    if not Path(path).exists():
+        raise StoreError(f"{path}: no deal log there yet (nothing has been played)")
+    handle = open_csv(args.csv) if args.csv and args.csv != "-" else None  # fail before any output
+    try:
+        with DealLog.open(path, writer=False) as log:
+            log.check_rows()  # a damaged row is reported (game, deal), not half a table
+            print_table(log, out=sys.stderr if args.csv == "-" else sys.stdout)
+            if args.csv:
+                rows = deal_rows(log)
+                write_csv(rows, handle or sys.stdout)
+                if handle is not None:
+                    print(f"wrote {len(rows)} deals to {args.csv}", file=sys.stderr)
+    finally:
+        if handle is not None:
+            handle.close()
     return 0
+
+
+def open_csv(path: str):
+    """``path`` opened for writing, or a TarotmateError naming it and why not."""
+    import errno
+    import os
+
+    from engine.errors import TarotmateError
+
+    if os.path.isdir(path):
+        raise TarotmateError(f"--csv {path}: is a folder; give the name of a file to write, e.g. "
+                             f"{os.path.join(path, 'history.csv')}")
+    try:
+        return open(path, "w", encoding="utf-8", newline="")
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        if exc.errno == errno.ENOENT:
+            why = f"its folder {os.path.dirname(os.path.abspath(path))} does not exist"
+        elif exc.errno == errno.ENOTDIR:
+            why = "a part of its path is a file, not a folder"
+        raise TarotmateError(f"--csv {path}: cannot write: {why}") from None

@@ -1,4 +1,11 @@
-"""``tarotmate replay RECORD.json [--json]``: audit and score a recorded deal."""
+"""``tarotmate replay RECORD.json [--json]``: audit and score a recorded deal or game.
+
+It reads both record formats of Tarotmate: a French tarot deal
+(``tarot-deal/1``: tricks, winners, score, violations; ``--json`` prints the
+``tarot-replay/1`` object) and a Trivium game (``trivium-game/1``, as saved by
+the demo and ``tarotmate trivium simulate --record``: what happened, the
+winner and scores; ``--json`` prints a ``trivium-replay/1`` object).
+"""
 
 from __future__ import annotations
 
@@ -6,13 +13,16 @@ import argparse
 import json
 import sys
 
-HELP = "replay a French tarot deal record: trick winners, score, and every illegal play the cards prove"
+HELP = ("replay a French tarot deal record (trick winners, score, every illegal play the cards prove) "
+        "or a Trivium game record")
+TRIVIUM_REPLAY_FORMAT = "trivium-replay/1"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("record", metavar="RECORD.json", help="a tarot-deal/1 record ('-' reads stdin)")
+    parser.add_argument("record", metavar="RECORD.json",
+                        help="a tarot-deal/1 or trivium-game/1 record ('-' reads stdin)")
     parser.add_argument("--json", action="store_true",
-                        help="print exactly the tarot-replay/1 object (JSON) on stdout")
+                        help="print exactly the tarot-replay/1 (or trivium-replay/1) object (JSON) on stdout")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -23,12 +33,52 @@ def run(args: argparse.Namespace) -> int:
         record = bounded_json.read_stream(sys.stdin, "stdin")
     else:
         record = load_record(args.record)
+    if isinstance(record, dict) and record.get("format") == "trivium-game/1":
+        return _replay_trivium(record, args.json)
+    if isinstance(record, dict) and record.get("format") not in (None, "tarot-deal/1"):
+        raise TarotmateError(f"format: expected 'tarot-deal/1' or 'trivium-game/1', got {record.get('format')!r}")
     deal = deal_from_record(record)
     replay = replay_deal(deal)
     if args.json:
         print(json.dumps(replay, ensure_ascii=False))
     else:
         sys.stdout.write(summary(deal, replay))
+    return 0
+
+
+def trivium_replay(game) -> dict:
+    """The ``trivium-replay/1`` object of a replayed Trivium game."""
+    result = game.result
+    return {
+        "format": TRIVIUM_REPLAY_FORMAT,
+        "players": list(game.players),
+        "phase": game.phase,
+        "operations": len(game.operations),
+        "winner": game.winner,
+        "combination": result.combination if result else None,
+        "points": result.points if result else None,
+        "scores": list(game.scores),
+        "announcements": [a.text for a in game.announcements],
+    }
+
+
+def _replay_trivium(record: dict, as_json: bool) -> int:
+    from engine.trivium.record import game_from_record
+
+    game = game_from_record(record)
+    replay = trivium_replay(game)
+    if as_json:
+        print(json.dumps(replay, ensure_ascii=False))
+        return 0
+    lines = [f"Trivium, {len(game.players)} players: {', '.join(game.players)}"]
+    lines += [f"  {text}" for text in replay["announcements"]]
+    if game.winner is None:
+        lines.append("No winner: the pozo ran out." if game.phase == "finished" else f"Game not finished (phase {game.phase}).")
+    else:
+        lines.append(f"Winner: {game.players[game.winner]} with {replay['combination']}, {replay['points']} points")
+    lines.append("Scores: " + ", ".join(f"{name} {score}" for name, score in zip(game.players, game.scores)))
+    lines.append(f"The record replays: {replay['operations']} operations, the result it states checked.")
+    sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
 

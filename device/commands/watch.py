@@ -70,15 +70,36 @@ def _supervised(args):
                             report=lambda text: print(f"watch: {text}", file=sys.stderr, flush=True))
 
 
+def _is_file_source(spec: str) -> bool:
+    from pathlib import Path
+
+    return spec not in ("sim", "picamera2") and not spec.strip().isdigit() and Path(spec).is_file()
+
+
 def run(args) -> int:
     import cv2
 
+    from engine.errors import TarotmateError
+    from vision.native_log import NativeStderr
     from vision.tracker import Tracker
     from vision.zones import load_zones
 
     cv2.setNumThreads(1)
     zones = load_zones(args.zones) if args.zones else None
-    source, sim = _open(args)
+    # OpenCV's FFmpeg and libjpeg warnings go to the log (tarotmate -v), not the terminal.
+    with NativeStderr(prefix="watch: OpenCV: ") as quiet:
+        source, sim = quiet.call(_open, args)
+        events, count = _watch(args, source, sim, zones, quiet, Tracker)
+    if count == 0 and _is_file_source(args.source):
+        why = f" ({quiet.lines[-1].strip()})" if quiet.lines else ""
+        raise TarotmateError(f"{args.source}: not a video or an image OpenCV can read{why}")
+    if args.json:
+        json.dump([e.to_dict() for e in events], sys.stdout)
+        sys.stdout.write("\n")
+    return 0
+
+
+def _watch(args, source, sim, zones, quiet, Tracker) -> tuple[list, int]:
     with source:
         if sim is not None and zones is None:
             zones = sim.zones
@@ -92,12 +113,8 @@ def run(args) -> int:
             from vision.decks import load_namer
 
             tracker = Tracker(zones, namer=load_namer(deck=args.deck))
-            frames = iter(source)
-        events = _track(tracker, frames, args)
-    if args.json:
-        json.dump([e.to_dict() for e in events], sys.stdout)
-        sys.stdout.write("\n")
-    return 0
+            frames = quiet.iterate(source)
+        return _track(tracker, frames, args)
 
 
 def _sim_frames(oracle):
@@ -107,7 +124,7 @@ def _sim_frames(oracle):
         yield Frame(f.image, f.timestamp, f.index)
 
 
-def _track(tracker, frames, args) -> list:
+def _track(tracker, frames, args) -> tuple[list, int]:
     lines = sys.stderr if args.json else sys.stdout
     events = []
     started = time.perf_counter()
@@ -131,4 +148,4 @@ def _track(tracker, frames, args) -> list:
     elapsed = time.perf_counter() - started
     rate = count / elapsed if elapsed > 0 else 0.0
     print(f"watch: {count} frames in {elapsed:.1f} s ({rate:.1f} frames/s), {len(events)} events", file=sys.stderr)
-    return events
+    return events, count

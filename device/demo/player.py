@@ -32,17 +32,31 @@ NAMES = ("Ana", "Luis", "Marta", "Pau", "Rosa")
 
 @dataclass
 class VisionStats:
-    """How the camera side did, as the scripted player saw it."""
+    """How the camera side did, as the scripted player saw it, over the whole
+    deal (or game): saved after each scene, so that a resumed demo counts the
+    part played before too.
+
+    Every card the camera had to see (``cards``: the cards played, the chien
+    shown, the tercias laid, the discards) gets into the log one way: read
+    right at once, answered on the OLED when uncertain (``confirmed``), or
+    entered by hand (``entered_by_hand``: missed, or after undoing a wrong read,
+    ``corrected``); so ``read_right`` is what is left, and the three add up."""
 
     frames: int = 0
     events: int = 0
-    seen_right: int = 0
+    cards: int = 0
+    seen_right: int = 0  # as measured when an operation matched at once (a check on read_right)
     confirmed: int = 0
     corrected: int = 0
     entered_by_hand: int = 0
     seconds: float = 0.0
     recognition: str = ""
     details: list[str] = field(default_factory=list)
+    counted_deals: list[int] = field(default_factory=list)  # the deals whose cards are in ``cards``
+
+    @property
+    def read_right(self) -> int:
+        return self.cards - self.confirmed - self.entered_by_hand
 
     def line(self) -> str:
         fps = self.frames / self.seconds if self.seconds else 0.0
@@ -50,10 +64,21 @@ class VisionStats:
         def count(n: int, what: str) -> str:
             return f"{n} {what if n == 1 else what.replace('card', 'cards', 1)}"
 
+        undone = f" ({self.corrected} after undoing a wrong read)" if self.corrected else ""
         return (f"{self.frames} frames ({fps:.1f}/s) named by {self.recognition}: "
-                f"{count(self.seen_right, 'card read right at once')}, "
-                f"{count(self.confirmed, 'uncertain card answered on the OLED')}, "
-                f"{count(self.corrected, 'wrong card undone')}, {count(self.entered_by_hand, 'card entered by hand')}")
+                f"{count(self.cards, 'card')} = {self.read_right} read right at once"
+                f" + {self.confirmed} uncertain, answered on the OLED"
+                f" + {self.entered_by_hand} entered by hand{undone}")
+
+    def to_dict(self) -> dict:
+        from dataclasses import asdict
+
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "VisionStats":
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in data.items() if k in known})
 
 
 def frame_size(settings) -> tuple[int, int]:
@@ -74,8 +99,9 @@ class ScriptedDemo:
         self.report = report
         self.truth_ops = truth_ops
         self.names = list(NAMES[: settings.players])
-        self.stats = VisionStats()
+        self.stats = VisionStats(cards=self.visual_cards(), counted_deals=[1])
         self.number = 1  # the deal whose truth is played
+        self.after_scene: Callable[[], None] | None = None  # saves the stats (set by the demo runner)
 
     # -------------------------------------------------------- per game
 
@@ -89,6 +115,9 @@ class ScriptedDemo:
         if number != self.number:
             self.truth, self.truth_ops = self.truth_for(number, session.deal.setup.get("dealer", 0))
             self.number = number
+        if number not in self.stats.counted_deals:  # the cards the camera has to see in this deal too
+            self.stats.counted_deals.append(number)
+            self.stats.cards += self.visual_cards()
 
     def first_setup(self, dealer: int) -> dict:
         """The setup of the demo's first deal: its dealer, the seed, the agreed number of deals, the target."""
@@ -129,6 +158,10 @@ class ScriptedDemo:
 
     def cards_of(self, op: dict) -> int:
         return len(op["cards"]) if isinstance(op.get("cards"), list) else 1
+
+    def visual_cards(self) -> int:
+        """How many cards of the game the camera has to see."""
+        return sum(self.cards_of(op) for op in self.truth_ops if op.get("op") in self.visual)
 
     # -------------------------------------------------------- the log against the truth
 
@@ -217,6 +250,8 @@ class ScriptedDemo:
         self.enter_missing(app, scope)
         self.keep_in_step(app)
         app.tick += 1
+        if self.after_scene is not None:
+            self.after_scene()
         self.report(f"{what}: {len(session.state.operations) - before} operations (log: {session.operations_count})")
 
     def _feed(self, app: TableApp, events) -> None:

@@ -31,6 +31,7 @@ from typing import Any, Callable
 from device.app.table import TableApp
 from device.hardware.outputs import Outputs
 from device.hardware.recorder import ScreenRecorder
+from device.paths import ensure_folder
 from device.games.registry import game_for
 from device.app.session import GameSession
 from device.storage.deal_log import DealLog, StoreError
@@ -155,11 +156,12 @@ def run_demo(settings: DemoSettings, report: Callable[[str], None] | None = None
     report = report or (lambda text: print(text, file=sys.stderr, flush=True))
     out = Path(settings.out)
     if out.exists() and not out.is_dir():
-        raise TarotmateError(f"--out {out}: not a folder")
+        raise TarotmateError(f"--out {out}: is a file, not a folder")
     if settings.fresh and out.exists():
         DealLog.delete(out / DB_NAME)  # refused while another demo plays in --out
+        (out / STATS_NAME).unlink(missing_ok=True)
         shutil.rmtree(out / "screens", ignore_errors=True)
-    out.mkdir(parents=True, exist_ok=True)
+    ensure_folder(out, "--out")  # or one line naming it and why (under a file, read-only, ...)
     game = game_for(settings.game)
     demo: Any = game.demo(game, settings, report)
     started = time.monotonic()
@@ -169,12 +171,18 @@ def run_demo(settings: DemoSettings, report: Callable[[str], None] | None = None
     outputs = open_demo_outputs(settings, recorder, report)
     try:
         session = finished_session(log, demo)
+        stats_path = out / STATS_NAME
         if session is None:
             session = demo.new_session(log)
+            if (session.replayed or session.deal.number > 1) and stats_path.exists():
+                demo.stats = load_stats(stats_path, demo.stats)  # the part played before the resume counts too
+            demo.after_scene = lambda: save_stats(stats_path, demo.stats)
             app = TableApp(session, outputs, lang=settings.lang, style=settings.style, report=lambda t: None)
             play_deals(session, app, demo, settings, deadline, report)
             session.finish_game()
         else:
+            if stats_path.exists():
+                demo.stats = load_stats(stats_path, demo.stats)
             app = TableApp(session, outputs, lang=settings.lang, style=settings.style, report=lambda t: None)
             report(f"the demo in {out} is already complete; showing its result again")
         deals = [d for d in log.deals(session.game.id) if d.record is not None]
@@ -245,6 +253,28 @@ def write_summary(out: Path, game: str, players: int, deals: int, totals: list) 
 
 def _number(value: float) -> float | int:
     return int(value) if value == int(value) else value
+
+
+STATS_NAME = "camera-stats.json"
+
+
+def save_stats(path: Path, stats) -> None:
+    """The camera counts so far, written whole (a crash leaves the previous file)."""
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(stats.to_dict(), indent=1) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def load_stats(path: Path, fresh):
+    """The counts saved by the run this one resumes (``fresh`` if unreadable)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        loaded = type(fresh).from_dict(data)
+    except (OSError, ValueError, TypeError):
+        return fresh
+    if not loaded.counted_deals:  # saved without its deals: count them afresh
+        loaded.cards, loaded.counted_deals = fresh.cards, list(fresh.counted_deals)
+    return loaded
 
 
 def finished_session(log: DealLog, demo) -> GameSession | None:

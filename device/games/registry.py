@@ -49,6 +49,7 @@ class Game:
     match_word: str               # "game" / "match": the whole of it
     variants: tuple[tuple[str, str], ...] = ()  # the setup menu's (label, key) of each variant
     aliases: tuple[str, ...] = ()              # other names the command line accepts
+    simulated_hint: Callable[[Any, int], str] | None = None  # (game config, seed) -> what to enter to follow it
 
     # ------------------------------------------------------------ the engine, for the session
     def new_state(self, game, setup: dict[str, Any]) -> Any:
@@ -56,8 +57,12 @@ class Game:
         return self.new_engine_state(game.players, tuple(game.names), dict(game.options or {}), dict(setup))
 
     def setup_for(self, game, number: int, log) -> dict[str, Any]:
-        """The dealer of deal ``number``: the first dealer, then the next seat each deal."""
-        deals = log.deals(game.id)
+        """The dealer of deal ``number``: the first dealer, then the next seat
+        after each deal (the seat after the previous deal's dealer; a misdeal's
+        redeal is set up by :meth:`device.app.session.GameSession.misdeal`)."""
+        deals = [d for d in log.deals(game.id) if d.number < number]
+        if deals and "dealer" in (deals[-1].setup or {}):
+            return {"dealer": (deals[-1].setup["dealer"] + 1) % game.players}
         first = deals[0].setup.get("dealer", 0) if deals else 0
         return {"dealer": (first + number - 1) % game.players}
 

@@ -191,6 +191,17 @@ def _luma_oled(kind: str, width: int, height: int, rotate: int, i2c_port: int, i
         raise TarotmateError(f"the {kind} OLED at {i2c_address:#04x} does not answer: {exc}") from exc
 
 
+def no_desktop(environ=None) -> str | None:
+    """Why a pygame window cannot open here (no X11 or Wayland display and no
+    SDL video driver chosen), or None when it can."""
+    import os
+
+    env = os.environ if environ is None else environ
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or env.get("SDL_VIDEODRIVER"):
+        return None
+    return "neither DISPLAY nor WAYLAND_DISPLAY is set (no desktop session)"
+
+
 def open_display(kind: str, *, width: int = 128, height: int = 64, rotate: int = 0, i2c_port: int = 1,
                  i2c_address: int = 0x3C, out: str | Path | None = None, scale: int = 4,
                  serial: Any = None) -> Display:
@@ -219,8 +230,16 @@ def open_display(kind: str, *, width: int = 128, height: int = 64, rotate: int =
         except ImportError as exc:
             raise TarotmateError(f"the {kind} display needs luma.emulator (pip install luma.emulator): {exc}") from exc
         if kind == "pygame":
-            dev = emulator.pygame(width=width, height=height, rotate=turns, mode="1", transform="identity",
-                                  scale=scale)
+            problem = no_desktop()
+            if problem:
+                raise TarotmateError(f'display.kind = "pygame" needs a desktop to open its window, but {problem}; '
+                                     'on a machine without one use "terminal", "capture" or "gif" '
+                                     '(or "ssd1306"/"sh1106" for the OLED)')
+            try:
+                dev = emulator.pygame(width=width, height=height, rotate=turns, mode="1", transform="identity",
+                                      scale=scale)
+            except Exception as exc:  # SDL could not open a window after all
+                raise TarotmateError(f'display.kind = "pygame": no window could be opened ({exc})') from None
         else:
             dev = emulator.asciiblock(width=width, height=height, rotate=turns, mode="1")
         return LumaDisplay(dev)

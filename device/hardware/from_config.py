@@ -17,7 +17,7 @@ from device.hardware.outputs import Outputs
 from engine.errors import TarotmateError
 
 
-def open_frame_source(config):
+def open_frame_source(config, report=None):
     """The camera (or its stand-in) named by ``camera.source``."""
     from vision import sources
 
@@ -30,17 +30,20 @@ def open_frame_source(config):
     if cam.source == "folder":
         return sources.FolderSource(cam.path, fps=cam.fps)
     if cam.source == "simulator":
-        return simulated_table(config)
+        return simulated_table(config, report=report)
     raise TarotmateError(f"camera.source: unknown source {cam.source!r}")
 
 
-def simulated_table(config, seed: int = 1):
+def simulated_table(config, seed: int = 1, report=None):
     """A random deal's (or game's) visible part on the simulated table (for trying ``run`` on a desktop)."""
     from device.games.registry import game_for
     from vision.simulator import TableSimulator
     from vision.sources import SimulatorSource
 
-    script = game_for(config.game.kind).simulated_script(config.game, seed)
+    rules = game_for(config.game.kind)
+    script = rules.simulated_script(config.game, seed)
+    if rules.simulated_hint is not None:
+        (report or _stderr)(rules.simulated_hint(config.game, seed))
     simulator = TableSimulator(script, players=config.game.players, size=(config.camera.width, config.camera.height),
                                fps=config.camera.fps, seed=seed, deck=config.camera.deck or None)
     return SimulatorSource(simulator)

@@ -70,4 +70,7 @@ class ScreenRecorder:
         images[0].save(
             path, save_all=True, append_images=images[1:], duration=durations, loop=0, optimize=False
         )
-        return len(images)
+        # Pillow merges identical consecutive screens into one longer frame: say
+        # what the file holds, not what was given to it.
+        with Image.open(path) as written:
+            return int(getattr(written, "n_frames", 1))

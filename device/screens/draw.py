@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 WIDTH = 128
 HEIGHT = 64
-FONT_PATH = Path(__file__).resolve().parent.parent / "fonts" / "DejaVuSansCondensed-Bold.ttf"
+FONT_PATH = Path(__file__).resolve().parent.parent / "fonts" / "TarotmateSansCondensed-Bold.ttf"
 
 # Font sizes (pixels). SMALL is the normal text size; the line pitch leaves
 # room for accents on capitals and for descenders.
@@ -33,6 +33,9 @@ LARGE = 16
 HUGE = 24
 LINE = {SMALL: 13, MEDIUM: 15, LARGE: 19, HUGE: 28}
 HEADER_HEIGHT = 13
+TINY = 9  # the type of the thin title band and of the rows of five-player tables
+BAND_HEIGHT = 9  # the thin title band of five-row screens (rows 0..8)
+ROW5_PITCH = 11  # the rows under the thin band: 9 + 5 * 11 = 64
 RIGHT_MIN_W = 60  # the room a header's right part may always take
 ELLIPSIS = "…"
 SCROLL_GAP = "   "
@@ -40,7 +43,8 @@ SCROLL_GAP = "   "
 
 @lru_cache(maxsize=None)
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """The screens' font (DejaVu Sans Condensed Bold, shipped in device/fonts).
+    """The screens' font: DejaVu Sans Condensed Bold with glyphs and hinting
+    made for one-bit pixels (``device/fonts/build_font.py`` says what changed).
 
     The basic layout engine is used on purpose: its whole-pixel advances give
     evener spacing in one-bit rendering than Raqm, and the images do not
@@ -101,6 +105,7 @@ class DrawnText:
     shown: str
     box: tuple[int, int, int, int]
     fit: str  # "full", "ellipsis" or "scroll"
+    size: int = SMALL
 
 
 def ink_box(text: str, size: int, xy: tuple[int, int]) -> tuple[int, int, int, int]:
@@ -155,11 +160,14 @@ class Canvas:
         align: str = "left",
         scroll: int | None = None,
         fill: int = 1,
+        clip: tuple[int, int, int, int] | None = None,
     ) -> int:
         """Draw ``text`` with its top-left (or top-centre/right) at ``xy``.
 
         ``max_width`` defaults to the room left on the screen in the drawing
-        direction. Returns the width drawn.
+        direction. ``clip`` (x0, y0, x1, y1 exclusive) keeps the ink inside a
+        box, e.g. the descenders of a title in a thin band. Returns the width
+        drawn.
         """
         x, y = xy
         if max_width is None:
@@ -176,11 +184,19 @@ class Canvas:
             fit = "full" if shown == text else "ellipsis"
         w = text_width(shown, size)
         left = {"left": x, "right": x + 1 - w, "center": x - w // 2}[align]
+        before = self.image.copy() if clip is not None and shown else None
         if shown:
             self.draw.text((left, y), shown, font=font(size), fill=fill, anchor="la")
+        if before is not None:  # keep only the ink inside the clip box
+            before.paste(self.image.crop(clip), clip[:2])
+            self.image.paste(before)
         items = _recorder.get()
         if items is not None:
-            items.append(DrawnText(text, shown, ink_box(shown, size, (left, y)), fit))
+            box = ink_box(shown, size, (left, y))
+            if clip is not None:
+                box = (max(box[0], clip[0]), max(box[1], clip[1]), min(box[2], clip[2]), min(box[3], clip[3]))
+                box = box if box[0] < box[2] and box[1] < box[3] else (left, y, left, y)
+            items.append(DrawnText(text, shown, box, fit, size))
         return w
 
     def header(self, left: str, right: str = "", *, scroll: int | None = None) -> None:
@@ -197,6 +213,15 @@ class Canvas:
             right_w = self.text((WIDTH - 2, 0), right, SMALL, align="right", max_width=room, fill=0, scroll=scroll)
         room = WIDTH - 4 - (right_w + 4 if right_w else 0)
         self.text((2, 0), left, SMALL, max_width=room, scroll=scroll, fill=0)
+
+    def band(self, left: str, right: str = "", *, right_max: int = 70) -> None:
+        """The thin inverted title band (rows 0..8) of screens with five rows
+        under it (five players): ``left``, and ``right`` aligned right."""
+        self.draw.rectangle((0, 0, WIDTH - 1, BAND_HEIGHT - 1), fill=1)
+        band = (0, 0, WIDTH, BAND_HEIGHT)  # descenders stay in the band
+        right_w = self.text((WIDTH - 2, -1), right, TINY, align="right", max_width=right_max, fill=0,
+                            clip=band) if right else 0
+        self.text((2, -1), left, TINY, max_width=WIDTH - 4 - (right_w + 4 if right_w else 0), fill=0, clip=band)
 
     def banner(self, title: str) -> None:
         """A big inverted title (rows 0..20) for alerts and announcements, in
@@ -252,6 +277,32 @@ def wrap(text: str, size: int, max_width: int, max_lines: int) -> list[str]:
     if lines[max_lines - 1] == last:  # pragma: no cover - cannot fit by construction
         lines[max_lines - 1] = ellipsize(last + ELLIPSIS, size, max_width)
     return [ellipsize(line, size, max_width) for line in lines[:max_lines]]
+
+
+def first_fitting(candidates: list[str], size: int, max_width: int) -> str:
+    """The first of ``candidates`` (longest wording first) that fits, else the last one."""
+    for text in candidates:
+        if text_width(text, size) <= max_width:
+            return text
+    return candidates[-1]
+
+
+ROTATE_TICKS = 12  # marquee ticks each item of a rotating line stays shown
+
+
+def rotating(items: list[str], size: int, max_width: int, tick: int | None, sep: str = " · ") -> str:
+    """One line for several short texts: all of them when they fit together,
+    else one at a time, changing every :data:`ROTATE_TICKS` ticks (the first
+    one without a tick), marked "(1/2)" where that still fits."""
+    items = [i for i in items if i]
+    if not items:
+        return ""
+    joined = sep.join(items)
+    if len(items) == 1 or text_width(joined, size) <= max_width:
+        return joined
+    k = 0 if tick is None else (tick // ROTATE_TICKS) % len(items)
+    marked = f"{items[k]} ({k + 1}/{len(items)})"
+    return marked if text_width(marked, size) <= max_width else items[k]
 
 
 def largest_size(text: str, sizes: tuple[int, ...], max_width: int) -> int:

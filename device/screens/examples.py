@@ -5,6 +5,7 @@ strings of the three languages must fit)."""
 from __future__ import annotations
 
 from device.i18n import N_, translator
+from engine.reasons import Reason
 from device.screens.views import (
     AnnouncementView,
     BiddingView,
@@ -52,7 +53,9 @@ def examples(lang: str = "en") -> dict[str, object]:
                             winner=0),
         "violation": ViolationView("revoke", "Dominique", trick=4, suit="H", card="C07"),
         "refused": ViolationView("refused", "Carmen", trick=2, card="S02",
-                                 detail="S02 was already played at trick 1"),
+                                 detail="S02 was already played at trick 1 by seat 0",
+                                 why=Reason("{card} was already played at trick {trick} by {seat}",
+                                            {"card": "S02", "trick": 1, "seat": 0}), names=FIVE),
         "deal_end": DealEndView("garde", "Bertrand", made=True, margin=12.5, oudlers=2, points=53.5,
                                 petit_au_bout="Bertrand", poignees=(("Carmen", "double"),), score=150),
         "deal_failed": DealEndView("garde_sans", "Esteban", made=False, margin=3, oudlers=1, points=48,
@@ -79,7 +82,8 @@ def examples(lang: str = "en") -> dict[str, object]:
         "camera": CameraStatusView("ok", fps=11.6, model="tarotmate-cards-v1 (efficientnet-lite0)",
                                    cards_seen=23, last_card="DN", confidence=0.97),
         "camera_lost": CameraLostView("no_frames", seconds=42),
-        "confirm_card": ConfirmCardView("H07", 0.62, ("H08", "D07"), selected=0, seat="Carmen"),
+        "confirm_card": ConfirmCardView("H07", 0.62, ("H08", "D07"), selected=0, seat="Carmen",
+                                        trick=4),
         "menu": MenuView(tr(N_("Menu")), (tr(N_("Undo last event")), tr(N_("Announce a poignée")),
                                           tr(N_("Announce a chelem")), tr(N_("Correct a card")),
                                           tr(N_("New deal")), tr(N_("End the game"))), selected=1),

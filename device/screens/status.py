@@ -5,7 +5,7 @@ from __future__ import annotations
 from PIL import Image
 
 from device.i18n import N_, translator
-from device.screens.draw import SMALL, WIDTH, Canvas
+from device.screens.draw import SMALL, WIDTH, Canvas, first_fitting
 from device.screens.labels import card_name, card_text
 from device.screens.views import CameraLostView, CameraStatusView, ConfirmCardView
 
@@ -30,7 +30,11 @@ def render_camera_status(view: CameraStatusView, lang: str = "en", style: str = 
     c = Canvas()
     c.header(tr(N_("Camera")), tr(CAMERA_STATES.get(view.camera, view.camera)))
     c.text((2, ROWS[0]), tr(N_("{fps} frames/s")).format(fps=f"{view.fps:.1f}"), SMALL)
-    c.text((2, ROWS[1]), tr(N_("Model: {name}")).format(name=view.model or "—"), SMALL, scroll=tick)
+    name = view.model or "—"
+    short = name.split(" (")[0]  # "tarotmate-cards-v1 (efficientnet-lite0)": the name without the network
+    model = first_fitting([tr(N_("Model: {name}")).format(name=name), tr(N_("Model: {name}")).format(name=short),
+                           short], SMALL, WIDTH - 4)
+    c.text((2, ROWS[1]), model, SMALL, scroll=tick)
     c.text((2, ROWS[2]), tr(N_("Cards seen: {n}")).format(n=view.cards_seen), SMALL)
     if view.last_card:
         conf = percent(view.confidence) if view.confidence is not None else ""
@@ -64,6 +68,27 @@ def render_camera_lost(view: CameraLostView, lang: str = "en", style: str = "fre
     return c.image
 
 
+PLACE_TEXT = {
+    "trick": N_("trick {n}"),
+    "chien": N_("the chien"),
+    "ecart": N_("the écart"),
+    "olla": N_("the olla"),
+}
+
+
+def whose_card(view: ConfirmCardView, lang: str) -> str:
+    """"Carmen · trick 4": who played the card and where it lies, as far as known."""
+    tr = translator(lang)
+    place = ""
+    if view.place in PLACE_TEXT and (view.place != "trick" or view.trick is not None):
+        place = tr(PLACE_TEXT[view.place]).format(n=view.trick)
+    if view.seat and place:
+        return tr(N_("{seat} · {place}")).format(seat=view.seat, place=place)
+    if view.seat:
+        return tr(N_("Played by {seat}")).format(seat=view.seat)
+    return place[:1].upper() + place[1:]
+
+
 def confirm_options(view: ConfirmCardView, lang: str, style: str) -> list[str]:
     """The choices of the confirm screen, in order: the card, its alternatives, "other"."""
     tr = translator(lang)
@@ -78,15 +103,18 @@ def render_confirm_card(view: ConfirmCardView, lang: str = "en", style: str = "f
     """"Check card": the seen card first, then the alternatives, then "Other card…"."""
     tr = translator(lang)
     c = Canvas()
-    title = tr(N_("Check card"))
-    if view.seat:
-        title = f"{title} · {view.seat}"
-    c.header(title, percent(view.confidence))
+    c.header(tr(N_("Check card")), percent(view.confidence))
+    rows = ROWS
+    where = whose_card(view, lang)
+    if where:  # whose card it is and where it lies, above the choices
+        c.text((2, ROWS[0]), where, SMALL, max_width=WIDTH - 4, scroll=tick)
+        c.draw.line((0, ROWS[1] - 1, WIDTH - 1, ROWS[1] - 1), fill=1)
+        rows = ROWS[1:]
     options = confirm_options(view, lang, style)
     selected = max(0, min(view.selected, len(options) - 1))
-    first = max(0, min(selected - 1, len(options) - len(ROWS)))
-    for row, i in enumerate(range(first, min(len(options), first + len(ROWS)))):
-        y = ROWS[row]
+    first = max(0, min(selected - 1, len(options) - len(rows)))
+    for row, i in enumerate(range(first, min(len(options), first + len(rows)))):
+        y = rows[row]
         ink = 1
         if i == selected:
             c.inverted_row(y, PITCH)

@@ -6,7 +6,10 @@ from PIL import Image
 
 from device.i18n import N_, translator
 from device.screens.draw import (
+    BAND_HEIGHT,
     HEIGHT,
+    ROW5_PITCH,
+    TINY,
     HUGE,
     LARGE,
     MEDIUM,
@@ -14,6 +17,7 @@ from device.screens.draw import (
     WIDTH,
     Canvas,
     largest_size,
+    rotating,
     text_width,
     wrap,
 )
@@ -27,6 +31,7 @@ from device.screens.labels import (
     contract_name,
     suit_name,
 )
+from device.screens.reasons import reason_text
 from device.screens.views import (
     BiddingView,
     DealEndView,
@@ -48,8 +53,12 @@ def points(value: float) -> str:
     return f"{value:g}" if value != int(value) else str(int(value))
 
 
+MINUS = "\u2212"  # the minus sign: wider than the hyphen, it does not read as a dot
+
+
 def signed(value: float) -> str:
-    return ("+" if value > 0 else "") + points(value)
+    """``+150``, ``−75``: the sign always shown, with a true minus sign."""
+    return ("+" if value > 0 else MINUS if value < 0 else "") + points(abs(value))
 
 
 def oudlers_text(n: int, lang: str) -> str:
@@ -81,18 +90,19 @@ def render_bidding(view: BiddingView, lang: str = "en", style: str = "french", t
     n = len(view.players)
     if n <= 4:
         c.header(tr(N_("Bidding")))
-        top = 14
-    else:
-        top = (HEIGHT - n * PITCH) // 2
+        top, pitch, size = 14, PITCH, SMALL
+    else:  # five players: a thin title band and smaller rows, so that every seat shows
+        c.band(tr(N_("Bidding")))
+        top, pitch, size = BAND_HEIGHT, ROW5_PITCH, TINY
     taker = _best_bidder(view.bids)
-    for seat, player in enumerate(view.players):
-        y = top + seat * PITCH
+    for seat, player in enumerate(view.players[:5]):
+        y = top + seat * pitch
         ink = 1
         if seat == view.current:
-            c.inverted_row(y, PITCH)
+            c.inverted_row(y, pitch)
             ink = 0
         if seat == view.dealer:
-            c.text((1, y), tr(N_("D")), SMALL, max_width=9, fill=ink)
+            c.text((1, y), tr(N_("D")), size, max_width=9, fill=ink)
         bid = view.bids[seat] if seat < len(view.bids) else None
         if seat == view.current:
             said = "?"
@@ -102,8 +112,8 @@ def render_bidding(view: BiddingView, lang: str = "en", style: str = "french", t
             said = bid_name(bid, lang)
             if seat == taker and view.called_king:
                 said += " " + card_label(view.called_king, lang, style)
-        said_w = c.text((WIDTH - 2, y), said, SMALL, align="right", max_width=84, fill=ink)
-        c.text((11, y), player, SMALL, max_width=WIDTH - 11 - said_w - 6, fill=ink)
+        said_w = c.text((WIDTH - 2, y), said, size, align="right", max_width=84, fill=ink)
+        c.text((11, y), player, size, max_width=WIDTH - 11 - said_w - 6, fill=ink)
     return c.image
 
 
@@ -153,27 +163,29 @@ def render_trick(view: TrickView, lang: str = "en", style: str = "french", tick:
     tr = translator(lang)
     c = Canvas()
     plays = view.plays[:5]
+    title = tr(N_("Trick {n}/{total}")).format(n=view.number, total=view.total)
     if len(plays) <= 4:
-        c.header(tr(N_("Trick {n}/{total}")).format(n=view.number, total=view.total))
-        top = ROWS[0]
-    else:  # five cards: the rows take the whole screen
-        top = (HEIGHT - len(plays) * PITCH) // 2
-    seat_w = min(SEAT_MAX_W, max(text_width(p.seat, SMALL) for p in plays)) if plays else 0
-    names = [card_name(p.card, lang, style) for p in plays]
-    if any(text_width(name, SMALL) > WIDTH - 8 - seat_w for name in names):
-        # One name too long: the whole trick in compact labels ("C♦" reads better than "Cavalier de C…").
-        names = [card_label(p.card, lang, style) for p in plays]
-    for i, (play, name) in enumerate(zip(plays, names)):
-        y = top + i * PITCH
-        ink = _mark_winner(c, i == view.winner, 0, y, WIDTH)
-        name_w = c.text((WIDTH - 2, y), name, SMALL, align="right", max_width=WIDTH - 8 - seat_w, fill=ink)
-        c.text((2, y), play.seat, SMALL, max_width=WIDTH - 8 - name_w, fill=ink)
+        c.header(title)
+        top, pitch, size = ROWS[0], PITCH, SMALL
+    else:  # five cards: a thin title band and smaller rows
+        c.band(title)
+        top, pitch, size = BAND_HEIGHT, ROW5_PITCH, TINY
+    # Each card keeps the form it is first shown in, whatever arrives after it:
+    # its full name where that fits beside the widest seat name allowed, else its
+    # compact label ("K♥" rather than "Cavalier de C…").
+    room = WIDTH - 8 - SEAT_MAX_W
+    for i, play in enumerate(plays):
+        y = top + i * pitch
+        name = card_text(play.card, lang, style, room, size)
+        ink = _mark_winner(c, i == view.winner, 0, y, WIDTH, pitch)
+        name_w = c.text((WIDTH - 2, y), name, size, align="right", max_width=room, fill=ink)
+        c.text((2, y), play.seat, size, max_width=WIDTH - 8 - name_w, fill=ink)
     return c.image
 
 
-def _mark_winner(c: Canvas, winner: bool, x: int, y: int, width: int) -> int:
+def _mark_winner(c: Canvas, winner: bool, x: int, y: int, width: int, pitch: int = PITCH) -> int:
     if winner:
-        c.draw.rectangle((x, y, x + width - 1, y + PITCH - 1), fill=1)
+        c.draw.rectangle((x, y, x + width - 1, y + pitch - 1), fill=1)
         return 0
     return 1
 
@@ -205,7 +217,8 @@ def render_violation(view: ViolationView, lang: str = "en", style: str = "french
     c.banner(title)
     suit = suit_name(view.suit, lang, style) if view.suit else "?"
     template = tr(VIOLATION_MESSAGES.get(view.kind, VIOLATION_MESSAGES["other"]))
-    message = template.format(seat=view.seat, suit=suit, detail=view.detail)
+    detail = reason_text(view.why, lang, style, view.names) if view.why is not None else view.detail
+    message = template.format(seat=view.seat, suit=suit, detail=detail)
     for y, line in zip((23, 35), wrap(message, SMALL, WIDTH - 4, 2)):
         c.text((2, y), line, SMALL, max_width=WIDTH - 4)
     c.draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
@@ -243,7 +256,8 @@ def render_deal_end(view: DealEndView, lang: str = "en", style: str = "french", 
     if view.chelem:
         extras.append(tr(CHELEM_TEXT.get(view.chelem, view.chelem)))
     c.draw.line((0, 49, WIDTH - 1, 49), fill=1)
-    c.text((2, 51), " · ".join(extras) or tr(N_("No bonus")), SMALL, max_width=WIDTH - 4, scroll=tick)
+    line = rotating(extras, SMALL, WIDTH - 4, tick) or tr(N_("No bonus"))
+    c.text((2, 51), line, SMALL, max_width=WIDTH - 4, scroll=tick)
     return c.image
 
 

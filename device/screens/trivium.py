@@ -5,7 +5,8 @@ from __future__ import annotations
 from PIL import Image
 
 from device.i18n import N_, translator
-from device.screens.draw import HEIGHT, HUGE, LARGE, SMALL, WIDTH, Canvas
+from device.screens.draw import (BAND_HEIGHT, HEIGHT, HUGE, LARGE, ROW5_PITCH, SMALL, TINY, WIDTH, Canvas,
+                                 rotating)
 from device.screens.labels import card_label
 from device.screens.views import AnnouncementView, TriviumView
 
@@ -18,6 +19,8 @@ LOCO_TEXT = {
     "wild": N_("Loco: wild for {seat}"),
     "stolen": N_("Loco: stolen by {seat}"),
 }
+
+CROSSED_BOX_TEXT = N_("⊠ not a valid tercia")
 
 
 def _tercia_boxes(c: Canvas, right: int, y: int, tercias, ink: int) -> int:
@@ -54,10 +57,8 @@ def render_trivium(view: TriviumView, lang: str = "en", style: str = "french", t
         c.header(title, olla)
         size, pitch, first, rule, loco_y = SMALL, PITCH, 14, HEIGHT - 14, HEIGHT - 13
     else:
-        c.draw.rectangle((0, 0, WIDTH - 1, 8), fill=1)
-        olla_w = c.text((WIDTH - 2, -1), olla, 9, align="right", max_width=70, fill=0)
-        c.text((2, -1), title, 9, max_width=WIDTH - 8 - olla_w, fill=0)
-        size, pitch, first, rule, loco_y = 9, 11, 9, 53, 53  # capitals start 2 rows below the top
+        c.band(title, olla)
+        size, pitch, first, rule, loco_y = TINY, ROW5_PITCH, BAND_HEIGHT, 53, 53
     for i, seat in enumerate(seats):
         y = first + i * pitch
         ink = 1
@@ -67,8 +68,11 @@ def render_trivium(view: TriviumView, lang: str = "en", style: str = "french", t
         boxes_left = _tercia_boxes(c, WIDTH - 4, y + (pitch - PITCH) // 2, seat.tercias, ink)
         c.text((2, y), seat.name, size, max_width=boxes_left - 6, fill=ink)
     loco = tr(LOCO_TEXT.get(view.loco, LOCO_TEXT["unseen"])).format(seat=view.loco_seat or "?")
+    # A crossed box is explained on the bottom line, in turn with the Loco.
+    crossed = any(not t.valid for seat in seats for t in seat.tercias)
+    line = rotating([loco, tr(CROSSED_BOX_TEXT) if crossed else ""], size, WIDTH - 4, tick)
     c.draw.line((0, rule, WIDTH - 1, rule), fill=1)
-    c.text((2, loco_y), loco, size, max_width=WIDTH - 4, scroll=tick)
+    c.text((2, loco_y), line, size, max_width=WIDTH - 4, scroll=tick)
     return c.image
 
 

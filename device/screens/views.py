@@ -15,6 +15,7 @@ Keys used by several views:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 BIDS = ("pass",) + CONTRACTS
@@ -82,7 +83,9 @@ class ViolationView:
     trick: int
     suit: str | None = None  # suit letter S/H/D/C involved (revoke, must_trump)
     card: str | None = None  # the card played
-    detail: str = ""  # free text for kind "other"
+    detail: str = ""  # free text for kind "other" (English), when there is no ``why``
+    why: Any = None  # the engine's reason (engine.reasons.Reason): translated on the screen
+    names: tuple[str, ...] = ()  # the players, for the seats named in ``why``
 
 
 @dataclass(frozen=True)
@@ -188,7 +191,9 @@ class ConfirmCardView:
     confidence: float
     alternatives: tuple[str, ...] = ()
     selected: int = 0  # 0 = the card itself, 1.. = alternatives, last = "other card"
-    seat: str | None = None
+    seat: str | None = None  # who played it
+    trick: int | None = None  # the trick it was played to (place "trick")
+    place: str = "trick"  # where it lies: "trick", "chien", "ecart" or "olla"
 
 
 @dataclass(frozen=True)

@@ -176,6 +176,14 @@ class WriterLock:
             self._fd = None
 
 
+def check_not_in_use(path: str | Path) -> None:
+    """Refuse now (:class:`LogInUse`, naming the holder's PID), creating nothing,
+    when another process holds the writer lock of the deal log at ``path``."""
+    path = Path(path)
+    if lock_path(path).exists():
+        WriterLock(path).acquire(path).release()
+
+
 def _read_pid(fd: int) -> int | None:
     try:
         text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()

@@ -54,9 +54,12 @@ def _seat(v: Any, players: int, path: str) -> int:
 
 
 def _code(v: Any, path: str) -> str:
-    if not isinstance(v, str) or v not in BY_CODE:
+    """The canonical code of ``v`` (the rule of :func:`engine.cards.card`: either
+    case, spaces around ignored)."""
+    found = BY_CODE.get(v.strip().upper()) if isinstance(v, str) else None
+    if found is None:
         raise RecordError(path, f"unknown card code {v!r}")
-    return v
+    return found.code
 
 
 def _codes(v: Any, path: str, size: int | None = None) -> list[str]:

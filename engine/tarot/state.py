@@ -27,6 +27,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from engine.cards import Card
 from engine.contract import GameState, IllegalOperation, Refusal
+from engine.reasons import Reason
 from engine.errors import TarotmateError
 from engine.tarot.evidence import (BEFORE_PLAY, Constraint, Evidence, Violation, audit_tricks,
                                    play_constraint, proven_facts)
@@ -59,14 +60,17 @@ PHASES = tuple(p.value for p in Phase)
 
 
 class _Refusal(Exception):
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, rule: str, why: Reason) -> None:
+        super().__init__(str(why))
         self.rule = rule
-        self.message = message
+        self.why = why
+        self.message = str(why)
 
 
-def _refuse(rule: str, message: str) -> None:
-    raise _Refusal(rule, message)
+def _refuse(rule: str, template: str, **args: Any) -> None:
+    """Refuse with ``rule`` and a reason: ``template`` (a message id, see
+    :mod:`engine.reasons`) filled with ``args``."""
+    raise _Refusal(rule, Reason(template, args))
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,11 +200,11 @@ class TarotDeal(GameState[Operation]):
         self._poignees: list[Poignee] = []
         self._misere: list[tuple[int, str]] = []
         self._hands: dict[int, set[int]] = {s: set(h) for s, h in self._initial_hands.items()}
-        self._owner: dict[int, tuple[int, str]] = {}   # card -> (seat, why) known not played yet
+        self._owner: dict[int, tuple[int, Reason]] = {}  # card -> (seat, why) known not played yet
         for s, h in self._initial_hands.items():
             for c in h:
-                self._owner[c] = (s, f"in seat {s}'s hand")
-        self._out: dict[int, str] = {}                 # card -> why it cannot be played
+                self._owner[c] = (s, Reason("in {seat}'s hand", {"seat": s}))
+        self._out: dict[int, Reason] = {}              # card -> why it cannot be played
         self._played_at: dict[int, tuple[int, int]] = {}  # card -> (trick number, seat)
         self._count = [0] * n
         self._tricks: list[FinishedTrick] = []
@@ -341,14 +345,14 @@ class TarotDeal(GameState[Operation]):
         try:
             self._check(op)
         except _Refusal as r:
-            return Refusal(r.message, r.rule)
+            return Refusal(r.why, r.rule)
         return None
 
     def _advance(self, op: Operation) -> None:
         try:
             self._check(op)
         except _Refusal as r:
-            raise IllegalOperation(r.message, r.rule, op) from None
+            raise IllegalOperation(r.why, r.rule, op) from None
         self._do(op)
 
     def legal_moves(self) -> list[Play]:
@@ -376,42 +380,43 @@ class TarotDeal(GameState[Operation]):
     # ---------------------------------------------------------------- checks
     def _check(self, op: Operation) -> None:
         if not isinstance(op, Operation):
-            _refuse("operation", f"not a French tarot operation: {op!r}")
+            _refuse("operation", "not a French tarot operation: {operation}", operation=repr(op))
         if self._phase == "redeal":
             _refuse("redeal", "the deal is cancelled: the cards must be dealt again")
         if self._phase == "done" and not isinstance(op, Play):
             _refuse("phase", "the deal is over")
         check = getattr(self, "_check_" + op.kind, None)
         if check is None:
-            _refuse("operation", f"unknown operation {op!r}")
+            _refuse("operation", "unknown operation {operation}", operation=repr(op))
         self._check_seat(getattr(op, "seat", 0))
         check(op)
 
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < self.players:
-            _refuse("seat", f"seat {seat} does not exist at {self.players} players")
+            _refuse("seat", "{seat} does not exist at {players} players", seat=seat, players=self.players)
 
     def _check_petit_sec(self, op: PetitSec) -> None:
         if self._phase != "bidding":
             _refuse("phase", "a petit sec is shown before the bidding ends")
         if any(s == op.seat for s, _ in self._bids):
-            _refuse("petit_sec", f"seat {op.seat} has already spoken")
+            _refuse("petit_sec", "{seat} has already spoken", seat=op.seat)
         hand = self._hands.get(op.seat)
         if hand is not None:
             trumps = [c for c in hand if SUIT[c] == TRUMP]
             if trumps != [PETIT] or EXCUSE in hand:
-                _refuse("petit_sec", f"seat {op.seat} is not petit sec: a petit sec holds the "
-                                     "Petit as its only trump and no Excuse")
+                _refuse("petit_sec", "{seat} is not petit sec: a petit sec holds the Petit as its only trump "
+                                     "and no Excuse", seat=op.seat)
 
     def _check_bid(self, op: Bid) -> None:
         if self._phase != "bidding":
-            _refuse("phase", f"the bidding is over (phase {self._phase})")
+            _refuse("phase", "the bidding is over (phase {phase})", phase=self._phase)
         if op.seat != self.to_speak:
-            _refuse("turn", f"it is seat {self.to_speak}'s turn to bid, not seat {op.seat}'s")
+            _refuse("turn", "it is {expected_seat}'s turn to bid, not {seat}'s", expected_seat=self.to_speak,
+                    seat=op.seat)
         if op.bid != "pass" and self._contract is not None:
             if CONTRACTS.index(op.bid) <= CONTRACTS.index(self._contract):
-                _refuse("bid_too_low", f"{op.bid} does not outbid {self._contract}: "
-                                       "every bid must be higher than the one before")
+                _refuse("bid_too_low", "{bid} does not outbid {contract}: every bid must be higher than the "
+                                       "one before", bid=op.bid, contract=self._contract)
 
     def _check_call(self, op: CallCard) -> None:
         if self._phase != "calling":
@@ -419,15 +424,15 @@ class TarotDeal(GameState[Operation]):
                     if self.players == 5 else "a card is called only at 5 players")
         c = index_of(op.card)
         if SUIT[c] >= TRUMP or RANK[c] < 11:
-            _refuse("call", f"{op.card}: the taker calls a King (or a Queen, Knight, Jack)")
+            _refuse("call", "{card}: the taker calls a King (or a Queen, Knight, Jack)", card=op.card)
         rank = RANK[c]
         hand = self._hands.get(self._taker)  # type: ignore[arg-type]
         if rank < 14 and hand is not None:
             for higher in range(rank + 1, 15):
                 missing = [s for s in range(4) if _suit_card(s, higher) not in hand]
                 if missing:
-                    _refuse("call", f"{op.card}: a {_RANK_NAME[rank]} may be called only by a "
-                                    f"taker holding every {_RANK_NAME[higher]}")
+                    _refuse("call", "{card}: a {rank} may be called only by a taker holding every {higher_rank}",
+                            card=op.card, rank=_RANK_NAME[rank], higher_rank=_RANK_NAME[higher])
 
     def _check_chien(self, op: RevealChien) -> None:
         if self._phase != "chien":
@@ -437,13 +442,13 @@ class TarotDeal(GameState[Operation]):
             return
         ints = [index_of(c) for c in op.cards]
         if len(ints) != self.chien_size or len(set(ints)) != len(ints):
-            _refuse("chien", f"the chien has {self.chien_size} distinct cards, got {len(op.cards)}")
+            _refuse("chien", "the chien has {n} distinct cards, got {got}", n=self.chien_size, got=len(op.cards))
         if self._chien is not None and frozenset(ints) != self._chien:
             _refuse("chien", "these are not the chien's cards")
         for c in ints:
             owner = self._owner.get(c)
             if owner is not None:
-                _refuse("chien", f"{CODE[c]} is {owner[1]}")
+                _refuse("chien", "{card} is {where}", card=CODE[c], where=owner[1])
 
     def _check_ecart(self, op: Ecart) -> None:
         if self._phase != "ecart":
@@ -457,32 +462,32 @@ class TarotDeal(GameState[Operation]):
             if hand is not None:
                 _refuse("ecart", "the taker's hand is known: give the écart's cards")
             if len(shown) > self.chien_size:
-                _refuse("ecart", f"the écart has only {self.chien_size} cards")
+                _refuse("ecart", "the écart has only {n} cards", n=self.chien_size)
             for c in shown:
                 self._check_available(c, taker)  # type: ignore[arg-type]
                 if c in (PETIT, MONDE):
-                    _refuse("ecart", f"{CODE[c]}: oudlers may never be discarded")
+                    _refuse("ecart", "{card}: oudlers may never be discarded", card=CODE[c])
             return
         ints = [index_of(c) for c in op.cards]
         if len(ints) != self.chien_size or len(set(ints)) != len(ints):
-            _refuse("ecart", f"the écart has {self.chien_size} distinct cards, got {len(ints)}")
+            _refuse("ecart", "the écart has {n} distinct cards, got {got}", n=self.chien_size, got=len(ints))
         if not set(shown) <= set(ints):
             _refuse("ecart", "a trump shown from the écart must be in the écart")
         for c in ints:
             self._check_available(c, taker)  # type: ignore[arg-type]
             if hand is not None and c not in hand:
-                _refuse("ecart", f"{CODE[c]} is not in the taker's hand")
+                _refuse("ecart", "{card} is not in the taker's hand", card=CODE[c])
         if hand is None and self.audit_mode:
             return  # a wrong écart in a record is reported as a violation
         for c in ints:
             if c in KINGS or OUDLER[c]:
-                _refuse("ecart", f"{CODE[c]}: Kings and oudlers may never be discarded")
+                _refuse("ecart", "{card}: Kings and oudlers may never be discarded", card=CODE[c])
         trumps = [c for c in ints if SUIT[c] == TRUMP]
         if trumps and hand is not None:
             eligible = [c for c in hand if SUIT[c] < TRUMP and c not in KINGS and c not in ints]
             if eligible:
-                _refuse("ecart", f"{CODE[trumps[0]]}: a trump may be discarded only when "
-                                 f"unavoidable, but {CODE[eligible[0]]} could be discarded")
+                _refuse("ecart", "{card}: a trump may be discarded only when unavoidable, but {other_card} "
+                                 "could be discarded", card=CODE[trumps[0]], other_card=CODE[eligible[0]])
 
     def _check_chelem(self, op: AnnounceChelem) -> None:
         if self._taker is None or self._phase == "bidding":
@@ -496,10 +501,10 @@ class TarotDeal(GameState[Operation]):
         if self._phase != "play":
             _refuse("phase", "a poignée is shown just before one's first card")
         if self._count[op.seat] or op.seat in self._cur_seats:
-            _refuse("poignee", f"seat {op.seat} has already played a card: a poignée is shown "
-                               "before one's first card")
+            _refuse("poignee", "{seat} has already played a card: a poignée is shown before one's first "
+                               "card", seat=op.seat)
         if any(p.seat == op.seat for p in self._poignees):
-            _refuse("poignee", f"seat {op.seat} has already shown a poignée")
+            _refuse("poignee", "{seat} has already shown a poignée", seat=op.seat)
         need = POIGNEE_THRESHOLDS[self.players][POIGNEE_LEVELS.index(op.level)]
         shown = [index_of(c) for c in op.shown]
         if len(set(shown)) != len(shown):
@@ -507,12 +512,12 @@ class TarotDeal(GameState[Operation]):
         if any(SUIT[c] != TRUMP and c != EXCUSE for c in shown):
             _refuse("poignee", "a poignée shows trumps (and possibly the Excuse) only")
         if len(shown) < need:
-            _refuse("poignee", f"a {op.level} poignée at {self.players} players shows {need} "
-                               f"trumps, not {len(shown)}")
+            _refuse("poignee", "a {level} poignée at {players} players shows {need} trumps, not {got}",
+                    level=op.level, players=self.players, need=need, got=len(shown))
         if (len(shown) > need and self.options.poignee_overfull == "refuse"
                 and not self.audit_mode):
-            _refuse("poignee", f"a {op.level} poignée shows exactly {need} trumps: hide the "
-                               f"other {len(shown) - need}")
+            _refuse("poignee", "a {level} poignée shows exactly {need} trumps: hide the other {extra}",
+                    level=op.level, need=need, extra=len(shown) - need)
         ecart_ok = (self.options.poignee_ecart_trump_exception and op.seat == self._taker)
         for c in shown:
             if ecart_ok and c in self._ecart_trumps:
@@ -522,7 +527,7 @@ class TarotDeal(GameState[Operation]):
         if hand is not None:
             for c in shown:
                 if c not in hand and not (ecart_ok and c in self._ecart_trumps):
-                    _refuse("poignee", f"{CODE[c]} is not in seat {op.seat}'s hand")
+                    _refuse("poignee", "{card} is not in {seat}'s hand", card=CODE[c], seat=op.seat)
             trumps = sum(1 for c in hand if SUIT[c] == TRUMP)
             if EXCUSE in _trim(shown, need) and trumps + 1 != need:
                 _refuse("poignee", "the Excuse stands in for a trump only when the player holds "
@@ -530,7 +535,7 @@ class TarotDeal(GameState[Operation]):
             if not self.options.poignee_lower_level_allowed:
                 best = _best_level(self.players, trumps + (1 if EXCUSE in hand else 0))
                 if best is not None and POIGNEE_LEVELS.index(best) > POIGNEE_LEVELS.index(op.level):
-                    _refuse("poignee", f"seat {op.seat} holds a {best} poignée and must show it")
+                    _refuse("poignee", "{seat} holds a {level} poignée and must show it", seat=op.seat, level=best)
 
     def _check_misere(self, op: DeclareMisere) -> None:
         if not self.options.misere:
@@ -538,56 +543,58 @@ class TarotDeal(GameState[Operation]):
         if self._phase != "play":
             _refuse("phase", "a misère is declared before one's first card")
         if self._count[op.seat] or op.seat in self._cur_seats:
-            _refuse("misere", f"seat {op.seat} has already played a card")
+            _refuse("misere", "{seat} has already played a card", seat=op.seat)
         if any(s == op.seat for s, _ in self._misere):
-            _refuse("misere", f"seat {op.seat} has already declared a misère")
+            _refuse("misere", "{seat} has already declared a misère", seat=op.seat)
         hand = self._hands.get(op.seat)
         if hand is not None:
             bad = [c for c in hand if _spoils_misere(c, op.misere, self.options)]
             if bad:
-                _refuse("misere", f"seat {op.seat} holds {CODE[bad[0]]}: no misère {op.misere}")
+                _refuse("misere", "{seat} holds {card}: no misère {misere}", seat=op.seat, card=CODE[bad[0]],
+                        misere=op.misere)
 
     def _check_available(self, c: int, seat: int) -> None:
         """Refuse a card that cannot physically be in ``seat``'s hand now."""
         if c in self._played_at:
             t, s = self._played_at[c]
-            _refuse("card_seen", f"{CODE[c]} was already played at trick {t} by seat {s}")
+            _refuse("card_seen", "{card} was already played at trick {trick} by {seat}", card=CODE[c], trick=t,
+                    seat=s)
         if c in self._cur_cards:
-            _refuse("card_seen", f"{CODE[c]} is already on the table in this trick")
+            _refuse("card_seen", "{card} is already on the table in this trick", card=CODE[c])
         why = self._out.get(c)
         if why is not None:
-            _refuse("card_seen", f"{CODE[c]} is {why}")
+            _refuse("card_seen", "{card} is {where}", card=CODE[c], where=why)
         owner = self._owner.get(c)
         if owner is not None and owner[0] != seat:
-            _refuse("card_seen", f"{CODE[c]} is {owner[1]}")
+            _refuse("card_seen", "{card} is {where}", card=CODE[c], where=owner[1])
 
     def _check_play(self, op: Play) -> None:
         if self._phase == "done":
-            _refuse("phase", f"the deal is over: all {self.hand_size} tricks are played")
+            _refuse("phase", "the deal is over: all {n} tricks are played", n=self.hand_size)
         if self._phase != "play":
-            _refuse("phase", f"no card is played during the {self._phase} phase")
+            _refuse("phase", "no card is played during the {phase} phase", phase=self._phase)
         c = index_of(op.card)
         seat = op.seat
         expected = self.to_play
         if seat != expected:
             if not (self.audit_mode and not self._cur_cards):
-                _refuse("turn", f"it is seat {expected}'s turn to play, not seat {seat}'s")
+                _refuse("turn", "it is {expected_seat}'s turn to play, not {seat}'s", expected_seat=expected, seat=seat)
         self._check_available(c, seat)
         hand = self._hands.get(seat)
         if hand is not None:
             if c not in hand:
-                _refuse("not_in_hand", f"{op.card} is not in seat {seat}'s hand")
+                _refuse("not_in_hand", "{card} is not in {seat}'s hand", card=op.card, seat=seat)
             legal = legal_plays(hand, self._cur_cards, self._lead_rule_now())
             if c not in legal:
                 k = play_constraint(c, self._cur_cards, self.trick_number, self._lead_rule_now())
                 rule = "illegal"
-                reason = "not allowed here"
+                why = Reason("not allowed here")
                 if k is not None:
                     held = [x for x in legal if x in k.forbidden] or sorted(k.forbidden & hand)
                     rule = k.rule_for(held[0]) if held else k.rule_if_suit
-                    reason = _REASONS.get(rule, rule)
-                _refuse(rule, f"seat {seat} may not play {op.card}: {reason} "
-                              f"(playable: {', '.join(CODE[x] for x in sorted(legal))})")
+                    why = Reason(_REASONS[rule]) if rule in _REASONS else Reason(rule.replace("{", "{{"))
+                _refuse(rule, "{seat} may not play {card}: {why} (playable: {cards})", seat=seat, card=op.card,
+                        why=why, cards=[CODE[x] for x in sorted(legal)])
 
     def _lead_rule_now(self) -> LeadRules:
         """Lead restrictions for the next card of the current trick."""
@@ -639,7 +646,7 @@ class TarotDeal(GameState[Operation]):
         # garde sans / contre: the chien stays unseen and out of play
         if self._chien is not None:
             for c in self._chien:
-                self._out[c] = "in the chien"
+                self._out[c] = Reason("in the chien")
         self._start_play()
 
     def _do_call(self, op: CallCard) -> None:
@@ -654,7 +661,7 @@ class TarotDeal(GameState[Operation]):
         self._chien_seen = self._chien is not None
         if self._chien is not None:
             for c in self._chien:
-                self._owner[c] = (taker, f"in the chien, taken by seat {taker}")
+                self._owner[c] = (taker, Reason("in the chien, taken by {seat}", {"seat": taker}))
             if self._called is not None and RANK[self._called] < 14:
                 self._check_queen_call()
         hand = self._hands.get(taker)
@@ -674,7 +681,7 @@ class TarotDeal(GameState[Operation]):
             self._ecart = ints
             shown = shown | frozenset(c for c in ints if SUIT[c] == TRUMP)
             for c in ints:
-                self._out[c] = "in the écart"
+                self._out[c] = Reason("in the écart")
                 self._owner.pop(c, None)
             hand = self._hands.get(taker)
             if hand is not None:
@@ -687,7 +694,7 @@ class TarotDeal(GameState[Operation]):
                             f"discarded {CODE[c]}: Kings and oudlers may never be discarded"))
         else:
             for c in shown:
-                self._out[c] = "in the écart (shown)"
+                self._out[c] = Reason("in the écart (shown)")
                 self._owner.pop(c, None)
         self._ecart_trumps = shown
         if shown:
@@ -719,7 +726,7 @@ class TarotDeal(GameState[Operation]):
                 f"showed {len(op.shown)} cards for a {op.level} poignée of exactly {need}"))
         for c in shown:
             if c not in self._ecart_trumps:
-                self._owner[c] = (op.seat, f"shown in seat {op.seat}'s poignée")
+                self._owner[c] = (op.seat, Reason("shown in {seat}'s poignée", {"seat": op.seat}))
         trick = self.trick_number
         self._poignees.append(Poignee(op.seat, op.level, tuple(CODE[c] for c in shown), trick))
         if EXCUSE in shown:
@@ -779,7 +786,7 @@ class TarotDeal(GameState[Operation]):
         for c, (owner, why) in sorted(self._owner.items(), key=lambda x: (SUIT[x[0]] == TRUMP, x)):
             if owner != seat or c == played or c not in k.forbidden:
                 continue
-            if why.startswith("in the chien") and self._ecart is None:
+            if str(why).startswith("in the chien") and self._ecart is None:
                 continue  # it may have gone into the unseen écart
             k.reported = True
             k.violation = Violation(

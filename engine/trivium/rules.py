@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.cards import CODES, card
+from engine.reasons import Reason
 from engine.trivium.combinations import (
     CUADRIVIUM,
     DISPLAY,
@@ -43,9 +44,9 @@ def step(state: TriviumState, op: Operation) -> TriviumState:
     """The state after ``op``; raise IllegalOperation (state untouched) if refused."""
     handler = _HANDLERS.get(type(op))
     if handler is None:
-        raise _refused("operation", f"not a Trivium operation: {op!r}")
+        raise _refused("operation", "not a Trivium operation: {operation}", operation=repr(op))
     if state.phase == "finished":
-        raise _refused("game_over", f"the game is over: {_outcome(state)}")
+        raise _refused("game_over", "the game is over: {outcome}", outcome=_outcome(state))
     if isinstance(op, Deal):
         if state.phase != "deal":
             raise _refused("phase", "the cards are already dealt")
@@ -57,9 +58,10 @@ def step(state: TriviumState, op: Operation) -> TriviumState:
 # --------------------------------------------------------------------------- helpers
 
 
-def _refused(rule: str, reason: str) -> IllegalOperation:
-    """The refusal of an operation: ``rule`` names the rule, ``reason`` says why."""
-    return IllegalOperation(reason, rule)
+def _refused(rule: str, template: str, **args) -> IllegalOperation:
+    """The refusal of an operation: ``rule`` names the rule; ``template`` (a
+    message id, see :mod:`engine.reasons`) filled with ``args`` says why."""
+    return IllegalOperation(Reason(template, args), rule)
 
 
 def _outcome(state: TriviumState) -> str:
@@ -74,7 +76,7 @@ def _name(state: TriviumState, seat: int) -> str:
 
 def _check_seat(state: TriviumState, seat: int) -> None:
     if not 0 <= seat < state.n:
-        raise _refused("seat", f"there is no seat {seat}: seats are 0 to {state.n - 1}")
+        raise _refused("seat", "there is no seat {n}: seats are 0 to {last}", n=seat, last=state.n - 1)
 
 
 def _check_exchange_turn(state: TriviumState, seat: int) -> None:
@@ -82,24 +84,34 @@ def _check_exchange_turn(state: TriviumState, seat: int) -> None:
     _check_seat(state, seat)
     expected = state.next_to_exchange
     if seat == state.turn and state.exchanged:
-        raise _refused("exchange_turn", f"{_name(state, seat)} has already exchanged a card this turn")
+        raise _refused("exchange_turn", "{player} has already exchanged a card this turn", player=_name(state, seat))
     if seat != expected:
-        raise _refused("turn", 
-            f"not {_name(state, seat)}'s turn: {_name(state, expected)} exchanges next"
-        )
+        raise _refused("turn", "not {player}'s turn: {next_player} exchanges next", player=_name(state, seat),
+                       next_player=_name(state, expected))
+
+
+# one message id per action, so that each translates as a whole sentence
+_ONLY_MAY = {
+    "lay down a tercia": "not {player}'s turn: only {next_player} may lay down a tercia now",
+    "take back a group": "not {player}'s turn: only {next_player} may take back a group now",
+    "steal": "not {player}'s turn: only {next_player} may steal now",
+    "declare": "not {player}'s turn: only {next_player} may declare now",
+}
+_EXCHANGE_FIRST = {
+    "lay down a tercia": "{player} must first exchange a card (from the pozo or the olla), then lay down a tercia",
+    "take back a group": "{player} must first exchange a card (from the pozo or the olla), then take back a group",
+    "steal": "{player} must first exchange a card (from the pozo or the olla), then steal",
+    "declare": "{player} must first exchange a card (from the pozo or the olla), then declare",
+}
 
 
 def _check_action_turn(state: TriviumState, seat: int, what: str) -> None:
     """``seat`` may act (lay, steal, declare) now: after its exchange, in its turn."""
     _check_seat(state, seat)
     if seat != state.turn:
-        raise _refused("turn", 
-            f"not {_name(state, seat)}'s turn: only {_name(state, state.turn)} may {what} now"
-        )
+        raise _refused("turn", _ONLY_MAY[what], player=_name(state, seat), next_player=_name(state, state.turn))
     if not state.exchanged:
-        raise _refused("exchange_first", 
-            f"{_name(state, seat)} must first exchange a card (from the pozo or the olla), then {what}"
-        )
+        raise _refused("exchange_first", _EXCHANGE_FIRST[what], player=_name(state, seat))
 
 
 def _take_from_hand(state: TriviumState, seat: int, codes) -> Hand:
@@ -115,21 +127,22 @@ def _take_from_hand(state: TriviumState, seat: int, codes) -> Hand:
         if code in unseen and hidden > 0:
             hidden -= 1
             continue
-        raise _refused("card_place", f"{_name(state, seat)} cannot hold {code}: {_place_text(state, code)}")
+        raise _refused("card_place", "{player} cannot hold {card}: {where}", player=_name(state, seat), card=code,
+                       where=_place_text(state, code))
     return Hand(tuple(known), hidden)
 
 
-def _place_text(state: TriviumState, code: str) -> str:
+def _place_text(state: TriviumState, code: str) -> Reason:
     place, seat = state.located().get(code, ("unknown", None))
     if place == "hand":
-        return f"it is in {_name(state, seat)}'s hand"
+        return Reason("it is in {player}'s hand", {"player": _name(state, seat)})
     if place == "laid":
-        return f"it is laid in front of {_name(state, seat)}"
+        return Reason("it is laid in front of {player}", {"player": _name(state, seat)})
     if place == "olla":
-        return "it is in the olla"
+        return Reason("it is in the olla")
     if place == "pozo":
-        return "it is in the pozo"
-    return "no hidden card is left in that hand"
+        return Reason("it is in the pozo")
+    return Reason("no hidden card is left in that hand")
 
 
 def _with_hand(state: TriviumState, seat: int, hand: Hand) -> tuple[Hand, ...]:
@@ -186,30 +199,28 @@ def _deal(state: TriviumState, op: Deal) -> TriviumState:
         starter, why = op.starter, "starts"
     else:
         if len(op.hands) != n:
-            raise _refused("deal", f"{len(op.hands)} hands dealt for {n} players")
+            raise _refused("deal", "{got} hands dealt for {n} players", got=len(op.hands), n=n)
         dealt: list[str] = []
         for seat, hand in enumerate(op.hands):
             if len(hand) != HAND_SIZE:
-                raise _refused("deal", f"{_name(state, seat)} is dealt {len(hand)} cards, not {HAND_SIZE}")
+                raise _refused("deal", "{player} is dealt {got} cards, not {n}", player=_name(state, seat), got=len(hand),
+                               n=HAND_SIZE)
             dealt.extend(hand)
         twice = sorted({c for c in dealt if dealt.count(c) > 1})
         if twice:
-            raise _refused("deal", f"dealt twice: {', '.join(twice)}")
+            raise _refused("deal", "dealt twice: {cards}", cards=twice)
         rest = set(CODES) - set(dealt)
         if op.pozo is None:
             pozo = (None,) * len(rest)
         else:
             if len(op.pozo) != len(set(op.pozo)) or set(op.pozo) != rest:
-                raise _refused("deal", 
-                    f"the pozo must be the {len(rest)} cards not dealt, each once"
-                )
+                raise _refused("deal", "the pozo must be the {n} cards not dealt, each once", n=len(rest))
             pozo = tuple(op.pozo)
         hands = tuple(Hand(sort_codes(h), 0) for h in op.hands)
         starter, why = starter_of(op.hands, op.dealer, state.options.loco_starts)
         if op.starter is not None and op.starter != starter:
-            raise _refused("deal", 
-                f"{_name(state, starter)} starts ({why}), not {_name(state, op.starter)}"
-            )
+            raise _refused("deal", "{player} starts ({why}), not {other_player}", player=_name(state, starter), why=why,
+                           other_player=_name(state, op.starter))
     start = Announcement("start", starter, _name(state, starter), f"{_name(state, starter)} starts: {why}")
     return replace(
         state,
@@ -236,19 +247,18 @@ def _draw_from_pozo(state: TriviumState, op: DrawFromPozo) -> TriviumState:
     _check_exchange_turn(state, op.seat)
     state = _begin_turn(state, op.seat)
     if not state.pozo:
-        raise _refused("pozo_empty", 
-            f"the pozo is empty: record PozoEmpty (pozo_exhausted={state.options.pozo_exhausted}) "
-            "or take from the olla"
-        )
+        raise _refused("pozo_empty", "the pozo is empty: record PozoEmpty (pozo_exhausted={option}) or take from the olla",
+                       option=state.options.pozo_exhausted)
     hand = _take_from_hand(state, op.seat, [op.discard])
     top, pozo = state.pozo[0], state.pozo[1:]
     if top is not None:
         if op.drawn is not None and op.drawn != top:
-            raise _refused("pozo_top", f"the pozo's top card is {top}, not {op.drawn}")
+            raise _refused("pozo_top", "the pozo's top card is {card}, not {other_card}", card=top, other_card=op.drawn)
         hand = _add_known(hand, top)
     elif op.drawn is not None:
         if op.drawn not in state.unseen or op.drawn == op.discard:
-            raise _refused("card_place", f"{op.drawn} cannot come from the pozo: {_place_text(state, op.drawn)}")
+            raise _refused("card_place", "{card} cannot come from the pozo: {where}", card=op.drawn,
+                           where=_place_text(state, op.drawn))
         hand = _add_known(hand, op.drawn)
     else:
         hand = Hand(hand.known, hand.hidden + 1)
@@ -269,9 +279,11 @@ def _take_from_olla(state: TriviumState, op: TakeFromOlla) -> TriviumState:
         raise _refused("olla_empty", "the olla is empty: draw from the pozo")
     top = state.olla[-1]
     if op.taken is not None and op.taken != top:
-        raise _refused("olla_top", f"the olla's top card is {top}, not {op.taken}: only the top card can be taken")
+        raise _refused("olla_top", "the olla's top card is {card}, not {other_card}: only the top card can be taken",
+                       card=top, other_card=op.taken)
     if op.discard == top:
-        raise _refused("olla_exchange", f"{_name(state, op.seat)} must give a card of their own for {top}")
+        raise _refused("olla_exchange", "{player} must give a card of their own for {card}", player=_name(state, op.seat),
+                       card=top)
     hand = _add_known(_take_from_hand(state, op.seat, [op.discard]), top)
     return replace(
         state,
@@ -285,7 +297,7 @@ def _take_from_olla(state: TriviumState, op: TakeFromOlla) -> TriviumState:
 def _pozo_empty(state: TriviumState, op: PozoEmpty) -> TriviumState:
     _check_exchange_turn(state, op.seat)
     if state.pozo:
-        raise _refused("pozo_not_empty", f"the pozo still has {len(state.pozo)} card(s)")
+        raise _refused("pozo_not_empty", "the pozo still has {n} card(s)", n=len(state.pozo))
     state = _begin_turn(state, op.seat)
     if state.options.pozo_exhausted == "draw":
         if op.new_pozo is not None:
@@ -299,9 +311,8 @@ def _pozo_empty(state: TriviumState, op: PozoEmpty) -> TriviumState:
         pozo: tuple[str | None, ...] = (None,) * len(under)
     else:
         if len(op.new_pozo) != len(set(op.new_pozo)) or set(op.new_pozo) != set(under):
-            raise _refused("pozo_exhausted", 
-                f"the new pozo must be the {len(under)} cards of the olla under its top card, each once"
-            )
+            raise _refused("pozo_exhausted", "the new pozo must be the {n} cards of the olla under its top card, each once",
+                           n=len(under))
         pozo = tuple(op.new_pozo)
     event = Announcement(
         "reshuffle", op.seat, _name(state, op.seat),
@@ -356,7 +367,7 @@ def _withdraw(state: TriviumState, op: Withdraw) -> TriviumState:
     _check_action_turn(state, op.seat, "take back a group")
     groups = state.laid[op.seat]
     if not 0 <= op.group < len(groups):
-        raise _refused("group", f"{_name(state, op.seat)} has no laid group {op.group}")
+        raise _refused("group", "{player} has no laid group {n}", player=_name(state, op.seat), n=op.group)
     group = groups[op.group]
     if group.valid:
         raise _refused("withdraw_tercia", "a valid tercia stays on the table: laid tercias are not taken back")
@@ -373,20 +384,18 @@ def _steal(state: TriviumState, op: Steal) -> TriviumState:
     _check_seat(state, op.victim)
     thief_name = _name(state, op.seat)
     if op.seat == state.robbed:
-        raise _refused("robbed", f"{thief_name} was robbed: a robbed player can never steal")
+        raise _refused("robbed", "{player} was robbed: a robbed player can never steal", player=thief_name)
     if state.steal_spent:
-        raise _refused("steal_spent", 
-            f"El Loco has already stolen in this game ({_name(state, state.thief)} robbed "
-            f"{_name(state, state.robbed)}): no one can steal again"
-        )
+        raise _refused("steal_spent", "El Loco has already stolen in this game ({player} robbed {other_player}): no one "
+                       "can steal again", player=_name(state, state.thief), other_player=_name(state, state.robbed))
     if op.victim == op.seat:
         raise _refused("steal_self", "a player cannot rob themselves")
     victim_groups = state.laid[op.victim]
     if not 0 <= op.group < len(victim_groups):
-        raise _refused("group", f"{_name(state, op.victim)} has no laid group {op.group}")
+        raise _refused("group", "{player} has no laid group {n}", player=_name(state, op.victim), n=op.group)
     group = victim_groups[op.group]
     if not group.valid:
-        raise _refused("steal_tercia", f"only a tercia can be stolen: {group.reason}")
+        raise _refused("steal_tercia", "only a tercia can be stolen: {why}", why=group.reason)
     thief_hand = _take_from_hand(state, op.seat, [LOCO])
     victim_hand = _add_known(state.hands[op.victim], LOCO)
     hands = tuple(
@@ -422,7 +431,7 @@ def _declare(state: TriviumState, op: Declare) -> TriviumState:
     if verdict.combination == TERCIA:
         raise _refused("declaration", "a lone tercia wins nothing: lay it down")
     if verdict.combination not in DECLARABLE:
-        raise _refused("declaration", f"not a winning combination: {verdict.reason}")
+        raise _refused("declaration", "not a winning combination: {why}", why=verdict.reason)
     if from_laid and verdict.combination != GRAN_MAESTRE:
         raise _refused("gran_maestre", "only a Gran Maestre may use a laid-down tercia")
     used = [g for g in state.laid[op.seat] if g.valid and set(g.cards) & set(from_laid)]

@@ -70,17 +70,6 @@ def _config(tmp_path, camera: str, extra: str = "") -> Path:
     return path
 
 
-def test_give_up_after_s_exits_non_zero_so_that_systemd_restarts(tmp_path):
-    config = _config(tmp_path, f'source = "folder"\npath = "{tmp_path / "gone"}"', "give_up_after_s = 5")
-    started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "device.cli", "run", "--config", str(config)],
-                          capture_output=True, text=True, env=ENV, timeout=120)
-    assert done.returncode == EXIT_CAMERA_LOST, done.stderr
-    assert 5 <= time.monotonic() - started < 60
-    assert "image folder not found" in done.stderr and "giving up" in done.stderr
-    assert "Traceback" not in done.stderr
-
-
 FAKE_PICAMERA2 = textwrap.dedent('''
     """A stand-in for picamera2 whose camera times out as libcamera's does."""
 
@@ -108,7 +97,14 @@ FAKE_PICAMERA2 = textwrap.dedent('''
         def start(self):
             pass
 
+        delivered = 0
+
         def capture_request(self):
+            import os, time
+            if Picamera2.delivered < int(os.environ.get("FAKE_GOOD_FRAMES", "0")):
+                Picamera2.delivered += 1
+                time.sleep(0.03)
+                return _Request()
             raise RuntimeError("Camera frontend has timed out!")
 
         def stop(self):
@@ -129,6 +125,33 @@ def test_picamera2_runtime_error_is_a_lost_camera_not_a_traceback(tmp_path):
     assert done.returncode == EXIT_CAMERA_LOST, done.stderr
     assert "Pi camera 0: Camera frontend has timed out!" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_give_up_after_s_exits_non_zero_so_that_systemd_restarts(tmp_path):
+    """A camera that worked, then is lost for good: after give_up_after_s the
+    service exits non-zero, so that systemd's Restart=on-failure starts it again."""
+    fake = tmp_path / "fake"
+    fake.mkdir()
+    (fake / "picamera2.py").write_text(FAKE_PICAMERA2)
+    config = _config(tmp_path, 'source = "picamera2"\nwidth = 640\nheight = 360', "give_up_after_s = 5")
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "device.cli", "run", "--config", str(config)], capture_output=True,
+                          text=True, env={**ENV, "PYTHONPATH": str(fake), "FAKE_GOOD_FRAMES": "5"}, timeout=120)
+    assert done.returncode == EXIT_CAMERA_LOST, done.stderr
+    assert 5 <= time.monotonic() - started < 60
+    assert "ready after" in done.stderr and "giving up" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_camera_that_cannot_be_opened_at_start_is_one_line_and_writes_nothing(tmp_path):
+    config = _config(tmp_path, f'source = "folder"\npath = "{tmp_path / "gone"}"', "give_up_after_s = 5")
+    done = subprocess.run([sys.executable, "-m", "device.cli", "run", "--config", str(config)],
+                          capture_output=True, text=True, env=ENV, timeout=120)
+    assert done.returncode != 0 and done.returncode != EXIT_CAMERA_LOST, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("tarotmate run: error: ")]
+    assert len(errors) == 1 and "image folder not found" in errors[0], done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "device.db").exists()
 
 
 # ---------------------------------------------------------------- SIGTERM within 2 s, whatever the camera does
@@ -153,15 +176,20 @@ CHILD = textwrap.dedent(r"""
                     forever.wait()  # the capture hangs for good
                 if state == "ended" and i == 3:
                     return
+                if state == "lost" and i == 3:
+                    raise SourceError("unplugged")
                 time.sleep(0.03)
                 yield Frame(np.zeros((8, 8, 3), np.uint8), i / 30, i)
                 i += 1
 
+    opened = []
+
     def opener():
         if state == "starting":
             forever.wait()  # opening the camera hangs
-        if state == "lost":
-            raise SourceError("no camera")
+        if state == "lost" and opened:
+            raise SourceError("no camera")  # unplugged: it cannot be opened again
+        opened.append(True)
         return Camera()
 
     class Tracker:

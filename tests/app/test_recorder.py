@@ -28,3 +28,15 @@ def test_gif_skips_a_broken_frame(tmp_path):
     assert count == 4
     with Image.open(tmp_path / "demo.gif") as gif:
         assert gif.size == (256, 128) and gif.n_frames == 4
+
+
+def test_the_count_is_the_frames_the_gif_holds(tmp_path):
+    """A resumed demo may record the screen it stopped on once more: the GIF
+    merges the two, and the count says what the file holds."""
+    first = ScreenRecorder(tmp_path)
+    for value in range(3):
+        first.show(screen(value))
+    ScreenRecorder(tmp_path).show(screen(2))  # resumed: the same screen again
+    count = ScreenRecorder(tmp_path).write_gif(tmp_path / "demo.gif")
+    with Image.open(tmp_path / "demo.gif") as gif:
+        assert count == gif.n_frames == 3

@@ -56,11 +56,11 @@ def test_only_higher_bids_are_offered_and_all_pass_ends_the_auction():
 
 
 def test_up_wraps_and_long_down_jumps_five():
-    flow = GameMenu(["A", "B", "C"])
+    flow = GameMenu(["A", "B", "C"])  # seven items: undo .. new deal, misdeal, end the game
     feed(flow, "up")
-    assert flow.view().selected == 5
+    assert flow.view().selected == 6
     feed(flow, "down!")
-    assert flow.view().selected == 4
+    assert flow.view().selected == 4  # 6 + 5 wraps to 4
 
 
 def test_poignee_and_end_of_game_confirmation():

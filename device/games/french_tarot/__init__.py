@@ -13,7 +13,7 @@ from device.games.french_tarot import screens
 from device.games.french_tarot.controller import TarotController
 from device.games.french_tarot.demo import TarotDemo
 from device.games.french_tarot.menus import TarotMenus
-from device.games.french_tarot.simulated import simulated_script
+from device.games.french_tarot.simulated import simulated_hint, simulated_script
 from device.games.registry import Game
 from engine.tarot import TarotDeal, TarotOptions
 from engine.tarot.operations import CODEC
@@ -54,4 +54,5 @@ GAME = Game(
     match_word="game",
     variants=(("FFT", "fft"),),
     aliases=("tarot",),
+    simulated_hint=simulated_hint,
 )

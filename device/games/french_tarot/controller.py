@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from device.app.controller import ALERT, INFO, MIDDLE, Controller, Notice
+from device.app.controller import ALERT, APPLIED, INFO, MIDDLE, Controller, Notice
 from device.app.session import GameSession
 
 
@@ -116,6 +116,13 @@ class TarotController(Controller):
         from engine.tarot import Bid
 
         return self.apply(Bid(seat, bid), f"{self._name(seat)}: {bid}")
+
+    def _decide_misdeal(self, *_: Any) -> list[Notice]:
+        """A misdeal: the deal is cancelled and the same dealer deals again."""
+        dealer = self.session.deal.setup.get("dealer", 0)
+        self.session.misdeal()
+        self.reset_collections()
+        return [Notice(APPLIED, f"misdeal: {self._name(dealer)} deals again (deal {self.session.deal.number})")]
 
     def _decide_all_passed(self, *_: Any) -> list[Notice]:
         return [Notice(INFO, "everybody passed: redeal")] if self.deal.phase == "redeal" else []

@@ -124,6 +124,7 @@ class GameMenu(Flow):
             (tr(N_("Announce a chelem")), "chelem"),
             (tr(N_("Correct a card")), "correct"),
             (tr(N_("New deal")), "new_deal"),
+            (tr(N_("Misdeal")), "misdeal"),
             (tr(N_("End the game")), "end_game"),
         ]
         self.push(Step(tr(N_("Menu")), items, self._item))
@@ -140,6 +141,8 @@ class GameMenu(Flow):
             CardPicker(self, tr(N_("Which card?")), self._corrected).start()
         elif item == "new_deal":
             self.push(yes_no(self, tr(N_("New deal?")), ("new_deal",)))
+        elif item == "misdeal":  # the deal is cancelled, the same dealer deals again
+            self.push(yes_no(self, tr(N_("Same dealer again?")), ("misdeal",)))
         else:
             self.push(yes_no(self, tr(N_("End the game?")), ("end_game",)))
         return []

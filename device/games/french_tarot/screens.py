@@ -159,3 +159,16 @@ def announcement_alert(notice, names: list[str]) -> None:
     """French tarot has no announcement screen: its events are on the game's own screens."""
     return None
 
+
+
+def pending_place(app, pending) -> dict:
+    """Whose card an uncertain card is and where it lies, for the check-card
+    screen: the seat to play and the trick during the play, the chien while it
+    is shown."""
+    deal = app.session.state
+    phase = str(deal.phase)
+    if phase == "play" and deal.to_play is not None:
+        return {"seat": deal.to_play, "trick": deal.trick_number, "place": "trick"}
+    if phase == "chien":
+        return {"seat": None, "trick": None, "place": "chien"}
+    return {}

@@ -61,7 +61,7 @@ class TriviumController(Controller):
             if wins:
                 first = notices[0]
                 notices = [TriviumNotice(first.kind, f"{first.text} · {wins[-1].text}", first.op, first.seat,
-                                         first.card, first.rule, first.detail, announcement=wins[-1])]
+                                         first.card, first.rule, first.detail, first.why, announcement=wins[-1])]
         return notices
 
     def _name(self, seat: int | None) -> str:

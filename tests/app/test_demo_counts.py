@@ -1,0 +1,77 @@
+"""The demo's summary counts add up: every card the camera had to see is read
+right, answered on the OLED, or entered by hand, over the whole deal even
+after a resume; the GIF's count is its frames; --out errors are one line."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from device.cli import EXIT_ERROR, main
+from device.demo.table import STATS_NAME, DemoSettings, run_demo
+from engine.errors import TarotmateError
+
+QUICK = dict(fast=True, display="none", recogniser="truth", frame_width=640, speed=3.0)
+LINE = re.compile(r"(\d+) cards = (\d+) read right at once \+ (\d+) uncertain, answered on the OLED "
+                  r"\+ (\d+) entered by hand")
+
+
+def _camera_line(out):
+    text = (out / "scores.txt").read_text()
+    line = next(x for x in text.splitlines() if x.startswith("camera: "))
+    total, right, uncertain, by_hand = map(int, LINE.search(line).groups())
+    return total, right, uncertain, by_hand
+
+
+def test_tarot_cards_add_up_to_the_deal(tmp_path):
+    result = run_demo(DemoSettings(seed=3, out=tmp_path, **QUICK), report=lambda t: None)
+    total, right, uncertain, by_hand = _camera_line(tmp_path)
+    record = result["record"]
+    chien = 6 if record["contract"] in ("prise", "garde") else 0
+    assert total == 72 + chien == right + uncertain + by_hand
+    stats = result["stats"]
+    assert stats.seen_right <= right  # measured at once: never more than the remainder
+
+
+def test_trivium_cards_add_up(tmp_path):
+    result = run_demo(DemoSettings(game="trivium", seed=2, out=tmp_path, **QUICK), report=lambda t: None)
+    total, right, uncertain, by_hand = _camera_line(tmp_path)
+    assert total == right + uncertain + by_hand == result["stats"].cards > 0
+
+
+def test_after_a_resume_the_counts_are_the_whole_deal(tmp_path):
+    with pytest.raises(TarotmateError, match="ran out of time"):
+        run_demo(DemoSettings(seed=3, out=tmp_path, max_seconds=4, **QUICK), report=lambda t: None)
+    assert (tmp_path / STATS_NAME).exists()
+    whole = tmp_path / "whole"
+    full = run_demo(DemoSettings(seed=3, out=whole, **QUICK), report=lambda t: None)
+    resumed = run_demo(DemoSettings(seed=3, out=tmp_path, **QUICK), report=lambda t: None)
+    assert resumed["scores"] == full["scores"]
+    assert _camera_line(tmp_path)[0] == _camera_line(whole)[0]
+    assert resumed["stats"].frames >= full["stats"].frames * 0.9  # both parts counted, not only the resumed one
+
+
+def test_the_gif_count_in_the_report_is_its_frames(tmp_path):
+    from PIL import Image
+
+    lines = []
+    run_demo(DemoSettings(seed=3, out=tmp_path, **QUICK), report=lines.append)
+    said = next(int(m.group(1)) for x in lines if (m := re.search(r"demo.gif \((\d+) screens\)", x)))
+    with Image.open(tmp_path / "demo.gif") as gif:
+        assert said == gif.n_frames
+
+
+@pytest.mark.parametrize("where,why", [
+    ("{tmp}/afile/out", "is a file, not a folder"),
+    ("{tmp}/afile", "is a file, not a folder"),
+    ("/proc/tarotmate/out", "cannot create it"),
+])
+def test_demo_out_that_cannot_be_used(tmp_path, capsys, where, why):
+    (tmp_path / "afile").write_text("x")
+    target = where.format(tmp=tmp_path)
+    assert main(["demo", "--out", target, "--fast", "--display", "none", "--recogniser", "truth"]) == EXIT_ERROR
+    err = capsys.readouterr().err
+    lines = [x for x in err.splitlines() if x.startswith("tarotmate demo: error: ")]
+    assert len(lines) == 1 and "Traceback" not in err
+    assert target in lines[0] and why in lines[0]

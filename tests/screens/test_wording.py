@@ -1,0 +1,90 @@
+"""What the screens say: no cut where a shorter wording fits, titles kept at
+five players, card labels that do not change or mislead, the check-card screen
+saying whose card and where, the crossed Trivium box explained."""
+
+from __future__ import annotations
+
+import pytest
+
+from device.i18n import LANGUAGES
+from device.screens import render
+from device.screens.draw import ELLIPSIS, ROTATE_TICKS, recording
+from device.screens.examples import DEFAULT_STYLE, examples
+from device.screens.labels import card_label
+from device.screens.views import (BiddingView, ConfirmCardView, TerciaView, TrickPlay, TrickView,
+                                  TriviumSeatView, TriviumView)
+from engine.cards import CODES
+
+FIVE = ("Ana", "Bertrand", "Carmen", "Dominique", "Esteban")
+
+
+def _texts(view, lang, style=None, tick=None):
+    with recording() as items:
+        render(view, lang, style or DEFAULT_STYLE[lang], tick)
+    return items
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("name", ["deal_end", "trivium", "camera", "trick", "bidding", "confirm_card"])
+def test_example_screens_cut_nothing(lang, name):
+    cut = [i.wanted for i in _texts(examples(lang)[name], lang) if i.fit == "ellipsis"]
+    assert not cut, f"{lang}/{name}: cut with an ellipsis: {cut}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_five_player_bidding_and_trick_keep_their_title(lang):
+    bidding = BiddingView(FIVE, dealer=4, bids=("pass", "garde", None, None, None), current=2)
+    trick = TrickView(4, tuple(TrickPlay(s, c) for s, c in zip(FIVE, ("H07", "HK", "T05", "H10", "HQ"))),
+                      winner=1, total=15)
+    for view, title in ((bidding, {"en": "Bidding", "fr": "Enchères", "es": "Subasta"}[lang]),
+                        (trick, {"en": "Trick 4/15", "fr": "Pli 4/15", "es": "Baza 4/15"}[lang])):
+        items = _texts(view, lang)
+        assert items[0].shown == title and items[0].box[1] >= 0
+        shown = {i.shown for i in items}
+        assert all(any(name in s for s in shown) for name in FIVE)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_card_keeps_its_name_as_the_trick_fills(lang):
+    plays = tuple(TrickPlay(s, c) for s, c in zip(FIVE, ("D01", "DQ", "DN", "T21", "D10")))
+    first_shown = None
+    for n in range(1, 6):
+        shown = [i.shown for i in _texts(TrickView(3, plays[:n], winner=0, total=15), lang)]
+        ace = next(s for s in shown if s not in FIVE and "/" not in s)
+        first_shown = first_shown or ace
+        assert ace == first_shown, f"{lang}: the ace of diamonds shown as {first_shown!r}, then {ace!r}"
+
+
+@pytest.mark.parametrize("style", ["french", "tarot"])
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_card_labels_are_distinct_and_do_not_mislead(lang, style):
+    labels = [card_label(code, lang, style) for code in CODES]
+    assert len(set(labels)) == 78
+    ace = card_label("D01", lang, style)
+    assert not ace.startswith("1"), ace  # "1♦" does not say ace
+    if lang == "en":
+        knight = card_label("DN", lang, style)
+        assert knight.startswith("Kn"), knight  # a "C" reads as Clubs
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_check_card_says_whose_card_and_where(lang):
+    view = ConfirmCardView("H07", 0.62, ("H08",), seat="Carmen", trick=4)
+    shown = [i.shown for i in _texts(view, lang)]
+    place = {"en": "trick 4", "fr": "pli 4", "es": "baza 4"}[lang]
+    assert any("Carmen" in s and place in s for s in shown), shown
+    chien = [i.shown for i in _texts(ConfirmCardView("H07", 0.62, place="chien"), lang)]
+    assert any({"en": "chien", "fr": "chien", "es": "perro"}[lang] in s.lower() for s in chien), chien
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_crossed_tercia_box_is_explained_in_turn_with_the_loco(lang):
+    seats = (TriviumSeatView("Ana", (TerciaView(("T10", "H10", "S01"), False),)), TriviumSeatView("Bertrand"),
+             TriviumSeatView("Carmen"))
+    view = TriviumView(seats, "C07", loco="wild", loco_seat="Bertrand")
+    lines = {tick: _texts(view, lang, tick=tick)[-1].shown for tick in (0, ROTATE_TICKS)}
+    assert any("⊠" in line for line in lines.values()), lines
+    assert any("Bertrand" in line for line in lines.values()), lines
+    assert all(not line.endswith(ELLIPSIS) for line in lines.values())
+    plain = TriviumView(seats[1:], "C07", loco="wild", loco_seat="Bertrand")
+    assert all("⊠" not in i.shown for t in (0, ROTATE_TICKS) for i in _texts(plain, lang, tick=t))
