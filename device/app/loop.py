@@ -105,7 +105,8 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
         else:
             camera = as_camera(source if wrap is None else wrap(source))
         stop_at_end = isinstance(camera, PlainFrames)  # frames handed in (tests, benchmarks) end the loop
-        first = first_frame(camera, config, stop, notifier, buttons)  # the camera delivers: the hardware is up
+        early: list = []  # presses while the camera starts, acted on once the game is up
+        first = first_frame(camera, config, stop, notifier, buttons, early)  # the camera delivers: the hardware is up
         if first is None:
             reason = "end of frames" if camera.ended else ""
             return 0  # nothing was written
@@ -121,6 +122,8 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
         app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
         menus = MenuDriver(app)
         app.hooks.append(menus.sync)
+        for event in early:
+            menus.on_button(event)
         while not stop:
             frame, first = (first, None) if first is not None else (camera.next_frame(LOOP_TICK_S), None)
             if frame is not None:
@@ -176,7 +179,7 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
 OPENED_BUT_LOST = object()  # the camera opened but fails to deliver: the game starts, played from the buttons
 
 
-def first_frame(camera, config, stop: StopFlag, notifier, buttons):
+def first_frame(camera, config, stop: StopFlag, notifier, buttons, early: list):
     """Wait for the camera's first frame (``None``: stopped, or frames handed in that
     were empty; :data:`OPENED_BUT_LOST`: it opened, then failed). A camera that
     cannot be opened at all before it ever delivered is a start-up error (one
@@ -198,7 +201,7 @@ def first_frame(camera, config, stop: StopFlag, notifier, buttons):
                                  "nothing was written to the deal log")
         if health.lost:
             return OPENED_BUT_LOST
-        buttons.drain()  # presses before the game is up are not kept
+        early.extend(buttons.drain())
         notifier.ping()
     return None
 
