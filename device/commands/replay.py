@@ -27,6 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from engine import bounded_json
+    from engine.errors import TarotmateError
     from engine.tarot.record import deal_from_record, load_record, replay_deal
 
     if args.record == "-":
