@@ -70,7 +70,7 @@ def child(args: argparse.Namespace) -> None:
     from device.config import config_from_dict
     from device.hardware.display import open_display
     from device.hardware.from_config import NoButtons, open_frame_source, open_tracker
-    from device.games.registry import game_for
+    from device.app.registry import game_for
     from device.app.session import GameSession
     from device.storage.deal_log import DealLog
 

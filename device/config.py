@@ -294,13 +294,13 @@ def engine_options() -> Parser:
 
 
 def _game(section: dict):
-    from device.games.registry import game_for
+    from device.app.registry import game_for
 
     return game_for(section["kind"])
 
 
 def _game_kinds() -> tuple[str, ...]:
-    from device.games.registry import kinds
+    from device.app.registry import kinds
 
     return kinds()
 
@@ -314,7 +314,7 @@ def _players_high(section: dict) -> int:
 
 
 def _kind_comment() -> str:
-    from device.games.registry import games
+    from device.app.registry import games
 
     return " or ".join(f'"{g.kind}" ({g.players[0]} to {g.players[1]} players)' for g in games()) + "."
 

@@ -18,7 +18,7 @@ from device.app.menu_driver import MenuDriver
 from device.app.notify import Notifier
 from device.app.session import GameSession
 from device.app.table import TableApp
-from device.games.registry import game_for
+from device.app.registry import game_for
 from device.hardware.from_config import open_buttons, open_frame_source, open_outputs, open_tracker
 from device.hardware.outputs import Outputs
 from device.storage.deal_log import DealLog

@@ -31,7 +31,7 @@ from typing import Any, Callable
 from device.app.table import TableApp
 from device.hardware.outputs import Outputs
 from device.hardware.recorder import ScreenRecorder
-from device.games.registry import game_for
+from device.app.registry import game_for
 from device.app.session import GameSession
 from device.storage.deal_log import DealLog
 from engine.errors import TarotmateError

@@ -36,7 +36,7 @@ def open_frame_source(config):
 
 def simulated_table(config, seed: int = 1):
     """A random deal's (or game's) visible part on the simulated table (for trying ``run`` on a desktop)."""
-    from device.games.registry import game_for
+    from device.app.registry import game_for
     from vision.simulator import TableSimulator
     from vision.sources import SimulatorSource
 

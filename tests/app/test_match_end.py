@@ -16,7 +16,7 @@ from device.app.flows import ChoiceFlow
 from device.app.menu_driver import MenuDriver
 from device.app.session import GameSession
 from device.app.table import TableApp
-from device.games.registry import game_for
+from device.app.registry import game_for
 from device.screens.views import GameOverView
 from device.storage.deal_log import DealLog
 from engine.match import Match

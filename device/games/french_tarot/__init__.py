@@ -1,6 +1,6 @@
 """French tarot at the table (FFT rules, 3 to 5 players): the game as the device plays it.
 
-``GAME`` is what :mod:`device.games.registry` lists: the engine's
+``GAME`` is what :mod:`device.app.registry` lists: the engine's
 :class:`~engine.tarot.TarotDeal` (one per deal), its operations, the
 controller (:mod:`.controller`), the menus (:mod:`.menus`), the screens
 (:mod:`.screens`), the simulated table's script (:mod:`.simulated`) and the
@@ -14,7 +14,7 @@ from device.games.french_tarot.controller import TarotController
 from device.games.french_tarot.demo import TarotDemo
 from device.games.french_tarot.menus import TarotMenus
 from device.games.french_tarot.simulated import simulated_script
-from device.games.registry import Game
+from device.app.registry import Game
 from engine.tarot import TarotDeal, TarotOptions
 from engine.tarot.operations import CODEC
 

@@ -1,6 +1,6 @@
 """Trivium at the table (2 to 4 players): the game as the device plays it.
 
-``GAME`` is what :mod:`device.games.registry` lists: the engine's
+``GAME`` is what :mod:`device.app.registry` lists: the engine's
 :class:`~engine.trivium.TriviumGame` (one per game of a match), its
 operations, the controller (:mod:`.controller`), the menus (:mod:`.menus`),
 the screens (:mod:`.screens`), the simulated table's script
@@ -9,7 +9,7 @@ the screens (:mod:`.screens`), the simulated table's script
 
 from __future__ import annotations
 
-from device.games.registry import Game
+from device.app.registry import Game
 from device.games.trivium import screens
 from device.games.trivium.controller import TriviumController
 from device.games.trivium.demo import TriviumDemo
