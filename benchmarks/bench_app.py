@@ -91,7 +91,7 @@ def child(args: argparse.Namespace) -> None:
             session.apply(op)
 
     tracker = open_tracker(config)  # loads the card model, before READY
-    source = iter(open_frame_source(config))
+    source = iter(open_frame_source(config, game_for(config.game.kind)))
     read_cpu = [0.0]
     frame_cpu: list[float] = []
 

@@ -76,7 +76,7 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     menus = MenuDriver(app)
     app.hooks.append(menus.sync)
     tracker = open_tracker(config) if tracker is None else tracker
-    source = open_frame_source(config) if source is None else source
+    source = open_frame_source(config, rules) if source is None else source
     frames = 0
     try:
         for frame in source:

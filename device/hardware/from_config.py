@@ -17,8 +17,9 @@ from device.hardware.outputs import Outputs
 from engine.errors import TarotmateError
 
 
-def open_frame_source(config):
-    """The camera (or its stand-in) named by ``camera.source``."""
+def open_frame_source(config, game=None):
+    """The camera (or its stand-in) named by ``camera.source``; the simulated
+    table plays ``game``'s script (a :class:`device.app.registry.Game`)."""
     from vision import sources
 
     cam = config.camera
@@ -30,17 +31,17 @@ def open_frame_source(config):
     if cam.source == "folder":
         return sources.FolderSource(cam.path, fps=cam.fps)
     if cam.source == "simulator":
-        return simulated_table(config)
+        if game is None:
+            raise TarotmateError("camera.source: the simulated table needs the game it plays")
+        return simulated_table(config, game.simulated_script(config.game, 1))
     raise TarotmateError(f"camera.source: unknown source {cam.source!r}")
 
 
-def simulated_table(config, seed: int = 1):
-    """A random deal's (or game's) visible part on the simulated table (for trying ``run`` on a desktop)."""
-    from device.app.registry import game_for
+def simulated_table(config, script: list, seed: int = 1):
+    """``script`` (a random deal's visible part) on the simulated table (for trying ``run`` on a desktop)."""
     from vision.simulator import TableSimulator
     from vision.sources import SimulatorSource
 
-    script = game_for(config.game.kind).simulated_script(config.game, seed)
     simulator = TableSimulator(script, players=config.game.players, size=(config.camera.width, config.camera.height),
                                fps=config.camera.fps, seed=seed, deck=config.camera.deck or None)
     return SimulatorSource(simulator)
