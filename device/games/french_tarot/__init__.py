@@ -17,6 +17,7 @@ from device.games.french_tarot.simulated import simulated_script
 from device.app.registry import Game
 from engine.tarot import TarotDeal, TarotOptions
 from engine.tarot.operations import CODEC
+from engine.tarot.tables import HAND_SIZE
 
 
 def _new_deal(players: int, names: tuple[str, ...], options: dict, setup: dict) -> TarotDeal:
@@ -36,7 +37,7 @@ def _game_target(options: dict, configured: int | None) -> int | None:
 GAME = Game(
     kind="french-tarot",
     key="tarot",
-    players=(3, 5),
+    players=(min(HAND_SIZE), max(HAND_SIZE)),  # the engine's player counts
     default_players=4,
     order=0,
     new_engine_state=_new_deal,

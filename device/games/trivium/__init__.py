@@ -17,6 +17,7 @@ from device.games.trivium.menus import TriviumMenus
 from device.games.trivium.simulated import simulated_script
 from engine.trivium import TriviumGame, TriviumOptions, game_to_record
 from engine.trivium.operations import CODEC
+from engine.trivium.state import PLAYERS
 
 
 def _new_game(players: int, names: tuple[str, ...], options: dict, setup: dict) -> TriviumGame:
@@ -35,7 +36,7 @@ def _match_target(options: dict, configured: int | None) -> int | None:
 GAME = Game(
     kind="trivium",
     key="trivium",
-    players=(2, 4),
+    players=PLAYERS,  # the engine's player counts
     default_players=4,
     order=1,
     new_engine_state=_new_game,
