@@ -70,7 +70,7 @@ def child(args: argparse.Namespace) -> None:
     from device.config import config_from_dict
     from device.hardware.display import open_display
     from device.hardware.from_config import NoButtons, open_frame_source, open_tracker
-    from device.games.registry import game_for
+    from device.app.registry import game_for
     from device.app.session import GameSession
     from device.storage.deal_log import DealLog
 
@@ -91,7 +91,7 @@ def child(args: argparse.Namespace) -> None:
             session.apply(op)
 
     tracker = open_tracker(config)  # loads the card model, before READY
-    source = iter(open_frame_source(config))
+    source = iter(open_frame_source(config, game_for(config.game.kind)))
     read_cpu = [0.0]
     frame_cpu: list[float] = []
 

@@ -5,11 +5,13 @@ validation whose messages name the key at fault.
     config = load_config("/etc/tarotmate/tarotmate.toml")   # or None: defaults
     config.display.kind, config.pins.ok, config.game.names ...
 
-Every section is a frozen dataclass. ``load_config`` raises
-:class:`ConfigError` (a :class:`TarotmateError`) with a message such as
-``display.i2c_address: expected an integer like 0x3C, got "abc"``; unknown
-keys are refused too, so a typo never silently falls back to a default.
-The documented example is ``device/tarotmate.example.toml``.
+Every section is a frozen dataclass; what each key accepts, and the comment
+the documented example shows above it, is written once, in :data:`SCHEMA`.
+``load_config`` raises :class:`ConfigError` (a :class:`TarotmateError`) with a
+message such as ``display.i2c_address: expected an integer like 0x3C, got
+"abc"``; unknown keys are refused too, so a typo never silently falls back to
+a default. The documented example, ``device/tarotmate.example.toml``, is
+:func:`example_toml`'s output (``tarotmate config example`` prints it).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import os
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from engine.errors import TarotmateError
 from engine.text import control_characters, describe_controls
@@ -120,15 +122,6 @@ class Config:
     source: str = "(defaults)"
 
 
-SECTIONS: dict[str, type] = {
-    "game": GameConfig,
-    "ui": UiConfig,
-    "camera": CameraConfig,
-    "display": DisplayConfig,
-    "pins": PinsConfig,
-    "store": StoreConfig,
-}
-
 DEFAULT_PATHS = (
     Path("/etc/tarotmate/tarotmate.toml"),
     Path("~/.config/tarotmate/tarotmate.toml"),
@@ -156,7 +149,13 @@ def default_config_path() -> Path | None:
     return None
 
 
-# ---------------------------------------------------------------- parsing
+# ---------------------------------------------------------------- what a key accepts
+#
+# A parser is called as ``parse(key, value, section)`` with the key's full name
+# (``display.rotate``), the raw TOML value, and the values of the section read
+# so far (defaults included); it returns the value or raises ConfigError.
+
+Parser = Callable[[str, Any, dict], Any]
 
 
 def _show(value: Any) -> str:
@@ -167,248 +166,326 @@ def _show(value: Any) -> str:
     return repr(value)
 
 
-def _integer(key: str, value: Any, hint: str = "an integer") -> int:
-    if isinstance(value, bool):
-        raise ConfigError(f"{key}: expected {hint}, got {_show(value)}")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str):
-        try:
-            return int(value.strip(), 0)
-        except ValueError:
-            pass
+def _to_int(key: str, value: Any, hint: str) -> int:
+    if not isinstance(value, bool):
+        if isinstance(value, int):
+            return value
+        if isinstance(value, str):
+            try:
+                return int(value.strip(), 0)
+            except ValueError:
+                pass
     raise ConfigError(f"{key}: expected {hint}, got {_show(value)}")
 
 
-def _number(key: str, value: Any) -> float:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    raise ConfigError(f"{key}: expected a number, got {_show(value)}")
-
-
-def _string(key: str, value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    raise ConfigError(f"{key}: expected a string, got {_show(value)}")
-
-
-def _boolean(key: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    raise ConfigError(f"{key}: expected true or false, got {_show(value)}")
-
-
-def _choice(key: str, value: Any, choices: tuple[str, ...]) -> str:
-    text = _string(key, value)
-    if text not in choices:
-        raise ConfigError(f"{key}: expected one of {', '.join(choices)}, got {_show(value)}")
-    return text
-
-
-def _in_range(key: str, value: int, low: int, high: int) -> int:
+def _within(key: str, value: int, low: int, high: int) -> int:
     if not low <= value <= high:
         raise ConfigError(f"{key}: expected a value from {low} to {high}, got {value}")
     return value
 
 
-def _parse_game(raw: dict[str, Any]) -> dict[str, Any]:
-    from device.games.registry import game_for, kinds
-
-    out: dict[str, Any] = {}
-    if "kind" in raw:
-        out["kind"] = _choice("game.kind", raw["kind"], kinds())
-    game = game_for(out.get("kind", GameConfig.kind))
-    if "players" in raw:
-        low, high = game.players
-        out["players"] = _in_range("game.players", _integer("game.players", raw["players"]), low, high)
-    else:
-        out["players"] = game.default_players
-    if "names" in raw:
-        names = raw["names"]
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise ConfigError(f"game.names: expected a list of strings, got {_show(names)}")
-        for i, name in enumerate(names):
-            if not name.strip():
-                raise ConfigError(f"game.names[{i}]: a name cannot be empty")
-            if control_characters(name):
-                raise ConfigError(f"game.names[{i}]: {name!r} holds control characters ({describe_controls(name)})")
-        if len(set(names)) != len(names):
-            raise ConfigError("game.names: two players have the same name")
-        out["names"] = tuple(n.strip() for n in names)
-    if "options" in raw:
-        if not isinstance(raw["options"], dict):
-            raise ConfigError(f"game.options: expected a table, got {_show(raw['options'])}")
-        out["options"] = dict(raw["options"])
-        _check_options(game, out["options"])
-    players = out.get("players", GameConfig.players)
-    if "dealer" in raw:
-        out["dealer"] = _in_range("game.dealer", _integer("game.dealer", raw["dealer"]), 0, players - 1)
-    if "target" in raw:
-        value = raw["target"]
-        if value in (False, "none", ""):
-            out["target"] = None
-        else:
-            target = _integer("game.target", value, "a positive whole number")
-            if target <= 0:
-                raise ConfigError(f"game.target: expected a positive whole number, got {target}")
-            out["target"] = target
-    if len(out.get("names", ())) > players:
-        raise ConfigError(f"game.names: {len(out['names'])} names for {players} players")
-    return out
+def integer(low: int | Callable[[dict], int], high: int | Callable[[dict], int], hint: str = "an integer",
+            choices: tuple[int, ...] = (), choices_text: str = "") -> Parser:
+    """A whole number from ``low`` to ``high`` (either may depend on the section), or one of ``choices``."""
+    def parse(key: str, value: Any, section: dict) -> int:
+        number = _to_int(key, value, hint)
+        if choices:
+            if number not in choices:
+                raise ConfigError(f"{key}: expected {choices_text}, got {number}")
+            return number
+        lo = low(section) if callable(low) else low
+        hi = high(section) if callable(high) else high
+        return _within(key, number, lo, hi)
+    return parse
 
 
-def _check_options(game, options: dict[str, Any]) -> None:
-    """The engine itself judges its variant options (names and values)."""
-    try:
-        game.check_options(options)
-    except (TarotmateError, TypeError, ValueError) as exc:
-        raise ConfigError(f"game.options: {exc}") from None
+def number(low: float, high: float, range_text: str) -> Parser:
+    """A number from ``low`` to ``high`` (``range_text``: how the range is said)."""
+    def parse(key: str, value: Any, section: dict) -> float:
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise ConfigError(f"{key}: expected a number, got {_show(value)}")
+        value = float(value)
+        if not low <= value <= high:
+            raise ConfigError(f"{key}: expected {range_text}, got {value}")
+        return value
+    return parse
 
 
-def _parse_ui(raw: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if "language" in raw:
-        out["language"] = _choice("ui.language", raw["language"], LANGUAGES)
-    if "card_style" in raw:
-        out["card_style"] = _choice("ui.card_style", raw["card_style"], CARD_STYLES)
-    if "buzzer" in raw:
-        out["buzzer"] = _boolean("ui.buzzer", raw["buzzer"])
-    if "long_press_s" in raw:
-        value = _number("ui.long_press_s", raw["long_press_s"])
-        if not 0.2 <= value <= 5.0:
-            raise ConfigError(f"ui.long_press_s: expected 0.2 to 5.0 seconds, got {value}")
-        out["long_press_s"] = value
-    return out
+def _string_value(key: str, value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    raise ConfigError(f"{key}: expected a string, got {_show(value)}")
 
 
-def _parse_camera(raw: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if "source" in raw:
-        out["source"] = _choice("camera.source", raw["source"], CAMERA_SOURCES)
-    if "device" in raw:
-        out["device"] = _in_range("camera.device", _integer("camera.device", raw["device"]), 0, 63)
-    for key in ("path", "zones", "deck"):
-        if key in raw:
-            out[key] = _string(f"camera.{key}", raw[key])
-    if "width" in raw:
-        out["width"] = _in_range("camera.width", _integer("camera.width", raw["width"]), 160, 4056)
-    if "height" in raw:
-        out["height"] = _in_range("camera.height", _integer("camera.height", raw["height"]), 120, 3040)
-    if "fps" in raw:
-        fps = _number("camera.fps", raw["fps"])
-        if not 1.0 <= fps <= 60.0:
-            raise ConfigError(f"camera.fps: expected 1 to 60 frames per second, got {fps}")
-        out["fps"] = fps
-    if "give_up_after_s" in raw:
-        value = raw["give_up_after_s"]
-        if value in ("never", 0):
-            out["give_up_after_s"] = None
-        else:
-            seconds = _number("camera.give_up_after_s", value)
-            if not 5.0 <= seconds <= 86400.0:
-                raise ConfigError(f"camera.give_up_after_s: expected 5 to 86400 seconds, 0 or \"never\", got {seconds:g}")
-            out["give_up_after_s"] = seconds
-    source = out.get("source", CameraConfig.source)
-    if source == "folder" and not out.get("path"):
-        raise ConfigError('camera.path: the "folder" source needs the folder of images')
-    return out
+def string(required: bool = False) -> Parser:
+    def parse(key: str, value: Any, section: dict) -> str:
+        text = _string_value(key, value)
+        if required and not text.strip():
+            raise ConfigError(f"{key}: cannot be empty")
+        return text
+    return parse
 
 
-def _parse_display(raw: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if "kind" in raw:
-        out["kind"] = _choice("display.kind", raw["kind"], DISPLAY_KINDS)
-    if "i2c_port" in raw:
-        out["i2c_port"] = _in_range("display.i2c_port", _integer("display.i2c_port", raw["i2c_port"]), 0, 22)
-    if "i2c_address" in raw:
-        address = _integer("display.i2c_address", raw["i2c_address"], "an integer like 0x3C")
-        out["i2c_address"] = _in_range("display.i2c_address", address, 0x03, 0x77)
-    if "rotate" in raw:
-        rotate = _integer("display.rotate", raw["rotate"])
-        if rotate not in (0, 1, 2, 3):
-            raise ConfigError(f"display.rotate: expected 0, 1, 2 or 3 (quarter turns), got {rotate}")
-        out["rotate"] = rotate
-    if "width" in raw:
-        out["width"] = _in_range("display.width", _integer("display.width", raw["width"]), 32, 256)
-    if "height" in raw:
-        out["height"] = _in_range("display.height", _integer("display.height", raw["height"]), 16, 128)
-    if "out" in raw:
-        out["out"] = _string("display.out", raw["out"])
-    if "scale" in raw:
-        out["scale"] = _in_range("display.scale", _integer("display.scale", raw["scale"]), 1, 8)
-    return out
+def boolean() -> Parser:
+    def parse(key: str, value: Any, section: dict) -> bool:
+        if isinstance(value, bool):
+            return value
+        raise ConfigError(f"{key}: expected true or false, got {_show(value)}")
+    return parse
 
 
-def _parse_pins(raw: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name in ("up", "down", "ok", "back", "buzzer", "led"):
-        if name not in raw:
-            continue
-        value = raw[name]
-        key = f"pins.{name}"
-        if name in ("buzzer", "led") and value in (False, "none", ""):
-            out[name] = None
-            continue
-        pin = _integer(key, value, "a BCM GPIO number like 17")
+def choice(choices: tuple[str, ...] | Callable[[], tuple[str, ...]]) -> Parser:
+    def parse(key: str, value: Any, section: dict) -> str:
+        text = _string_value(key, value)
+        known = choices() if callable(choices) else choices
+        if text not in known:
+            raise ConfigError(f"{key}: expected one of {', '.join(known)}, got {_show(value)}")
+        return text
+    return parse
+
+
+def gpio(optional: bool = False) -> Parser:
+    """A BCM GPIO number of the header, not an I2C line; ``optional``: ``"none"`` when not fitted."""
+    def parse(key: str, value: Any, section: dict) -> int | None:
+        if optional and value in (False, "none", ""):
+            return None
+        pin = _to_int(key, value, "a BCM GPIO number like 17")
         if pin not in GPIO_RANGE:
             raise ConfigError(f"{key}: expected a BCM GPIO number from 2 to 27, got {pin}")
         if pin in I2C_PINS:
             raise ConfigError(f"{key}: GPIO{pin} is an I2C line (the OLED); choose another pin")
-        out[name] = pin
-    return out
+        return pin
+    return parse
 
 
-def _parse_store(raw: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if "path" in raw:
-        path = _string("store.path", raw["path"])
-        if not path.strip():
-            raise ConfigError("store.path: cannot be empty")
-        out["path"] = path
-    return out
+def positive_or_none() -> Parser:
+    def parse(key: str, value: Any, section: dict) -> int | None:
+        if value is False or value in ("none", ""):
+            return None
+        number = _to_int(key, value, "a positive whole number")
+        if number <= 0:
+            raise ConfigError(f"{key}: expected a positive whole number, got {number}")
+        return number
+    return parse
 
 
-PARSERS = {
-    "game": _parse_game,
-    "ui": _parse_ui,
-    "camera": _parse_camera,
-    "display": _parse_display,
-    "pins": _parse_pins,
-    "store": _parse_store,
-}
+def seconds_or_never(low: float, high: float) -> Parser:
+    """Seconds from ``low`` to ``high``, or ``"never"`` (also 0): ``None``."""
+    def parse(key: str, value: Any, section: dict) -> float | None:
+        if value in ("never", 0):
+            return None
+        seconds = number(low, high, f"{low:g} to {high:g} seconds")(key, value, section)
+        return seconds
+    return parse
 
 
-def _check_known(section: str, raw: dict[str, Any]) -> None:
-    known = [f.name for f in fields(SECTIONS[section])]
-    for key in raw:
-        if key not in known:
-            raise ConfigError(f"{section}.{key}: unknown key (known keys: {', '.join(known)})")
+def player_names() -> Parser:
+    def parse(key: str, value: Any, section: dict) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+            raise ConfigError(f"{key}: expected a list of strings, got {_show(value)}")
+        for i, name in enumerate(value):
+            if not name.strip():
+                raise ConfigError(f"{key}[{i}]: a name cannot be empty")
+            if control_characters(name):
+                raise ConfigError(f"{key}[{i}]: {name!r} holds control characters ({describe_controls(name)})")
+        if len(set(value)) != len(value):
+            raise ConfigError(f"{key}: two players have the same name")
+        return tuple(n.strip() for n in value)
+    return parse
 
 
-def _check_pins_distinct(pins: PinsConfig) -> None:
+def engine_options() -> Parser:
+    """A table of the engine's variant options, judged by the game itself."""
+    def parse(key: str, value: Any, section: dict) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise ConfigError(f"{key}: expected a table, got {_show(value)}")
+        try:
+            _game(section).check_options(dict(value))
+        except (TarotmateError, TypeError, ValueError) as exc:
+            raise ConfigError(f"{key}: {exc}") from None
+        return dict(value)
+    return parse
+
+
+def _game(section: dict):
+    from device.app.registry import game_for
+
+    return game_for(section["kind"])
+
+
+def _game_kinds() -> tuple[str, ...]:
+    from device.app.registry import kinds
+
+    return kinds()
+
+
+def _players_low(section: dict) -> int:
+    return _game(section).players[0]
+
+
+def _players_high(section: dict) -> int:
+    return _game(section).players[1]
+
+
+def _kind_comment() -> str:
+    from device.app.registry import games
+
+    return " or ".join(f'"{g.kind}" ({g.players[0]} to {g.players[1]} players)' for g in games()) + "."
+
+
+# ---------------------------------------------------------------- the schema
+
+_DEFAULT = object()
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key: how it is read, the comment above it in the example, and the example's value
+    when it is not the default (``commented``: shown as a commented-out line)."""
+
+    name: str
+    parse: Parser
+    doc: str | Callable[[], str] = ""
+    example: Any = _DEFAULT
+    commented: bool = False
+    example_text: str = ""  # the example's value written out, when no value would say it as well
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    cls: type
+    keys: tuple[Key, ...]
+    finish: Callable[[dict, dict], None] | None = None  # (values, raw): defaults and rules across keys
+
+
+def _finish_game(values: dict, raw: dict) -> None:
+    if "players" not in raw:
+        values["players"] = _game(values).default_players
+    if len(values["names"]) > values["players"]:
+        raise ConfigError(f"game.names: {len(values['names'])} names for {values['players']} players")
+
+
+def _finish_camera(values: dict, raw: dict) -> None:
+    if values["source"] == "folder" and not values["path"]:
+        raise ConfigError('camera.path: the "folder" source needs the folder of images')
+
+
+def _finish_pins(values: dict, raw: dict) -> None:
     seen: dict[int, str] = {}
-    for f in fields(PinsConfig):
-        pin = getattr(pins, f.name)
+    for name, pin in values.items():
         if pin is None:
             continue
         if pin in seen:
-            raise ConfigError(f"pins.{f.name}: GPIO{pin} is already used by pins.{seen[pin]}")
-        seen[pin] = f.name
+            raise ConfigError(f"pins.{name}: GPIO{pin} is already used by pins.{seen[pin]}")
+        seen[pin] = name
+
+
+SCHEMA: tuple[Section, ...] = (
+    Section("game", GameConfig, (
+        Key("kind", choice(_game_kinds), _kind_comment),
+        Key("players", integer(_players_low, _players_high)),
+        Key("names", player_names(),
+            "Seat names in playing order: the player after seat s is seat s+1.\n"
+            '(Example values; the default is "Seat 1", "Seat 2", ...)', example=("Ana", "Luis", "Marta", "Pau")),
+        Key("dealer", integer(0, lambda s: s["players"] - 1), "Seat of the first dealer (0 = the first name)."),
+        Key("options", engine_options(), "Variant options of the engine, by name ({} = the federation rules).",
+            example_text="{ no_trump_lead_until_broken = true }", commented=True),
+        Key("target", positive_or_none(),
+            "The total that ends the game (French tarot: like options.game_target, e.g.\n"
+            "Michelsen's 1000; Trivium: the match target); \"none\": play on until ended."),
+    ), _finish_game),
+    Section("ui", UiConfig, (
+        Key("language", choice(LANGUAGES), 'Language of the screens: "en", "fr" or "es".'),
+        Key("card_style", choice(CARD_STYLES),
+            'Card names: "french" (Roi de Cœur, King of Hearts) or "tarot" (Rey de Copas).'),
+        Key("buzzer", boolean(), "Sound the buzzer on alerts (needs pins.buzzer)."),
+        Key("long_press_s", number(0.2, 5.0, "0.2 to 5.0 seconds"), "Seconds a button must be held for a long press."),
+    )),
+    Section("camera", CameraConfig, (
+        Key("source", choice(CAMERA_SOURCES),
+            '"picamera2" (the Pi camera), "opencv" (a webcam: camera.device, or a video\n'
+            'file: camera.path), "folder" (a folder of images: camera.path) or "simulator".'),
+        Key("device", integer(0, 63)),
+        Key("path", string()),
+        Key("width", integer(160, 4056)),
+        Key("height", integer(120, 3040)),
+        Key("fps", number(1, 60, "1 to 60 frames per second"),
+            "Frames per second read from the camera; recognition needs no more than ~10."),
+        Key("zones", string(), "Zone file (TOML, normalised coordinates); empty: the whole frame is the middle."),
+        Key("deck", string(), "Deck profile name (see `tarotmate decks`); empty: the built-in recognition."),
+        Key("give_up_after_s", seconds_or_never(5.0, 86400.0),
+            "A camera lost (unplugged, timing out) is retried while the game goes on from\n"
+            "the buttons; after this many seconds the service exits non-zero so that\n"
+            'systemd restarts it. "never" (the default): retry for ever.'),
+    ), _finish_camera),
+    Section("display", DisplayConfig, (
+        Key("kind", choice(DISPLAY_KINDS),
+            '"ssd1306" or "sh1106" (a real OLED over I2C), or an emulator on a desktop:\n'
+            '"pygame" (a window), "capture" (PNG files in display.out), "gif"\n'
+            '(an animated GIF in display.out), "terminal", "dummy" (nothing shown).'),
+        Key("i2c_port", integer(0, 22)),
+        Key("i2c_address", integer(0x03, 0x77, "an integer like 0x3C"),
+            "The module's I2C address: 0x3C on most boards, some use 0x3D."),
+        Key("rotate", integer(0, 3, choices=(0, 1, 2, 3), choices_text="0, 1, 2 or 3 (quarter turns)"),
+            "Quarter turns: 0, 1, 2 or 3 (2 = the display mounted upside down)."),
+        Key("width", integer(32, 256)),
+        Key("height", integer(16, 128)),
+        Key("out", string(), 'Output folder of the "capture" and "gif" emulators.'),
+        Key("scale", integer(1, 8), "Zoom of the emulated display."),
+    )),
+    Section("pins", PinsConfig, (
+        Key("up", gpio(), "BCM GPIO numbers (not header pin numbers); each button goes to GND."),
+        Key("down", gpio()),
+        Key("ok", gpio()),
+        Key("back", gpio()),
+        Key("buzzer", gpio(optional=True), 'Active buzzer and LED (through a resistor); "none" when not fitted.'),
+        Key("led", gpio(optional=True)),
+    ), _finish_pins),
+    Section("store", StoreConfig, (
+        Key("path", string(required=True),
+            "The deal log (SQLite). A relative path lives in the state directory:\n"
+            "/var/lib/tarotmate under systemd, else ~/.local/state/tarotmate."),
+    )),
+)
+
+SECTIONS: dict[str, type] = {s.name: s.cls for s in SCHEMA}
+_BY_NAME = {s.name: s for s in SCHEMA}
+
+EXAMPLE_HEADER = (
+    "Tarotmate configuration: copy to /etc/tarotmate/tarotmate.toml (the systemd\n"
+    "service reads it there) and check it with `tarotmate config check FILE`.\n"
+    "Every key is optional; the value shown is the default unless marked."
+)
+
+
+# ---------------------------------------------------------------- reading
+
+def _read_section(section: Section, raw: dict[str, Any]) -> Any:
+    known = [k.name for k in section.keys]
+    for key in raw:
+        if key not in known:
+            raise ConfigError(f"{section.name}.{key}: unknown key (known keys: {', '.join(known)})")
+    defaults = section.cls()
+    values = {f.name: getattr(defaults, f.name) for f in fields(section.cls)}
+    for key in section.keys:
+        if key.name in raw:
+            values[key.name] = key.parse(f"{section.name}.{key.name}", raw[key.name], values)
+    if section.finish is not None:
+        section.finish(values, raw)
+    return section.cls(**values)
 
 
 def config_from_dict(data: dict[str, Any], source: str = "(dict)") -> Config:
     """Validate a parsed TOML document and build the :class:`Config`."""
     sections: dict[str, Any] = {}
     for name, raw in data.items():
-        if name not in SECTIONS:
+        if name not in _BY_NAME:
             raise ConfigError(f"{name}: unknown section (known sections: {', '.join(SECTIONS)})")
         if not isinstance(raw, dict):
             raise ConfigError(f"{name}: expected a [{name}] table, got {_show(raw)}")
-        _check_known(name, raw)
-        sections[name] = SECTIONS[name](**PARSERS[name](raw))
-    config = Config(**sections, source=source)
-    _check_pins_distinct(config.pins)
-    return config
+        sections[name] = _read_section(_BY_NAME[name], raw)
+    return Config(**sections, source=source)
 
 
 def load_config(path: str | os.PathLike[str] | None) -> Config:
@@ -437,6 +514,8 @@ def load_config(path: str | os.PathLike[str] | None) -> Config:
         raise ConfigError(f"{path}: {exc}") from None
 
 
+# ---------------------------------------------------------------- writing
+
 def describe(config: Config) -> str:
     """The effective configuration, as TOML-like text (for ``config check``)."""
     lines = [f"# effective configuration from {config.source}"]
@@ -446,6 +525,21 @@ def describe(config: Config) -> str:
         for f in fields(section):
             value = getattr(section, f.name)
             lines.append(f"{f.name} = {_toml_value(name, f.name, value)}")
+    return "\n".join(lines) + "\n"
+
+
+def example_toml() -> str:
+    """The documented example configuration, from :data:`SCHEMA` (``device/tarotmate.example.toml``)."""
+    lines = [f"# {line}" for line in EXAMPLE_HEADER.splitlines()]
+    for section in SCHEMA:
+        defaults = section.cls()
+        lines += ["", f"[{section.name}]"]
+        for key in section.keys:
+            doc = key.doc() if callable(key.doc) else key.doc
+            lines += [f"# {line}" for line in doc.splitlines()]
+            value = getattr(defaults, key.name) if key.example is _DEFAULT else key.example
+            line = f"{key.name} = {key.example_text or _toml_value(section.name, key.name, value)}"
+            lines.append(f"# {line}" if key.commented else line)
     return "\n".join(lines) + "\n"
 
 

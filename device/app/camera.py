@@ -34,13 +34,14 @@ def is_live(config) -> bool:
     return cam.source in LIVE_SOURCES or (cam.source == "opencv" and not cam.path)
 
 
-def open_camera(config, report: Callable[[str], None], wrap: Callable[[Any], Any] | None = None) -> SupervisedSource:
+def open_camera(config, report: Callable[[str], None], wrap: Callable[[Any], Any] | None = None,
+                game=None) -> SupervisedSource:
     """The configured camera, supervised (opened in its capture thread on the first read);
-    ``wrap`` (if given) is put around each source opened."""
+    ``wrap`` (if given) is put around each source opened; the simulated table plays ``game``."""
     from device.hardware.from_config import open_frame_source
 
     def opener():
-        source = open_frame_source(config, report)
+        source = open_frame_source(config, game, report)
         return source if wrap is None else wrap(source)
 
     return SupervisedSource(opener, live=is_live(config), retry=True, fps=config.camera.fps, report=report)

@@ -7,17 +7,21 @@ report decisions (tuples such as ``('bid', 2, 'garde')``, see
 for the current phase and hands them to the :class:`GameSession`, which logs
 them before the engine applies them. It never decides a rule itself:
 
-* French tarot: while the chien is shown, cards appearing in the middle make
-  the chien; during the play, a card appearing in the middle is the card of
-  the seat the turn order says is next (``deal.to_play``).
-* Trivium: three cards laid in a seat's zone (zone ``seatN`` is seat ``N-1``)
-  are that seat's tercia; the rest of a turn comes from the buttons.
+* each game's controller (``device/games/<game>/controller.py``) knows what
+  an event means in its phases. French tarot: while the chien is shown, cards
+  appearing in the middle make the chien; during the play, a card appearing
+  in the middle is the card of the seat the turn order says is next
+  (``deal.to_play``). Trivium: three cards laid in a seat's zone (zone
+  ``seatN`` is seat ``N-1``) are that seat's tercia; the rest of a turn comes
+  from the buttons.
+* :class:`Controller` here holds what every game shares: cards to confirm,
+  undo, a card entered by hand, the next deal, the end of the game.
 * An ``uncertain`` event waits for a ``('confirm_card', code)`` or
   ``('correct_card', code)`` decision; nothing is guessed.
 * An operation the engine refuses produces an ``alert`` notice with the
   engine's reason; it is never dropped silently.
 * ``('card', code)`` enters a card by hand: it is treated exactly like a card
-  seen in the middle (or, in Trivium, see :class:`TriviumController`).
+  seen in the middle (or, in Trivium, see its controller).
 
 Decisions the controller understands, beyond ``device.app.flows``':
 ``('card', code)``, ``('chien', codes)``, ``('ecart', codes_or_None[, trumps_shown])``,

@@ -28,7 +28,7 @@ from device.app.menu_driver import MenuDriver
 from device.app.notify import Notifier
 from device.app.session import GameSession
 from device.app.table import TableApp
-from device.games.registry import game_for
+from device.app.registry import game_for
 from device.paths import ensure_file_folder
 from device.hardware.from_config import open_buttons, open_outputs, open_tracker
 from device.hardware.outputs import Outputs
@@ -101,7 +101,7 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
             wrap = lambda frames: WaitingTable(frames, lambda: table_waits(menus), fps=config.camera.fps,  # noqa: E731
                                                 stop=stop)
         if source is None:
-            camera = open_camera(config, report, wrap=wrap)
+            camera = open_camera(config, report, wrap=wrap, game=rules)
         else:
             camera = as_camera(source if wrap is None else wrap(source))
         stop_at_end = isinstance(camera, PlainFrames)  # frames handed in (tests, benchmarks) end the loop

@@ -3,7 +3,7 @@
 The menus (``device.app.flows``) are pure flows that turn button events into
 decisions. This driver opens the one the moment needs: the confirmation of
 an uncertain card, or what the game asks for (its ``menus``, see
-:mod:`device.games.registry`: the bidding while a French tarot deal waits for
+:mod:`device.app.registry`: the bidding while a French tarot deal waits for
 bids, "who starts" at the start of a Trivium game), and the game's menu (or
 "écart done", the end-of-deal choices) when OK is pressed with nothing else
 open. Decisions go to the :class:`~device.app.table.TableApp`.

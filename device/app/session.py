@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from device.games.registry import Game
+from device.app.registry import Game
 from device.storage.deal_log import DealLog, DealRow, GameRow, StoreError
 from engine.contract import Refusal
 from engine.match import Match

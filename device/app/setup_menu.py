@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from device.app.flows import Decision, Flow, Step
-from device.games.registry import game_of_key, games
+from device.app.registry import game_of_key, games
 from device.i18n import N_
 from device.screens.labels import GAME_NAMES
 from engine.errors import TarotmateError

@@ -11,7 +11,7 @@ HELP = "play French tarot deals (or a Trivium match) on the simulated table, cam
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from device.games.registry import games
+    from device.app.registry import games
 
     names = [name for g in games() for name in (g.kind, *g.aliases)]
     ranges = ", ".join(f"{g.kind} {g.players[0]}-{g.players[1]}" for g in games())
@@ -46,7 +46,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from device.demo.table import DemoSettings, run_demo
-    from device.games.registry import game_for
+    from device.app.registry import game_for
     from engine.errors import TarotmateError
 
     kind = game_for(args.game)

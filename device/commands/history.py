@@ -56,7 +56,7 @@ def deal_rows(log) -> list[dict]:
 
 def _words(kind: str) -> tuple[str, str]:
     """What the whole and one unit of play are called (a Trivium match is made of games)."""
-    from device.games.registry import game_for
+    from device.app.registry import game_for
     from engine.errors import TarotmateError
 
     try:

@@ -94,7 +94,7 @@ class ScriptedDemo:
     label = ""
 
     def __init__(self, game, settings, report: Callable[[str], None], truth_ops: list[dict]):
-        self.game = game  # the device.games.registry.Game played
+        self.game = game  # the device.app.registry.Game played
         self.settings = settings
         self.report = report
         self.truth_ops = truth_ops
@@ -127,7 +127,7 @@ class ScriptedDemo:
         return setup
 
     def rules(self):
-        """The game as the session plays it (a :class:`device.games.registry.Game`)."""
+        """The game as the session plays it (a :class:`device.app.registry.Game`)."""
         return self.game
 
     def new_session(self, log) -> GameSession:  # pragma: no cover - overridden

@@ -32,7 +32,7 @@ from device.app.table import TableApp
 from device.hardware.outputs import Outputs
 from device.hardware.recorder import ScreenRecorder
 from device.paths import ensure_folder
-from device.games.registry import game_for
+from device.app.registry import game_for
 from device.app.session import GameSession
 from device.storage.deal_log import DealLog, StoreError
 from engine.errors import TarotmateError

@@ -6,11 +6,13 @@
 * ``ssd1306``, ``sh1106``: the real module over I2C (luma.oled); a missing
   device raises :class:`~engine.errors.TarotmateError` with what to check.
 * ``capture``: one PNG per frame in ``out`` (a folder), ``frame_0001.png``...,
-  plus ``frame_0001@4x.png`` when ``scale`` > 1.
-* ``gif``: an animated GIF written to ``out`` on ``close()``, scaled by ``scale``.
+  plus ``frame_0001@4x.png`` when ``scale`` > 1 (the exact 1-bit frames: see
+  :class:`CaptureDisplay` for why this is not luma.emulator's).
+* ``gif``: an animated GIF written to ``out`` on ``close()``, scaled by ``scale``
+  (luma.emulator's ``gifanim``).
 * ``pygame``: a desktop window (luma.emulator), scaled by ``scale``.
 * ``terminal``: drawn in the terminal with block characters (luma.emulator).
-* ``dummy``: kept in memory (``display.frames``, ``display.image``).
+* ``dummy``: kept in memory (luma.core's ``dummy``; ``display.frames``, ``display.image``).
 
 A display that fails while showing (an ``OSError``, e.g. the I2C bus or the
 module is unplugged) is reported once in the log; later frames are tried
@@ -109,23 +111,36 @@ class LumaDisplay(Display):
             pass
 
 
-class MemoryDisplay(Display):
-    """Keeps every frame in memory: ``frames`` and the last one as ``image``."""
+class MemoryDisplay(LumaDisplay):
+    """luma.core's ``dummy`` device, which keeps the last image (``image``), and
+    every frame shown (``frames``, for the tests and the benchmarks)."""
 
     def __init__(self, width: int = 128, height: int = 64) -> None:
-        super().__init__(width, height)
+        from luma.core.device import dummy
+
+        super().__init__(dummy(width=width, height=height, mode="1"))
         self.frames: list[Image.Image] = []
 
     @property
     def image(self) -> Image.Image | None:
-        return self.frames[-1] if self.frames else None
+        return self.device.image
 
     def _show(self, image: Image.Image) -> None:
-        self.frames.append(image.copy())
+        super()._show(image)
+        self.frames.append(self.device.image)
+
+    def close(self) -> None:
+        """Nothing to release (luma's cleanup would blank the image kept)."""
 
 
 class CaptureDisplay(Display):
-    """One PNG per frame in a folder (and a scaled copy when ``scale`` > 1)."""
+    """One PNG per frame in a folder (and a scaled copy when ``scale`` > 1).
+
+    Not luma.emulator's ``capture``: it saves only through pygame, as a 24-bit
+    RGB picture of the scaled screen, and what this display is for is the exact
+    1-bit frame (``frame_0001.png`` compares bit for bit with the screens'
+    images and the golden files); luma.emulator is also not installed on the Pi.
+    """
 
     def __init__(self, out: Path, width: int = 128, height: int = 64, scale: int = 4) -> None:
         super().__init__(width, height)
@@ -141,30 +156,40 @@ class CaptureDisplay(Display):
             big.save(self.out / f"frame_{number:04d}@{self.scale}x.png")
 
 
-class GifDisplay(Display):
-    """Collects the frames and writes one animated GIF on ``close()``."""
+class GifDisplay(LumaDisplay):
+    """luma.emulator's ``gifanim``: the frames, scaled, as one animated GIF written on ``close()``
+    (luma itself would write it only when the interpreter exits)."""
 
     def __init__(self, out: Path, width: int = 128, height: int = 64, scale: int = 4,
                  frame_ms: int = GIF_FRAME_MS) -> None:
-        super().__init__(width, height)
+        emulator = _luma_emulator("gif")
         self.out = Path(out)
-        self.scale = max(1, scale)
-        self.frame_ms = frame_ms
-        self.frames: list[Image.Image] = []
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        scale = max(1, scale)
+        super().__init__(emulator.gifanim(width=width, height=height, mode="1", scale=scale,
+                                          transform="identity" if scale > 1 else "none",
+                                          filename=str(self.out), duration=frame_ms / 1000))
         self.closed = False
 
-    def _show(self, image: Image.Image) -> None:
-        self.frames.append(image.convert("L").resize(
-            (image.width * self.scale, image.height * self.scale), Image.NEAREST))
-
     def close(self) -> None:
-        if self.closed or not self.frames:
-            self.closed = True
+        if self.closed:
             return
         self.closed = True
-        self.out.parent.mkdir(parents=True, exist_ok=True)
-        first, *rest = self.frames
-        first.save(self.out, save_all=True, append_images=rest, duration=self.frame_ms, loop=0)
+        import atexit
+
+        atexit.unregister(self.device.write_animation)
+        self.device.write_animation()
+
+
+def _luma_emulator(kind: str):
+    import os
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        from luma.emulator import device as emulator
+    except ImportError as exc:
+        raise TarotmateError(f"the {kind} display needs luma.emulator (pip install luma.emulator): {exc}") from exc
+    return emulator
 
 
 def _luma_oled(kind: str, width: int, height: int, rotate: int, i2c_port: int, i2c_address: int,
@@ -222,13 +247,7 @@ def open_display(kind: str, *, width: int = 128, height: int = 64, rotate: int =
     if kind == "gif":
         return GifDisplay(Path(out or "screens.gif"), width, height, scale)
     if kind in ("pygame", "terminal"):
-        import os
-
-        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-        try:
-            from luma.emulator import device as emulator
-        except ImportError as exc:
-            raise TarotmateError(f"the {kind} display needs luma.emulator (pip install luma.emulator): {exc}") from exc
+        emulator = _luma_emulator(kind)
         if kind == "pygame":
             problem = no_desktop()
             if problem:

@@ -17,8 +17,9 @@ from device.hardware.outputs import Outputs
 from engine.errors import TarotmateError
 
 
-def open_frame_source(config, report=None):
-    """The camera (or its stand-in) named by ``camera.source``."""
+def open_frame_source(config, game=None, report=None):
+    """The camera (or its stand-in) named by ``camera.source``; the simulated
+    table plays ``game``'s script (a :class:`device.app.registry.Game`)."""
     from vision import sources
 
     cam = config.camera
@@ -30,20 +31,21 @@ def open_frame_source(config, report=None):
     if cam.source == "folder":
         return sources.FolderSource(cam.path, fps=cam.fps)
     if cam.source == "simulator":
-        return simulated_table(config, report=report)
+        if game is None:
+            raise TarotmateError("camera.source: the simulated table needs the game it plays")
+        return simulated_table(config, game, report=report)
     raise TarotmateError(f"camera.source: unknown source {cam.source!r}")
 
 
-def simulated_table(config, seed: int = 1, report=None):
-    """A random deal's (or game's) visible part on the simulated table (for trying ``run`` on a desktop)."""
-    from device.games.registry import game_for
+def simulated_table(config, game, seed: int = 1, report=None):
+    """``game``'s random deal (or game): its visible part on the simulated table
+    (for trying ``run`` on a desktop), and what to enter to follow it."""
     from vision.simulator import TableSimulator
     from vision.sources import SimulatorSource
 
-    rules = game_for(config.game.kind)
-    script = rules.simulated_script(config.game, seed)
-    if rules.simulated_hint is not None:
-        (report or _stderr)(rules.simulated_hint(config.game, seed))
+    script = game.simulated_script(config.game, seed)
+    if game.simulated_hint is not None:
+        (report or _stderr)(game.simulated_hint(config.game, seed))
     simulator = TableSimulator(script, players=config.game.players, size=(config.camera.width, config.camera.height),
                                fps=config.camera.fps, seed=seed, deck=config.camera.deck or None)
     return SimulatorSource(simulator)

@@ -4,6 +4,11 @@ Each distinct screen is written at once as a numbered PNG in a folder (so an
 interrupted demo keeps what it had shown and a resumed one carries on after
 it); :meth:`ScreenRecorder.write_gif` assembles the folder into one animated
 GIF, scaled up so that it is readable on a desktop.
+
+Not luma.emulator's ``gifanim`` (the ``gif`` display): that keeps every frame
+in memory and writes the GIF once, at the end, so a demo killed half-way
+would lose all it had shown; this recorder writes each distinct screen at once,
+skips repeats, thins a long game out and lingers on the final scores.
 """
 
 from __future__ import annotations

@@ -34,6 +34,7 @@ class Phase(StrEnum):
 
 
 PHASES = tuple(p.value for p in Phase)
+PLAYERS = (2, 4)  # fewest and most players
 _ORDER = {code: i for i, code in enumerate(CODES)}
 LOCO = "EX"
 
@@ -300,7 +301,7 @@ class TriviumState:
 def initial_state(players, options: TriviumOptions | None = None) -> TriviumState:
     """The state before the deal: 2 to 4 named players."""
     names = tuple(str(p) for p in players)
-    if not 2 <= len(names) <= 4:
+    if not PLAYERS[0] <= len(names) <= PLAYERS[1]:
         raise IllegalOperation(f"Trivium is played by 2, 3 or 4 players, not {len(names)}", "players")
     if len(set(names)) != len(names):
         raise IllegalOperation("two players have the same name", "players")

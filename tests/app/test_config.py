@@ -111,3 +111,16 @@ def test_every_key_is_documented_in_the_example_and_the_docs():
         for f in fields(cls):
             assert f"{f.name} =" in example or f"# {f.name} =" in example, f"{section}.{f.name} not in the example"
             assert f"{section}.{f.name}" in docs, f"{section}.{f.name} not in docs/app.md"
+
+
+def test_the_documented_example_is_generated_from_the_schema():
+    from device.config import example_toml
+
+    assert EXAMPLE.read_text(encoding="utf-8") == example_toml()
+
+
+def test_a_game_target_is_read_and_none_means_no_target():
+    assert config_from_dict({"game": {"target": 1000}}).game.target == 1000
+    assert config_from_dict({"game": {"target": "none"}}).game.target is None
+    with pytest.raises(ConfigError, match="game.target: expected a positive whole number, got 0"):
+        config_from_dict({"game": {"target": 0}})

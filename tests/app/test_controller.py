@@ -4,7 +4,7 @@ import pytest
 
 from device.app.controller import ALERT, APPLIED, CONFIRM, INFO, seat_of_zone
 from device.games.french_tarot.controller import TarotController
-from device.games.registry import game_for
+from device.app.registry import game_for
 from device.games.trivium.controller import TriviumController
 from device.app.session import GameSession
 from device.storage.deal_log import DealLog

@@ -16,7 +16,7 @@ from device.app.flows import ChoiceFlow
 from device.app.menu_driver import MenuDriver
 from device.app.session import GameSession
 from device.app.table import TableApp
-from device.games.registry import game_for
+from device.app.registry import game_for
 from device.screens.views import GameOverView
 from device.storage.deal_log import DealLog
 from engine.match import Match
@@ -115,3 +115,12 @@ def test_kill_9_then_resume_ends_the_same(tmp_path, kind):
     # started again once over: the end is shown again, from the log alone
     again = play(path, kind)
     check_the_end(again, kind)
+
+
+def test_the_configured_target_goes_with_the_first_deal_into_the_log():
+    from device.app.loop import first_setup
+    from device.config import config_from_dict
+
+    assert first_setup(config_from_dict({"game": {"kind": "trivium", "target": 150, "dealer": 2}})) == \
+        {"dealer": 2, "target": 150}
+    assert first_setup(config_from_dict({})) == {"dealer": 0}

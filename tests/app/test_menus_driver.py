@@ -4,7 +4,7 @@ import pytest
 
 from device.app.table import TableApp
 from device.app.menu_driver import MenuDriver
-from device.games.registry import game_for
+from device.app.registry import game_for
 from device.app.session import GameSession
 from device.storage.deal_log import DealLog
 from engine.tarot import random_deal

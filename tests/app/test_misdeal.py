@@ -7,7 +7,7 @@ from device.app.menu_driver import MenuDriver
 from device.app.session import GameSession
 from device.app.table import TableApp
 from device.games.french_tarot.menus import GameMenu
-from device.games.registry import game_for
+from device.app.registry import game_for
 from device.storage.deal_log import DealLog
 from engine.tarot import next_dealer
 

@@ -132,7 +132,9 @@ def test_the_simulated_table_waits_for_the_bids(tmp_path, capsys):
     from vision.tracker import Tracker
 
     lines = []
-    sim = simulated_table(config, report=lines.append).simulator  # the recipe's table, named without the model
+    from device.app.registry import game_for
+
+    sim = simulated_table(config, game_for(config.game.kind), report=lines.append).simulator  # the recipe's table, named without the model
     gt = GroundTruthRecogniser(sim)
     tracker = Tracker(sim.zones, localiser=gt.localise, namer=gt, cropper=gt.crop)
     frames = (Frame(f.image, f.timestamp, f.index) for f in gt.frames())

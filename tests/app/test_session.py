@@ -4,7 +4,7 @@ import sqlite3
 
 import pytest
 
-from device.games.registry import game_for
+from device.app.registry import game_for
 from device.app.session import GameSession
 from device.storage.deal_log import DealLog, StoreError
 from engine.tarot import Bid, random_deal

@@ -1,6 +1,6 @@
 """French tarot at the table (FFT rules, 3 to 5 players): the game as the device plays it.
 
-``GAME`` is what :mod:`device.games.registry` lists: the engine's
+``GAME`` is what :mod:`device.app.registry` lists: the engine's
 :class:`~engine.tarot.TarotDeal` (one per deal), its operations, the
 controller (:mod:`.controller`), the menus (:mod:`.menus`), the screens
 (:mod:`.screens`), the simulated table's script (:mod:`.simulated`) and the
@@ -14,9 +14,10 @@ from device.games.french_tarot.controller import TarotController
 from device.games.french_tarot.demo import TarotDemo
 from device.games.french_tarot.menus import TarotMenus
 from device.games.french_tarot.simulated import simulated_hint, simulated_script
-from device.games.registry import Game
+from device.app.registry import Game
 from engine.tarot import TarotDeal, TarotOptions
 from engine.tarot.operations import CODEC
+from engine.tarot.tables import HAND_SIZE
 
 
 def _new_deal(players: int, names: tuple[str, ...], options: dict, setup: dict) -> TarotDeal:
@@ -36,7 +37,7 @@ def _game_target(options: dict, configured: int | None) -> int | None:
 GAME = Game(
     kind="french-tarot",
     key="tarot",
-    players=(3, 5),
+    players=(min(HAND_SIZE), max(HAND_SIZE)),  # the engine's player counts
     default_players=4,
     order=0,
     new_engine_state=_new_deal,

@@ -13,6 +13,7 @@ from device.i18n import N_, translator
 from device.screens.labels import BID_NAMES, POIGNEE_NAMES, card_name
 from device.screens.views import BIDS, POIGNEE_LEVELS, BiddingView
 from engine.cards import SUITS
+from engine.tarot.tables import HAND_SIZE
 from engine.errors import TarotmateError
 
 
@@ -23,7 +24,7 @@ class BiddingFlow(Flow):
 
     def __init__(self, players: Sequence[str], dealer: int, lang: str = "en", style: str = "french") -> None:
         super().__init__(lang, style)
-        if not 3 <= len(players) <= 5:
+        if len(players) not in HAND_SIZE:
             raise TarotmateError(f"French tarot is played by 3 to 5 players, not {len(players)}")
         self.players = list(players)
         self.dealer = dealer

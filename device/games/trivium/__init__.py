@@ -1,6 +1,6 @@
 """Trivium at the table (2 to 4 players): the game as the device plays it.
 
-``GAME`` is what :mod:`device.games.registry` lists: the engine's
+``GAME`` is what :mod:`device.app.registry` lists: the engine's
 :class:`~engine.trivium.TriviumGame` (one per game of a match), its
 operations, the controller (:mod:`.controller`), the menus (:mod:`.menus`),
 the screens (:mod:`.screens`), the simulated table's script
@@ -9,7 +9,7 @@ the screens (:mod:`.screens`), the simulated table's script
 
 from __future__ import annotations
 
-from device.games.registry import Game
+from device.app.registry import Game
 from device.games.trivium import screens
 from device.games.trivium.controller import TriviumController
 from device.games.trivium.demo import TriviumDemo
@@ -17,6 +17,7 @@ from device.games.trivium.menus import TriviumMenus
 from device.games.trivium.simulated import simulated_script
 from engine.trivium import TriviumGame, TriviumOptions, game_to_record
 from engine.trivium.operations import CODEC
+from engine.trivium.state import PLAYERS
 
 
 def _new_game(players: int, names: tuple[str, ...], options: dict, setup: dict) -> TriviumGame:
@@ -35,7 +36,7 @@ def _match_target(options: dict, configured: int | None) -> int | None:
 GAME = Game(
     kind="trivium",
     key="trivium",
-    players=(2, 4),
+    players=PLAYERS,  # the engine's player counts
     default_players=4,
     order=1,
     new_engine_state=_new_game,

@@ -1,6 +1,6 @@
 """The games the device knows, behind one interface.
 
-Each game is one folder of ``device/games/`` whose ``__init__`` defines
+Each game is one folder of ``device/games/`` (a plug-in of the table app) whose ``__init__`` defines
 ``GAME``, a :class:`Game`: its kind (as the configuration and the deal log
 name it), its player range, its engine state and operation codec, and what
 the table app needs of it: its controller, its menus, its screens, its
@@ -19,6 +19,7 @@ import importlib
 import pkgutil
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from engine.contract import Refusal
@@ -101,15 +102,19 @@ def refusal_from(reason: str | None) -> Refusal | None:
     return Refusal(str(reason))
 
 
+GAMES_PACKAGE = "device.games"
+GAMES_FOLDER = Path(__file__).resolve().parents[1] / "games"
+
+
 @cache
 def games() -> tuple[Game, ...]:
-    """Every game of ``device/games/``, in menu order."""
-    import device.games as package
-
+    """Every game of ``device/games/``, in menu order. The games are found, not
+    listed: each folder there that defines ``GAME`` is one (the games import
+    this module, never the other way round)."""
     found = []
-    for info in pkgutil.iter_modules(package.__path__):
+    for info in pkgutil.iter_modules([str(GAMES_FOLDER)]):
         if info.ispkg:
-            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            module = importlib.import_module(f"{GAMES_PACKAGE}.{info.name}")
             game = getattr(module, "GAME", None)
             if isinstance(game, Game):
                 found.append(game)
