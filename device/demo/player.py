@@ -99,7 +99,7 @@ class ScriptedDemo:
         self.report = report
         self.truth_ops = truth_ops
         self.names = list(NAMES[: settings.players])
-        self.stats = VisionStats(cards=self.visual_cards(), counted_deals=[1])
+        self.stats = VisionStats()  # each deal's cards are counted as it starts (start_deal)
         self.number = 1  # the deal whose truth is played
         self.after_scene: Callable[[], None] | None = None  # saves the stats (set by the demo runner)
 

@@ -272,8 +272,6 @@ def load_stats(path: Path, fresh):
         loaded = type(fresh).from_dict(data)
     except (OSError, ValueError, TypeError):
         return fresh
-    if not loaded.counted_deals:  # saved without its deals: count them afresh
-        loaded.cards, loaded.counted_deals = fresh.cards, list(fresh.counted_deals)
     return loaded
 
 

@@ -112,6 +112,7 @@ def test_kill_9_then_resume_ends_the_same(tmp_path, kind):
         assert proc.returncode == -signal.SIGKILL, proc.stderr
     app = play(path, kind)
     check_the_end(app, kind)
+    app.session.log.close()  # one writer at a time, also within a process
     # started again once over: the end is shown again, from the log alone
     again = play(path, kind)
     check_the_end(again, kind)
