@@ -23,6 +23,7 @@ from device.paths import ensure_file_folder
 from device.hardware.from_config import open_buttons, open_frame_source, open_outputs, open_tracker
 from device.hardware.outputs import Outputs
 from device.storage.deal_log import DealLog
+from engine.errors import TarotmateError
 
 
 class StopFlag:
@@ -76,6 +77,8 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
         source = open_frame_source(config, report) if source is None else source
         stream = iter(source)
         first = next(stream, None)  # the camera delivers: the hardware is up
+        if first is None:
+            raise TarotmateError(f"camera.source {config.camera.source}: no frame came from it")
         log = open_deal_log(store)
         close_other_game(log, rules.kind, names, config.game.options, report)
         session = GameSession.resume_or_start(
@@ -86,7 +89,7 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
         app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
         menus = MenuDriver(app)
         app.hooks.append(menus.sync)
-        frames_iter = stream if first is None else _chain(first, stream)
+        frames_iter = _chain(first, stream)
         if config.camera.source == "simulator":  # the simulated table waits for the players' decisions
             frames_iter = waiting_table(frames_iter, lambda: table_waits(menus), fps=config.camera.fps, stop=stop)
         for frame in frames_iter:
@@ -157,8 +160,6 @@ def _chain(first, rest):
 def open_deal_log(path) -> DealLog:
     """The deal log at ``path`` (created if new), or one line saying why not."""
     import sqlite3
-
-    from engine.errors import TarotmateError
 
     ensure_file_folder(path, "store.path")  # its folder, created now; or why it cannot be
     try:
