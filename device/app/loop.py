@@ -33,6 +33,7 @@ from device.paths import ensure_file_folder
 from device.hardware.from_config import open_buttons, open_outputs, open_tracker
 from device.hardware.outputs import Outputs
 from device.storage.deal_log import DealLog, check_not_in_use
+from engine.errors import TarotmateError
 
 LOOP_TICK_S = 0.2  # the longest the loop waits for a frame before it reads the buttons again
 STATUS_EVERY_S = 2.0
@@ -108,8 +109,9 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
         early: list = []  # presses while the camera starts, acted on once the game is up
         first = first_frame(camera, config, stop, notifier, buttons, early)  # the camera delivers: the hardware is up
         if first is None:
-            reason = "end of frames" if camera.ended else ""
-            return 0  # nothing was written
+            if camera.ended and not stop:  # a video or folder without a single frame
+                raise TarotmateError(f"camera.source {config.camera.source}: no frame came from it")
+            return 0  # stopped while the camera started: nothing was written
         if first is OPENED_BUT_LOST:
             first = None
         log = open_deal_log(store)
@@ -260,8 +262,6 @@ def waiting_table(frames, waits: Callable[[], bool], *, fps: float = 10.0, stop=
 def open_deal_log(path) -> DealLog:
     """The deal log at ``path`` (created if new), or one line saying why not."""
     import sqlite3
-
-    from engine.errors import TarotmateError
 
     ensure_file_folder(path, "store.path")  # its folder, created now; or why it cannot be
     try:

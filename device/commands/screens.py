@@ -21,6 +21,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
     from pathlib import Path
 
+    from device.paths import ensure_folder
     from device.screens import render
     from device.screens.draw import scaled
     from device.screens.examples import DEFAULT_STYLE, examples
@@ -32,11 +33,7 @@ def run(args: argparse.Namespace) -> int:
     langs = [args.lang] if args.lang else list(LANGS)
     count = 0
     for lang in langs:
-        folder = root if args.lang else root / lang
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise TarotmateError(f"cannot create {folder}: {exc}") from exc
+        folder = ensure_folder(root if args.lang else root / lang, "--out")
         style = args.style or DEFAULT_STYLE[lang]
         for name, view in examples(lang).items():
             image = render(view, lang, style)

@@ -92,6 +92,10 @@ def _simulate(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise TarotmateError("--games must be at least 1")
+    if args.record:
+        from device.paths import ensure_file_folder
+
+        ensure_file_folder(args.record, "--record")  # before the games, not after
     options = TriviumOptions(
         loco_in_gran_cuadrivium=args.loco_in_gran_cuadrivium,
         pozo_exhausted=args.pozo_exhausted,

@@ -271,10 +271,8 @@ def render_score_table(view: ScoreTableView, lang: str = "en", style: str = "fre
         c.header(deal, total)
         size, pitch, top, rows = SMALL, PITCH, 14, 4
     else:  # five or more: a thin band and smaller rows, so that every player shows
-        c.draw.rectangle((0, 0, WIDTH - 1, 8), fill=1)
-        c.text((WIDTH - 2, -1), total, 9, align="right", max_width=40, fill=0)
-        c.text((2, -1), deal, 9, max_width=80, fill=0)
-        size, pitch, top, rows = 9, 11, 9, 5
+        c.band(deal, total, right_max=40)
+        size, pitch, top, rows = TINY, ROW5_PITCH, BAND_HEIGHT, 5
     leader = max(range(n), key=lambda i: view.totals[i]) if n else None
     first = max(0, min(view.first_row, n - rows))
     for row, i in enumerate(range(first, min(n, first + rows))):

@@ -22,11 +22,12 @@ place it was given at; groups of a Trivium are ordered by their first card.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations as subsets
 from typing import Iterable, Sequence
 
 from engine.cards import Card, card
+from engine.reasons import Reason
 from engine.trivium.options import TriviumOptions
 
 TERCIA = "tercia"
@@ -69,6 +70,9 @@ class Verdict:
     groups: tuple[tuple[str, ...], ...]
     reason: str
     loco_value: int | None = None
+    why: Reason | None = field(default=None, compare=False)
+    """The reason as a message id with arguments (engine.reasons), where one is
+    given: a screen shows it in its language; ``reason`` is its English text."""
 
     @property
     def is_combination(self) -> bool:
@@ -89,17 +93,21 @@ class Verdict:
         }
 
 
-def _no(reason: str) -> Verdict:
-    return Verdict(None, None, (), reason)
+def _no(reason: str | Reason) -> Verdict:
+    why = reason if isinstance(reason, Reason) else None
+    return Verdict(None, None, (), str(reason), why=why)
 
 
-def _yes(combination: str, groups: Iterable[Iterable[Card]], reason: str, loco_value: int | None = None) -> Verdict:
+def _yes(combination: str, groups: Iterable[Iterable[Card]], reason: str | Reason,
+         loco_value: int | None = None) -> Verdict:
+    why = reason if isinstance(reason, Reason) else None
     return Verdict(
         combination,
         POINTS[combination],
         tuple(tuple(c.code for c in g) for g in groups),
-        reason,
+        str(reason),
         loco_value,
+        why,
     )
 
 
@@ -162,30 +170,32 @@ def check_tercia(cards: Iterable[Card | str], allow_pair: bool = True) -> Verdic
     if n == 2 and {c.code for c in cs} == {MUNDO, LOCO}:
         if allow_pair:
             return _yes(
-                TERCIA, [cs], "XXI + Loco: the pair that sums to 21 (counts as a tercia in a Trivium only)"
+                TERCIA, [cs], Reason("XXI + Loco: the pair that sums to 21 (counts as a tercia in a Trivium only)")
             )
-        return _no("XXI + Loco is the pair of the Trivium only: here the tercia must be three cards")
+        return _no(Reason("XXI + Loco is the pair of the Trivium only: here the tercia must be three cards"))
     if n != 3:
-        extra = " (only XXI + Loco make a pair)" if n == 2 else ""
-        return _no(f"{n} card{'s' if n != 1 else ''}: a tercia has three cards{extra}")
+        if n == 2:
+            return _no(Reason("{n} cards: a tercia has three cards (only XXI + Loco make a pair)", {"n": n}))
+        return _no(Reason("{n} card: a tercia has three cards" if n == 1 else "{n} cards: a tercia has three cards",
+                          {"n": n}))
     for c in cs:
         if c.is_court:
-            return _no(f"{label(c)} cannot be in a tercia: courts never are")
+            return _no(Reason("{label} cannot be in a tercia: courts never are", {"label": label(c)}))
     if any(is_mundo(c) for c in cs):
-        return _no(
-            f"{_sum_text(cs)}: three cards with XXI cannot reach 21 "
-            "(XXI counts only in the pair XXI + Loco of a Trivium)"
-        )
+        return _no(Reason("{sum}: three cards with XXI cannot reach 21 "
+                          "(XXI counts only in the pair XXI + Loco of a Trivium)", {"sum": _sum_text(cs)}))
     numbered = [c for c in cs if not c.is_excuse]
     total = sum(c.rank for c in numbered)
     if len(numbered) == 3:
         if total == TARGET:
-            return _yes(TERCIA, [cs], f"{_sum_text(cs)} = 21")
-        return _no(f"{_sum_text(cs)} = {total}, not 21")
+            return _yes(TERCIA, [cs], Reason("{sum} = 21", {"sum": _sum_text(cs)}))
+        return _no(Reason("{sum} = {total}, not 21", {"sum": _sum_text(cs), "total": total}))
     missing = TARGET - total
     if 1 <= missing <= 20:
-        return _yes(TERCIA, [cs], f"{_sum_text(cs, missing)} = 21 (El Loco stands for {missing})", missing)
-    return _no(f"{_sum_text(cs)}: El Loco would stand for {missing}, and a card is worth 1 to 20")
+        return _yes(TERCIA, [cs], Reason("{sum} = 21 (El Loco stands for {n})",
+                                         {"sum": _sum_text(cs, missing), "n": missing}), missing)
+    return _no(Reason("{sum}: El Loco would stand for {n}, and a card is worth 1 to 20",
+                      {"sum": _sum_text(cs), "n": missing}))
 
 
 def _is_real_tercia(cs: Sequence[Card]) -> bool:

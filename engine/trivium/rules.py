@@ -358,7 +358,8 @@ def _lay_tercia(state: TriviumState, op: LayTercia) -> TriviumState:
         event = Announcement("tercia", op.seat, name, f"{name}: tercia {count} of 3, {verdict.reason}",
                              TERCIA, 0, op.cards)
     else:
-        event = Announcement("not_tercia", op.seat, name, f"{name}: not a tercia: {verdict.reason}", cards=op.cards)
+        event = Announcement("not_tercia", op.seat, name, f"{name}: not a tercia: {verdict.reason}", cards=op.cards,
+                             why=Reason("not a tercia: {why}", {"why": verdict.why or verdict.reason}))
     state = replace(state, hands=_with_hand(state, op.seat, hand), laid=laid, announcements=_announce(state, event))
     return _trivium_if_complete(state, op.seat)
 
@@ -431,7 +432,7 @@ def _declare(state: TriviumState, op: Declare) -> TriviumState:
     if verdict.combination == TERCIA:
         raise _refused("declaration", "a lone tercia wins nothing: lay it down")
     if verdict.combination not in DECLARABLE:
-        raise _refused("declaration", "not a winning combination: {why}", why=verdict.reason)
+        raise _refused("declaration", "not a winning combination: {why}", why=verdict.why or verdict.reason)
     if from_laid and verdict.combination != GRAN_MAESTRE:
         raise _refused("gran_maestre", "only a Gran Maestre may use a laid-down tercia")
     used = [g for g in state.laid[op.seat] if g.valid and set(g.cards) & set(from_laid)]

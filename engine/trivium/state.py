@@ -15,7 +15,8 @@ hand slots and the unknown pozo cards. With a known deal ``unseen`` is empty.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 from enum import StrEnum
 
 from engine.cards import CODES
@@ -102,6 +103,7 @@ class Announcement:
     combination: str | None = None
     points: int | None = None
     cards: tuple[str, ...] = ()
+    why: Any = field(default=None, compare=False)  # engine.reasons.Reason of ``text``, for the screens
 
     def to_dict(self) -> dict:
         return {

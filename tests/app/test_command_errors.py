@@ -146,3 +146,16 @@ def test_card_codes_follow_one_rule_in_replay_and_trivium_check(tmp_path, capsys
     assert main(["trivium", "check", "C10", "H10", "S01"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == out[1]
+
+
+@pytest.mark.parametrize("args,command,why", [
+    (["trivium", "simulate", "--record", "/proc/nope/x.json"], "trivium", "cannot create it"),
+    (["trivium", "simulate", "--record", "{tmp}"], "trivium", "is a folder, not a file"),
+    (["screens", "--out", "{tmp}/afile/x"], "screens", "is a file, not a folder"),
+])
+def test_other_places_that_cannot_be_written(tmp_path, capsys, args, command, why):
+    (tmp_path / "afile").write_text("x")
+    args = [a.format(tmp=tmp_path) for a in args]
+    assert main(args) == EXIT_ERROR
+    line = _one_line_error(capsys.readouterr().err, command)
+    assert why in line and args[-1] in line

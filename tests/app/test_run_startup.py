@@ -150,3 +150,22 @@ def test_the_simulated_table_waits_for_the_bids(tmp_path, capsys):
     assert kinds[:4] == ["bid"] * 4, kinds[:8]
     assert "chien" in kinds and "play" in kinds  # once the players had bid, the table went on
     assert kinds.index("play") > kinds.index("chien")
+
+
+def test_a_camera_that_gives_no_frame_creates_nothing(tmp_path):
+    from device.app.loop import run_device
+    from device.config import config_from_dict
+
+    store = tmp_path / "device.db"
+    config = config_from_dict({"display": {"kind": "dummy"}, "ui": {"buzzer": False}, "store": {"path": str(store)}})
+
+    class Nothing:
+        def drain(self):
+            return []
+
+        def close(self):
+            pass
+
+    with pytest.raises(TarotmateError, match="no frame came from it"):
+        run_device(config, source=[], tracker=object(), buttons=Nothing(), report=lambda t: None)
+    assert not store.exists()

@@ -109,3 +109,21 @@ def test_words_in_reasons_are_translated(lang):
     text = reason_text(why, lang, "french", NAMES)
     assert {"en": "prise does not outbid garde sans", "fr": "prise ne couvre pas garde sans",
             "es": "toma no supera guarda sin"}[lang] in text
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_a_laid_group_that_is_not_a_tercia_is_explained_in_the_language(lang):
+    from device.games.trivium.screens import announcement_view
+    from engine.trivium.combinations import check_tercia
+    from engine.trivium.state import Announcement
+
+    verdict = check_tercia(["T10", "H06", "S04"])
+    assert verdict.reason == "10 + 6 + 4 = 20, not 21" and not verdict.is_combination
+    event = Announcement("not_tercia", 0, "Ana", f"Ana: not a tercia: {verdict.reason}",
+                         why=Reason("not a tercia: {why}", {"why": verdict.why}))
+    with recording() as items:
+        render(announcement_view(event, NAMES), lang, "tarot")
+    text = " ".join(i.shown for i in items)
+    assert {"fr": "pas une tercia : 10 + 6 + 4 = 20, pas 21", "es": "no es una tercia: 10 + 6 + 4 = 20, no 21"}[lang] \
+        in text.replace("  ", " ")
+    assert "Ana: Ana" not in text

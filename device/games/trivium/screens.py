@@ -33,7 +33,8 @@ def loco_status(loco, names: list[str]) -> tuple[str, str | None]:
 def announcement_view(announcement, names: list[str]) -> AnnouncementView | ViolationView:
     """A win ("TRIVIUM! 63") or a laid group that is not a tercia."""
     if announcement.kind == "not_tercia":
-        return ViolationView("other", seat_name(names, announcement.seat), 0, None, None, detail=announcement.text)
+        return ViolationView("other", seat_name(names, announcement.seat), 0, None, None, detail=announcement.text,
+                             why=getattr(announcement, "why", None), names=tuple(names))
     kind = announcement.combination or announcement.kind
     return AnnouncementView(kind=kind, seat=seat_name(names, announcement.seat), points=announcement.points, valid=True)
 
