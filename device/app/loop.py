@@ -287,6 +287,9 @@ def close_other_game(log, kind: str, names: list[str], options: dict, report: Ca
         return
     deal = log.open_deal(game.id)
     if deal is not None:
+        # its operations must still replay: nothing is written into a damaged deal
+        old = game_for(game.kind)
+        GameSession(log, old, game, deal, None).check_replay()
         log.finish_deal(deal.id, None, None)
     log.finish_game(game.id)
     report(f"the configuration changed ({game.kind}, {', '.join(game.names)} → {kind}, {', '.join(names)}): "

@@ -25,8 +25,9 @@ def notify(message: str, socket_path: str | None = None) -> bool:
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
             sock.connect(address)
-            sock.sendall(message.encode("utf-8"))
-    except OSError:
+            # never wait: a receiver that does not read (its queue full) must not stall the main loop
+            sock.send(message.encode("utf-8"), socket.MSG_DONTWAIT)
+    except OSError:  # BlockingIOError included: the message is dropped
         return False
     return True
 

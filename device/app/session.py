@@ -84,6 +84,16 @@ class GameSession:
         session._replay()
         return session
 
+    def check_replay(self) -> None:
+        """Raise :class:`StoreError` (game, deal, operation) when the deal's
+        logged operations no longer replay (into a fresh state; this one is kept)."""
+        saved = self.state, self.replayed
+        self.state = self.rules.new_state(self.game, self.deal.setup)
+        try:
+            self._replay()
+        finally:
+            self.state, self.replayed = saved
+
     def _replay(self) -> None:
         where = f"{self.log.path}: game {self.game.id}, deal {self.deal.number}"
         for index, data in enumerate(self.log.operations(self.deal.id), 1):

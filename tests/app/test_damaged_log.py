@@ -307,3 +307,19 @@ def test_a_finished_demo_deal_that_no_longer_replays_is_reported_not_a_traceback
         with pytest.raises(StoreError, match="game 1, deal 1: operation 2") as refused:
             finished_session(log, Demo)
     assert "left untouched" in str(refused.value)
+
+
+def test_a_new_configuration_does_not_close_a_deal_that_no_longer_replays(tmp_path):
+    from device.app.loop import close_other_game
+
+    path = tmp_path / "log.db"
+    with DealLog.open(path) as log:
+        game = log.start_game("french-tarot", NAMES, {}, label="device")
+        deal = log.start_deal(game.id, {"dealer": 0})
+        log.append(deal.id, {"op": "play", "seat": 0, "card": "T21"})  # no bidding yet: it does not replay
+    settle(path)
+    before = snapshot(path)
+    with DealLog.open(path) as log:
+        with pytest.raises(StoreError, match="game 1, deal 1: operation 1"):
+            close_other_game(log, "trivium", ["A", "B", "C"], {}, report=lambda text: None)
+    assert snapshot(path) == before

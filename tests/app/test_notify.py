@@ -69,3 +69,20 @@ def test_watchdog_for_another_pid_is_ignored(monkeypatch):
     assert watchdog_interval() is None
     monkeypatch.delenv("WATCHDOG_PID")
     assert watchdog_interval() == 10.0
+
+
+def test_a_receiver_that_does_not_read_never_stalls_the_sender(tmp_path):
+    """A unix datagram queue holds about ten messages; past that a blocking send
+    would wait forever, and with it the main loop. The messages are dropped instead."""
+    import time
+
+    path = str(tmp_path / "full.sock")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(path)
+    try:
+        started = time.monotonic()
+        sent = [notify(f"STATUS=message {i}", path) for i in range(200)]
+        assert time.monotonic() - started < 2.0
+        assert sent[0] and not all(sent)  # the first ones queued, the overflow dropped
+    finally:
+        server.close()

@@ -78,26 +78,56 @@ def table(truth, tricks):
     return (Frame(f.image, f.timestamp, f.index) for f in gt.frames()), tracker
 
 
+class NotifyListener:
+    """A notification socket read as systemd reads it: at once, in its own thread
+    (a socket nobody reads fills up after ten datagrams)."""
+
+    def __init__(self, path: str):
+        import threading
+
+        self.server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.server.bind(path)
+        self.server.settimeout(0.05)
+        self.received: list[str] = []
+        self._running = True
+        self._thread = threading.Thread(target=self._listen, daemon=True)
+        self._thread.start()
+
+    def _listen(self):
+        while self._running:
+            try:
+                self.received.append(self.server.recv(4096).decode())
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+
+    def messages(self) -> list[str]:
+        import time
+
+        time.sleep(0.2)  # what is in flight arrives
+        out, self.received = self.received, []
+        return out
+
+    def close(self):
+        self._running = False
+        self._thread.join(1)
+        self.server.close()
+
+
 @pytest.fixture
 def notify_socket(tmp_path, monkeypatch):
     path = str(tmp_path / "notify.sock")
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    server.bind(path)
+    listener = NotifyListener(path)
     monkeypatch.setenv("NOTIFY_SOCKET", path)
     monkeypatch.setenv("WATCHDOG_USEC", "2000000")
     monkeypatch.delenv("WATCHDOG_PID", raising=False)
-    yield server
-    server.close()
+    yield listener
+    listener.close()
 
 
-def messages(server):
-    out = []
-    server.setblocking(False)
-    while True:
-        try:
-            out.append(server.recv(4096).decode())
-        except BlockingIOError:
-            return out
+def messages(listener):
+    return listener.messages()
 
 
 def config_for(tmp_path, truth):
