@@ -26,6 +26,7 @@ COMMANDS = {
     "config": "config",
     "enroll": "enroll",
     "decks": "decks",
+    "club": "club",
 }
 
 
