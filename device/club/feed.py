@@ -16,6 +16,7 @@ KEEPALIVE_S = 15.0
 class ChangeFeed:
     def __init__(self) -> None:
         self.version = 0
+        self.closed = False
         self._lock = threading.Lock()
         self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
 
@@ -29,6 +30,11 @@ class ChangeFeed:
             except RuntimeError:  # that loop has closed
                 pass
         return self.version
+
+    def close(self) -> None:
+        """End every open stream (the server is shutting down)."""
+        self.closed = True
+        self.bump()
 
     async def wait(self, seen: int, timeout: float) -> int:
         """The version once it is past ``seen`` (or after ``timeout``)."""
@@ -53,8 +59,10 @@ class ChangeFeed:
         """The text of an SSE stream: ``event: change`` with the version, pings between."""
         seen = self.version
         yield f"retry: 2000\nevent: change\ndata: {seen}\n\n"
-        while True:
+        while not self.closed:
             now = await self.wait(seen, keepalive)
+            if self.closed:
+                return
             if now == seen:
                 yield ": ping\n\n"
             else:

@@ -494,3 +494,20 @@ def _same_origin(request: Request) -> bool:
 
 def create_app(store: ClubStore) -> Starlette:
     return ClubApp(store).build()
+
+
+def make_server(app: Starlette, host: str, port: int, feed: ChangeFeed | None = None):
+    """A uvicorn server for ``app`` that ends the open event streams first when it stops."""
+    import uvicorn
+
+    feed = feed or getattr(getattr(app.state, "club", None), "feed", None)
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets=None):
+            if feed is not None:
+                feed.close()
+            await super().shutdown(sockets)
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                            timeout_graceful_shutdown=2, lifespan="off")
+    return Server(config)

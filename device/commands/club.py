@@ -54,12 +54,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from device.club.auth import read_password_file
     from device.club.db import Database
     from device.club.discovery import Advertiser, advertised_address
-    from device.club.server import create_app
+    from device.club.server import create_app, make_server
     from device.club.store import ClubStore
 
     if not 1 <= args.port <= 65535:
@@ -80,20 +78,38 @@ def serve(args: argparse.Namespace) -> int:
             advertiser = Advertiser(args.name, address, args.port)
         except OSError as exc:
             print(f"tarotmate club: warning: not announced on the LAN ({exc})", file=sys.stderr)
-    print(f"tarotmate club: serving on http://{args.host}:{args.port} (database: {where})", file=sys.stderr,
-          flush=True)
     try:
-        config = uvicorn.Config(create_app(store), host=args.host, port=args.port, log_level="warning",
-                                access_log=False, timeout_graceful_shutdown=2, lifespan="off")
-        server = uvicorn.Server(config)
-        server.run()
-        if not server.started:
-            raise TarotmateError(f"cannot listen on {args.host}:{args.port} (in use, or not an address here)")
+        sock = listen(args.host, args.port)
+        print(f"tarotmate club: serving on http://{args.host}:{args.port} (database: {where})", file=sys.stderr,
+              flush=True)
+        server = make_server(create_app(store), args.host, args.port)
+        server.run(sockets=[sock])
     finally:
         if advertiser is not None:
             advertiser.close()
         store.db.close()
     return 0
+
+
+def listen(host: str, port: int):
+    """The listening socket, bound here so that a busy port is a one-line error."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise TarotmateError(f"--host {host}: {exc.strerror}") from None
+    family, _, _, _, address = infos[0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise TarotmateError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
 
 
 def simulate(args: argparse.Namespace) -> int:
