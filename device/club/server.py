@@ -27,7 +27,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from device.club.feed import ChangeFeed
+from device.web.feed import ChangeFeed
 from device.club.records import MAX_BODY, Refused, check_publication, parse_body
 from device.club.store import ClubStore
 

@@ -66,7 +66,7 @@ var TarotClub = (function () {
     var width = Math.min(target.clientWidth || 600, 900);
     return new uPlot({
       width: width, height: 260, scales: {x: {time: false}},
-      axes: [{label: "deal"}, {label: "total"}],
+      axes: [{label: "deal", incrs: [1, 2, 5, 10, 20, 50, 100]}, {label: "total"}],
       series: [{label: "deal"}, {label: label, stroke: "#9b1d20", width: 2}]
     }, [xs, totals], target);
   }

@@ -1,4 +1,4 @@
-"""A change counter that pages follow by Server-Sent Events.
+"""A change counter that pages follow by Server-Sent Events (the club server's pages and the table's page).
 
 Writers (in any thread) call :meth:`ChangeFeed.bump`; each open event stream
 wakes, sends the new version, and the page fetches what it shows again.
