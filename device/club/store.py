@@ -24,6 +24,7 @@ PAIRING_ALPHABET = "ACDEFHJKLMNPQRTUVWXY34679"  # no 0/O, 1/I, 2/Z, 5/S, 8/B loo
 PAIRING_LENGTH = 5
 PAIRING_TTL_S = 15 * 60
 LOGIN_TTL_S = 12 * 3600
+TOKEN_CACHE_S = 10.0
 
 
 def now_iso() -> str:
@@ -54,6 +55,11 @@ class Stored:
 class ClubStore:
     def __init__(self, db: Database) -> None:
         self.db = db
+        # Caches of what every publication looks up; cleared by what changes them. Several
+        # server processes may share a PostgreSQL database: a revoked token is only cached
+        # as valid by this process for TOKEN_CACHE_S.
+        self._tokens: dict[str, tuple[float, ClubTable]] = {}
+        self._player_ids: dict[str, int] = {}
 
     # ------------------------------------------------------------ settings
 
@@ -175,10 +181,17 @@ class ClubStore:
     def table_for_token(self, token: str | None) -> ClubTable | None:
         if not token:
             return None
+        key = token_hash(token)
+        cached = self._tokens.get(key)
+        if cached is not None and time.monotonic() - cached[0] < TOKEN_CACHE_S:
+            return cached[1]
         with self.db.transaction() as tx:
-            row = tx.one("SELECT id, number, name FROM club_tables WHERE token_hash = ? AND revoked = 0",
-                         (token_hash(token),))
-        return None if row is None else ClubTable(*row)
+            row = tx.one("SELECT id, number, name FROM club_tables WHERE token_hash = ? AND revoked = 0", (key,))
+        if row is None:
+            return None
+        table = ClubTable(*row)
+        self._tokens[key] = (time.monotonic(), table)
+        return table
 
     def tables(self) -> list[dict[str, Any]]:
         with self.db.transaction() as tx:
@@ -186,6 +199,7 @@ class ClubStore:
         return [{"id": i, "number": n, "name": nm, "paired_at": p, "revoked": bool(r)} for i, n, nm, p, r in rows]
 
     def revoke_table(self, number: int) -> None:
+        self._tokens.clear()
         with self.db.transaction() as tx:
             tx.execute("UPDATE club_tables SET revoked = 1, token_hash = ? WHERE number = ?",
                        (f"revoked:{number}:{secrets.token_hex(8)}", number))
@@ -208,6 +222,7 @@ class ClubStore:
         name = " ".join(str(name).split())
         if not name or len(name) > 40:
             raise Refused("a player's name has 1 to 40 characters", "name")
+        self._player_ids.clear()
         try:
             with self.db.transaction() as tx:
                 tx.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
@@ -221,12 +236,16 @@ class ClubStore:
             tx.execute("UPDATE players SET active = ? WHERE id = ?", (int(active), player_id))
 
     def _player_id(self, tx: Any, name: str) -> int:
+        pid = self._player_ids.get(name)
+        if pid is not None:
+            return pid
         pid = tx.value("SELECT id FROM players WHERE name = ?", (name,))
-        if pid is None:
-            tx.execute("INSERT INTO players (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-                       (name, now_iso()))
-            pid = tx.value("SELECT id FROM players WHERE name = ?", (name,))
-        return int(pid)
+        if pid is not None:  # a committed row (players are never deleted): safe to remember
+            self._player_ids[name] = int(pid)
+            return int(pid)
+        tx.execute("INSERT INTO players (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                   (name, now_iso()))
+        return int(tx.value("SELECT id FROM players WHERE name = ?", (name,)))
 
     # ------------------------------------------------------------ sessions
 
@@ -293,20 +312,21 @@ class ClubStore:
                         return Stored("duplicate", int(old[0]), int(old[1]), int(old[2]))
                     session_id, current_round = self._open_session_tx(tx)
                     rnd = deal.round or current_round
-                    tx.execute("INSERT INTO deals (uid, table_id, session_id, round, game, record, original, "
-                               "contract, won, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                               (deal.uid, table.id, session_id, rnd, deal.game, record, record, deal.contract,
-                                None if deal.won is None else int(deal.won), now_iso()))
-                    deal_id = int(tx.value("SELECT id FROM deals WHERE table_id = ? AND uid = ?", (table.id, deal.uid)))
-                    self._write_seats(tx, deal_id, deal)
-                    return Stored("stored", deal_id, session_id, rnd)
+                    deal_id = int(tx.value(
+                        "INSERT INTO deals (uid, table_id, session_id, round, game, record, original, "
+                        "contract, won, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                        (deal.uid, table.id, session_id, rnd, deal.game, record, record, deal.contract,
+                         None if deal.won is None else int(deal.won), now_iso())))
+                    self._write_seats(tx, deal_id, deal, new=True)
+                return Stored("stored", deal_id, session_id, rnd)
             except Exception as exc:  # the same id arrived twice at once: answer from the first
                 if not self.db.is_unique_violation(exc):
                     raise
         raise Refused("the deal could not be stored; try again")
 
-    def _write_seats(self, tx: Any, deal_id: int, deal: CheckedDeal) -> None:
-        tx.execute("DELETE FROM deal_players WHERE deal_id = ?", (deal_id,))
+    def _write_seats(self, tx: Any, deal_id: int, deal: CheckedDeal, new: bool = False) -> None:
+        if not new:
+            tx.execute("DELETE FROM deal_players WHERE deal_id = ?", (deal_id,))
         for s in deal.seats:
             tx.execute("INSERT INTO deal_players (deal_id, seat, player_id, score, taker, partner) "
                        "VALUES (?, ?, ?, ?, ?, ?)",
