@@ -62,6 +62,7 @@ class ServerProcess:
         self._stop = threading.Event()
 
     def start(self) -> None:
+        t0 = time.perf_counter()
         self.proc = subprocess.Popen([sys.executable, "-m", "device.cli", "club", "serve", "--db", self.db,
                                       "--port", str(self.port), "--no-advertise",
                                       "--director-password-file", str(self.password_file)],
@@ -75,6 +76,9 @@ class ServerProcess:
                 time.sleep(0.05)
         else:
             raise SystemExit("the club server did not start")
+        self.startup_s = time.perf_counter() - t0
+        self.idle_rss_kb = int(next(line.split()[1] for line in Path(f"/proc/{self.proc.pid}/status").read_text()
+                                    .splitlines() if line.startswith("VmRSS:")))
         if self._sampler is None:
             self._sampler = threading.Thread(target=self._sample, daemon=True)
             self._sampler.start()
@@ -125,45 +129,28 @@ def percentile(values: list[float], q: float) -> float:
     return v[min(len(v) - 1, int(q * len(v)))] if v else float("nan")
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tables", type=int, default=60)
-    ap.add_argument("--deals", type=int, default=8)
-    ap.add_argument("--pace", type=float, default=1.0, help="mean seconds between a table's deals")
-    ap.add_argument("--kills", type=int, default=4)
-    ap.add_argument("--offline", type=float, default=60.0, help="seconds the server is down in run 3 (0: skip)")
-    ap.add_argument("--db", help="a PostgreSQL URL instead of a fresh SQLite file per run (emptied by you)")
-    ap.add_argument("--seed", type=int, default=1)
-    args = ap.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="tarotmate-bench-club-"))
-    pw = work / "password"
-    pw.write_text(PASSWORD + "\n")
+def run_load(args, work: Path, pw: Path) -> bool:
     total = args.tables * args.deals
-    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; "
-          f"python {platform.python_version()}")
-    failed = False
-
-    # 1. load
     server = ServerProcess(args.db or str(work / "load.db"), free_port(), pw)
     server.start()
+    print(f"server: start-up to first answer {server.startup_s:.2f} s, RSS then {server.idle_rss_kb / 1024:.1f} MiB")
     try:
         r = simulate(server.url, args.tables, args.deals, PASSWORD, seed=args.seed, workdir=work / "load",
                      pace_s=args.pace, timeout_s=600)
         ok, text = check_evening(server, total, r.totals)
-        failed |= not (ok and r.ok)
         print(f"load: {args.tables} tables x {args.deals} deals (a deal every {args.pace:g} s per table): "
               f"{r.acked}/{total} acknowledged in {r.seconds:.1f} s; {text}")
         print(f"load: publish latency p50 {percentile(r.latencies, 0.5) * 1000:.1f} ms, "
               f"p99 {percentile(r.latencies, 0.99) * 1000:.1f} ms, max {max(r.latencies) * 1000:.1f} ms "
               f"({len(r.latencies)} publications)")
         print(f"load: server peak RSS {server.peak_rss_kb / 1024:.1f} MiB")
+        return ok and r.ok
     finally:
         server.stop()
-    if args.db:
-        print("faults and offline runs need a fresh database each: skipped with --db")
-        return 1 if failed else 0
 
-    # 2. kill -9 at random moments
+
+def run_faults(args, work: Path, pw: Path) -> bool:
+    total = args.tables * args.deals
     server = ServerProcess(str(work / "faults.db"), free_port(), pw)
     server.start()
     rng = random.Random(args.seed)
@@ -188,41 +175,65 @@ def main() -> int:
         done.set()
         k.join()
         ok, text = check_evening(server, total, r.totals)
-        failed |= not (ok and r.ok)
         print(f"faults: server killed with SIGKILL {len(kills)} times (at {', '.join(f'{t:.1f}' for t in kills)} s) "
               f"and restarted: {r.acked}/{total} acknowledged in {r.seconds:.1f} s; {text}")
+        return ok and r.ok
     finally:
         server.stop()
 
-    # 3. a table offline
-    if args.offline > 0:
-        server = ServerProcess(str(work / "offline.db"), free_port(), pw)
+
+def run_offline(args, work: Path, pw: Path) -> bool:
+    server = ServerProcess(str(work / "offline.db"), free_port(), pw)
+    server.start()
+    try:
+        result: dict = {}
+
+        def evening() -> None:
+            result["r"] = simulate(server.url, 4, 6, PASSWORD, seed=args.seed + 2, workdir=work / "offline",
+                                   pace_s=args.offline / 8, timeout_s=args.offline + 600)
+
+        t = threading.Thread(target=evening)
+        t.start()
+        time.sleep(2.0)  # paired, first deals sent
+        server.kill9()
+        down = time.monotonic()
+        time.sleep(args.offline)
         server.start()
-        try:
-            result: dict = {}
+        back = time.monotonic()
+        t.join()
+        r = result["r"]
+        ok, text = check_evening(server, 24, r.totals)
+        print(f"offline: server down {back - down:.0f} s while 4 tables played on; every deal acknowledged "
+              f"{time.monotonic() - back:.1f} s after it came back (the outbox backs off to 30 s); {text}")
+        return ok and r.ok
+    finally:
+        server.stop()
 
-            def evening() -> None:
-                result["r"] = simulate(server.url, 4, 6, PASSWORD, seed=args.seed + 2, workdir=work / "offline",
-                                       pace_s=args.offline / 8, timeout_s=args.offline + 600)
 
-            t = threading.Thread(target=evening)
-            t.start()
-            time.sleep(2.0)  # paired, first deals sent
-            server.kill9()
-            down = time.monotonic()
-            time.sleep(args.offline)
-            server.start()
-            back = time.monotonic()
-            t.join()
-            r = result["r"]
-            ok, text = check_evening(server, 24, r.totals)
-            failed |= not (ok and r.ok)
-            print(f"offline: server down {back - down:.0f} s while 4 tables played on; every deal acknowledged "
-                  f"{time.monotonic() - back:.1f} s after it came back (the outbox backs off to 30 s); {text}")
-        finally:
-            server.stop()
-    print("RESULT: " + ("FAIL" if failed else "ok"))
-    return 1 if failed else 0
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=60)
+    ap.add_argument("--deals", type=int, default=8)
+    ap.add_argument("--pace", type=float, default=1.0, help="mean seconds between a table's deals")
+    ap.add_argument("--kills", type=int, default=4)
+    ap.add_argument("--offline", type=float, default=60.0, help="seconds the server is down in the offline run")
+    ap.add_argument("--db", help="a PostgreSQL URL for the load run (an empty database)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--runs", default="load,faults,offline", help="which runs, comma-separated")
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="tarotmate-bench-club-"))
+    pw = work / "password"
+    pw.write_text(PASSWORD + "\n")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; "
+          f"python {platform.python_version()}")
+    runs = {"load": run_load, "faults": run_faults, "offline": run_offline}
+    ok = True
+    for name in args.runs.split(","):
+        if name not in runs:
+            raise SystemExit(f"--runs: unknown run {name!r} (load, faults, offline)")
+        ok &= runs[name](args, work, pw)
+    print("RESULT: " + ("ok" if ok else "FAIL: a deal was lost, doubled or refused"))
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
