@@ -155,7 +155,8 @@ class PublisherStatus:
     last_error: str | None = None
     unpaired: bool = False
     sent: int = 0
-    latencies: list[float] | None = None
+    latencies: list[float] | None = None  # seconds, as the table saw each publication
+    server_times: list[float] | None = None  # seconds the server spent (its Server-Timing header)
 
 
 class Publisher:
@@ -172,7 +173,8 @@ class Publisher:
         self.on_refused = on_refused
         self.on_acked = on_acked
         self.backoff_max = backoff_max
-        self.status = PublisherStatus(latencies=[] if record_latency else None)
+        self.status = PublisherStatus(latencies=[] if record_latency else None,
+                                      server_times=[] if record_latency else None)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._rng = random.Random()
@@ -231,6 +233,12 @@ class Publisher:
             raise
         if self.status.latencies is not None:
             self.status.latencies.append(time.perf_counter() - t0)
+            timing = answer.headers.get("server-timing", "")
+            if "dur=" in timing:
+                try:
+                    self.status.server_times.append(float(timing.split("dur=")[1].split(",")[0]) / 1000)
+                except ValueError:
+                    pass
         self.status.connected = True
         if answer.status == 200:
             self.outbox.mark_acked(item.uid, answer.body)

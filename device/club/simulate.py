@@ -48,6 +48,7 @@ class SimulationResult:
     seconds: float
     latencies: list[float]
     totals: dict[str, int]
+    server_times: list[float] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -147,7 +148,10 @@ def simulate(server: str, tables: int, deals: int, password: str, *, seed: int =
     lock = threading.Lock()
 
     def play(sim: SimTable) -> None:
+        table_rng = random.Random(seeds[sim.index][0])
         for k in range(deals):
+            if pace_s:  # a deal takes its time: the tables do not all finish at the same instant
+                time.sleep(pace_s * (0.5 + table_rng.random()))
             deal = random_deal(players, seeds[sim.index][k], dealer=k % players)
             record = deal_to_record(deal)
             record["names"] = list(sim.names)
@@ -158,8 +162,6 @@ def simulate(server: str, tables: int, deals: int, password: str, *, seed: int =
                 sim.queued += 1
                 for name, score in zip(sim.names, scores):
                     expected[name] = expected.get(name, 0) + score
-            if pace_s:
-                time.sleep(pace_s * (0.5 + rng.random()))
 
     players_threads = [threading.Thread(target=play, args=(s,), daemon=True) for s in sims]
     for th in players_threads:
@@ -180,16 +182,19 @@ def simulate(server: str, tables: int, deals: int, password: str, *, seed: int =
     for th in players_threads:
         th.join(1.0)
     latencies: list[float] = []
+    server_times: list[float] = []
     refusals: list[tuple[str, str]] = []
     for s in sims:
         assert s.publisher and s.outbox
         s.publisher.stop()
         latencies += s.publisher.status.latencies or []
+        server_times += s.publisher.status.server_times or []
         refusals += s.outbox.refusals()
         s.outbox.close()
     if tmp is not None:
         tmp.cleanup()
-    return SimulationResult(tables, total, acked, refusals, time.perf_counter() - t0, latencies, expected)
+    return SimulationResult(tables, total, acked, refusals, time.perf_counter() - t0, latencies, expected,
+                            server_times)
 
 
 def print_progress(message: str) -> None:
