@@ -65,13 +65,14 @@ def child(args: argparse.Namespace) -> None:
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
     from luma.core.interface.serial import noop
 
-    from device.app import Outputs, run_device
+    from device.app.loop import run_device
+    from device.hardware.outputs import Outputs
     from device.config import config_from_dict
-    from device.display import open_display
-    from device.hardware import NoButtons, open_frame_source, open_tracker
-    from device.rules import TarotRules
-    from device.session import GameSession
-    from device.store import DealLog
+    from device.hardware.display import open_display
+    from device.hardware.from_config import NoButtons, open_frame_source, open_tracker
+    from device.games.registry import game_for
+    from device.app.session import GameSession
+    from device.storage.deal_log import DealLog
 
     truth = truth_deal()
     config = config_from_dict({
@@ -82,7 +83,7 @@ def child(args: argparse.Namespace) -> None:
     })
     # the bidding, chien and écart are already in the log: the loop resumes into the play
     with DealLog.open(config.store.resolved()) as log:
-        session = GameSession.resume_or_start(log, TarotRules(), config.game.seat_names(), label="device",
+        session = GameSession.resume_or_start(log, game_for("french-tarot"), config.game.seat_names(), label="device",
                                               first_setup={"dealer": truth.dealer})
         for op in truth.operations:
             if op.to_dict()["op"] == "play":

@@ -185,7 +185,7 @@ def guided_compute(deck: Deck, namer, rng, cards: int = 10) -> tuple[float, int]
     frames). Returns the mean seconds per captured card and how many cards
     were captured.
     """
-    from device.enroll_flow import CONFIRM, Capturer, EnrollFlow
+    from device.enroll.flow import CONFIRM, Capturer, EnrollFlow
 
     codes = [c for c in CODES if c in deck.faces][:cards]
     flow = EnrollFlow("timing", "m", order=codes)

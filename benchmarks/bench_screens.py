@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from device.display import open_display  # noqa: E402
+from device.hardware.display import open_display  # noqa: E402
 from device.i18n import LANGUAGES  # noqa: E402
 from device.screens import render  # noqa: E402
 from device.screens.draw import text_width  # noqa: E402

@@ -22,12 +22,10 @@ from typing import Any
 
 from engine.errors import TarotmateError
 
-GAMES = ("french-tarot", "trivium")
 LANGUAGES = ("en", "fr", "es")
 CARD_STYLES = ("french", "tarot")
 DISPLAY_KINDS = ("ssd1306", "sh1106", "capture", "gif", "pygame", "terminal", "dummy")
 CAMERA_SOURCES = ("picamera2", "opencv", "folder", "simulator")
-PLAYER_RANGE = {"french-tarot": (3, 5), "trivium": (2, 4)}
 # BCM numbers a Raspberry Pi exposes on its 40-pin header.
 GPIO_RANGE = range(2, 28)
 # GPIO2/GPIO3 carry I2C (the OLED); they cannot also be buttons.
@@ -211,15 +209,17 @@ def _in_range(key: str, value: int, low: int, high: int) -> int:
 
 
 def _parse_game(raw: dict[str, Any]) -> dict[str, Any]:
+    from device.games.registry import game_for, kinds
+
     out: dict[str, Any] = {}
     if "kind" in raw:
-        out["kind"] = _choice("game.kind", raw["kind"], GAMES)
-    kind = out.get("kind", GameConfig.kind)
+        out["kind"] = _choice("game.kind", raw["kind"], kinds())
+    game = game_for(out.get("kind", GameConfig.kind))
     if "players" in raw:
-        low, high = PLAYER_RANGE[kind]
+        low, high = game.players
         out["players"] = _in_range("game.players", _integer("game.players", raw["players"]), low, high)
-    elif kind == "trivium":
-        out["players"] = 4
+    else:
+        out["players"] = game.default_players
     if "names" in raw:
         names = raw["names"]
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
@@ -234,7 +234,7 @@ def _parse_game(raw: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(raw["options"], dict):
             raise ConfigError(f"game.options: expected a table, got {_show(raw['options'])}")
         out["options"] = dict(raw["options"])
-        _check_options(kind, out["options"])
+        _check_options(game, out["options"])
     players = out.get("players", GameConfig.players)
     if "dealer" in raw:
         out["dealer"] = _in_range("game.dealer", _integer("game.dealer", raw["dealer"]), 0, players - 1)
@@ -243,17 +243,10 @@ def _parse_game(raw: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _check_options(kind: str, options: dict[str, Any]) -> None:
+def _check_options(game, options: dict[str, Any]) -> None:
     """The engine itself judges its variant options (names and values)."""
     try:
-        if kind == "french-tarot":
-            from engine.tarot.options import TarotOptions
-
-            TarotOptions.from_dict(options)
-        else:
-            from engine.trivium.options import TriviumOptions
-
-            TriviumOptions.from_dict(options)
+        game.check_options(options)
     except (TarotmateError, TypeError, ValueError) as exc:
         raise ConfigError(f"game.options: {exc}") from None
 

@@ -129,7 +129,8 @@ def compiled(lang: str) -> bytes:
     return compile_mo(parse_po(po_path(lang).read_text(encoding="utf-8")))
 
 
-SOURCES = ("screens", "menus.py", "buttons.py", "display.py", "buzzer.py", "menus_driver.py", "views_from_state.py")
+SOURCES = ("screens", "app/flows.py", "app/setup_menu.py", "hardware/buttons.py", "hardware/display.py", "hardware/buzzer.py",
+           "app/menu_driver.py", "app/views.py", "games")
 _MARKERS = {"N_", "tr", "_"}
 
 

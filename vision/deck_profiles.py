@@ -37,6 +37,7 @@ import numpy as np
 
 from engine.cards import CODES
 from engine.errors import TarotmateError
+from vision.model_files import models_dir
 
 FORMAT = 1  # version of the files' layout, checked when reading
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -149,8 +150,6 @@ def user_decks_dir() -> Path:
 
 def shipped_decks_dir() -> Path:
     """The profiles that ship with Tarotmate, beside the recognition model."""
-    from vision.namer import models_dir
-
     return Path(models_dir()) / "decks"
 
 

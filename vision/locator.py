@@ -33,7 +33,8 @@ import cv2
 import numpy as np
 
 from engine.errors import TarotmateError
-from vision.localise import corners_of_sides, order_quad, refine_quad, side_edges
+from vision.model_files import models_dir
+from vision.quad_fit import corners_of_sides, order_quad, refine_quad, side_edges
 
 INPUT_WIDTH = 320
 STRIDE = 4
@@ -284,12 +285,6 @@ def _outlined(frame_bgr: np.ndarray, quad: np.ndarray) -> bool:
     q = order_quad(quad)
     t, shift, ok, _, _ = side_edges(frame_bgr, q, 0.15, 16)
     return int(fit_sides(t, shift, ok, 10)[2].sum()) >= 3
-
-
-def models_dir() -> Path:
-    from vision.namer import models_dir as _models_dir
-
-    return _models_dir()
 
 
 @dataclass

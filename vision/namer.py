@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from engine.errors import TarotmateError
+from vision.model_files import models_dir
 
 MODEL_FILE = "cards.onnx"
 LABELS_FILE = "labels.txt"
@@ -27,21 +28,6 @@ UNKNOWN = "unknown"
 DEFAULT_DECK = "default"
 BUILTIN_ALIASES = ("default", "builtin")  # names of the shipped model's own classes
 DEFAULT_THRESHOLD = 0.5
-
-
-def models_dir() -> Path:
-    """The repository's ``models/`` folder."""
-    return Path(__file__).resolve().parents[1] / "models"
-
-
-def available_decks() -> list[str]:
-    """Deck names ``Namer.load(deck=...)`` accepts: ``default`` (the shipped model)
-    plus the enrolled deck profiles (:mod:`vision.deck_profiles`), when that module is present."""
-    try:
-        from vision.deck_profiles import list_profiles
-    except ImportError:
-        return [DEFAULT_DECK]
-    return [DEFAULT_DECK] + sorted({p.name for p in list_profiles()} - {DEFAULT_DECK})
 
 
 @dataclass(frozen=True)
@@ -79,28 +65,19 @@ class Namer:
     def load(
         cls,
         models_dir: str | Path | None = None,
-        deck: str | None = None,
         threads: int = 1,
         threshold: float | None = None,
     ) -> "Namer":
         """Open the card model of ``models_dir`` (default: the repository's ``models/``).
 
-        ``deck``: ``None`` or ``"default"`` for the shipped model; another name must
-        be a deck profile (see :func:`available_decks`). ``threads``: onnxruntime
-        intra-op threads (1 by default, as on the Pi next to the camera loop).
-        ``threshold``: minimum confidence to accept a card (default: the model's own).
+        ``threads``: onnxruntime intra-op threads (1 by default, as on the Pi next
+        to the camera loop). ``threshold``: minimum confidence to accept a card
+        (default: the model's own). An enrolled deck's namer is
+        :func:`vision.decks.load_namer`'s.
         """
         import onnxruntime as ort
 
         folder = Path(models_dir) if models_dir is not None else globals()["models_dir"]()
-        deck = DEFAULT_DECK if not deck or deck in BUILTIN_ALIASES else deck
-        if deck != DEFAULT_DECK:
-            decks = available_decks()
-            if deck not in decks:
-                raise TarotmateError(f"unknown deck {deck!r}; available decks: {', '.join(decks)}")
-            from vision.enroll import load_deck_namer
-
-            return load_deck_namer(deck, base_namer=cls.load(folder, threads=threads, threshold=threshold))
         model = folder / MODEL_FILE
         labels_path = folder / LABELS_FILE
         if not model.is_file() or not labels_path.is_file():
@@ -125,7 +102,7 @@ class Namer:
         if isinstance(n_out, int) and n_out != len(labels):
             raise TarotmateError(f"{labels_path} has {len(labels)} labels but the model has {n_out} outputs")
         thr = threshold if threshold is not None else float(info.get("threshold", DEFAULT_THRESHOLD))
-        namer = cls(session, labels, thr, (int(size[0]), int(size[1])), deck)
+        namer = cls(session, labels, thr, (int(size[0]), int(size[1])))
         namer.model_path = model
         namer.model_id = "sha256:" + hashlib.sha256(model.read_bytes()).hexdigest()[:16]
         namer.run([np.zeros((namer.input_size[1], namer.input_size[0], 3), np.uint8)])  # first run allocates: do it now

@@ -73,9 +73,9 @@ def read_image(path: str):
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.namer import Namer
+    from vision.decks import load_namer
 
-    namer = Namer.load(deck=args.deck, threshold=args.threshold)
+    namer = load_namer(deck=args.deck, threshold=args.threshold)
     results, failed = [], 0
     for path in args.images:
         image, error = read_image(path)

@@ -11,10 +11,14 @@ HELP = "play a French tarot deal (or a Trivium game) on the simulated table, cam
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=("french-tarot", "tarot", "trivium"), default="french-tarot",
-                        help="the game to play (default: french-tarot)")
+    from device.games.registry import games
+
+    names = [name for g in games() for name in (g.kind, *g.aliases)]
+    ranges = ", ".join(f"{g.kind} {g.players[0]}-{g.players[1]}" for g in games())
+    parser.add_argument("--game", choices=names, default=games()[0].kind,
+                        help=f"the game to play (default: {games()[0].kind})")
     parser.add_argument("--players", type=int, default=None,
-                        help="number of players (French tarot 3-5, Trivium 2-4; default 4)")
+                        help=f"number of players ({ranges}; default {games()[0].default_players})")
     parser.add_argument("--seed", type=int, default=1, help="which random deal or game to play (default 1)")
     parser.add_argument("--out", metavar="DIR",
                         help="where to write demo.gif, the record, scores.txt/csv and the demo's deal log "
@@ -35,13 +39,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from device.demo_table import DemoSettings, run_demo
+    from device.demo.table import DemoSettings, run_demo
+    from device.games.registry import game_for
     from engine.errors import TarotmateError
 
-    game = "french-tarot" if args.game in ("tarot", "french-tarot") else "trivium"
-    players = args.players if args.players is not None else 4
-    allowed = (3, 5) if game == "french-tarot" else (2, 4)
-    if not allowed[0] <= players <= allowed[1]:
+    kind = game_for(args.game)
+    game = kind.kind
+    players = args.players if args.players is not None else kind.default_players
+    allowed = kind.players
+    if not kind.allows(players):
         raise TarotmateError(f"--players: {game} is played by {allowed[0]} to {allowed[1]} players, not {players}")
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="tarotmate-demo-"))
     settings = DemoSettings(

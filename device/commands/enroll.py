@@ -9,7 +9,7 @@ card: the same command resumes an interrupted enrollment.
 ``--camera SOURCE --display KIND``: the same on the device's OLED (or an
 emulated display: ``pygame``, ``terminal``, ``capture``, ``gif``, ``dummy``)
 with its buttons, as the configuration (``--config``) describes them; see
-:mod:`device.enroll_device`.
+:mod:`device.enroll.on_device`.
 
 ``--from-dir``: DIR holds one image per card named by its code (``T01.jpg`` .. ``T21.jpg``,
 ``EX.jpg``, ``S01.png`` .. ``CK.png``): scans, or photos of single cards with
@@ -205,7 +205,7 @@ def guide(flow, capturer, frames, ask, poll, say, names, auto: bool = False) -> 
     card's display name. Answers: Enter keeps, ``r`` redoes, ``s`` skips,
     ``b`` shows the previous card again, ``q`` stops (progress is saved).
     """
-    from device.enroll_flow import CAPTURED, CONFIRM, DONE, REVIEW, SHOW
+    from device.enroll.flow import CAPTURED, CONFIRM, DONE, REVIEW, SHOW
 
     shown, status = None, None
     for frame in frames:
@@ -246,7 +246,7 @@ def guide(flow, capturer, frames, ask, poll, say, names, auto: bool = False) -> 
 
 def _command(flow, command: str) -> bool:
     """Apply a typed command; False for quit."""
-    from device.enroll_flow import EnrollFlowError
+    from device.enroll.flow import EnrollFlowError
 
     actions = {"keep": flow.confirm, "r": flow.redo, "s": flow.skip, "b": flow.back}
     if command == "q":
@@ -276,7 +276,7 @@ def _ask(question: str) -> str:
 
 
 def run_camera(args: argparse.Namespace, target: Path) -> int:
-    from device.enroll_flow import DEFAULT_VIEWS_NEEDED, Capturer, ProgressFile
+    from device.enroll.flow import DEFAULT_VIEWS_NEEDED, Capturer, ProgressFile
     from engine.card_names import name as card_name
     from engine.cards import CODES, parse_distinct
     from vision.deck_profiles import save_profile
@@ -313,9 +313,9 @@ def run_display(args: argparse.Namespace, target: Path) -> int:
     import signal
     from dataclasses import replace
 
-    from device.app import StopFlag
+    from device.app.loop import StopFlag
     from device.config import default_config_path, load_config
-    from device.enroll_device import enroll_with_display
+    from device.enroll.on_device import enroll_with_display
     from engine.cards import parse_distinct
 
     config = load_config(args.config or default_config_path())

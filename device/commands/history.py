@@ -49,6 +49,18 @@ def deal_rows(log) -> list[dict]:
     return rows
 
 
+def _words(kind: str) -> tuple[str, str]:
+    """What the whole and one unit of play are called (a Trivium match is made of games)."""
+    from device.games.registry import game_for
+    from engine.errors import TarotmateError
+
+    try:
+        game = game_for(kind)
+    except TarotmateError:  # a game this version does not know: plain words
+        return "game", "deal"
+    return game.match_word, game.deal_word
+
+
 def print_table(log, out=sys.stdout) -> None:
     games = log.games()
     if not games:
@@ -56,13 +68,12 @@ def print_table(log, out=sys.stdout) -> None:
         return
     for game in games:
         deals = log.deals(game.id)
-        what = "match" if game.kind == "trivium" else "game"
+        what, unit = _words(game.kind)
         title = f"{what} {game.id} · {game.kind} · {game.players} players · {_when(game.started)}"
         if game.finished is None:
             title += " · in progress"
         print(title, file=out)
         width = max(6, *(len(n) for n in game.names))
-        unit = "game" if game.kind == "trivium" else "deal"  # a Trivium match is made of games
         print(f"  {unit} " + " ".join(f"{n:>{width}}" for n in game.names), file=out)
         totals = [0.0] * game.players
         for deal in deals:
@@ -92,7 +103,7 @@ def write_csv(rows: list[dict], handle) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from device.config import default_config_path, load_config
-    from device.store import DealLog, StoreError
+    from device.storage.deal_log import DealLog, StoreError
 
     if args.db:
         path = args.db

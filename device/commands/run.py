@@ -17,7 +17,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from device.app import StopFlag, run_device
+    from device.app.loop import StopFlag, run_device
     from device.config import default_config_path, load_config
 
     config = load_config(args.config or default_config_path())

@@ -71,9 +71,9 @@ def run(args) -> int:
             tracker = Tracker(zones, localiser=oracle.localise, namer=oracle, cropper=oracle.crop)
             frames = _sim_frames(oracle)
         else:
-            from vision.namer import Namer
+            from vision.decks import load_namer
 
-            tracker = Tracker(zones, namer=Namer.load(deck=args.deck))
+            tracker = Tracker(zones, namer=load_namer(deck=args.deck))
             frames = iter(source)
         events = _track(tracker, frames, args)
     if args.json:

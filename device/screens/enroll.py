@@ -1,6 +1,6 @@
 """Deck enrollment screens: the card to show, keep it or not, cards too alike, the end.
 
-The buttons (see :mod:`device.enroll_device`): OK keeps, back redoes, a long
+The buttons (see :mod:`device.enroll.on_device`): OK keeps, back redoes, a long
 OK skips the card, up shows the previous card again, a long back stops (the
 progress is saved). In the review of two cards too alike, OK keeps them,
 back shows both again, a long OK keeps every remaining pair.

@@ -7,7 +7,9 @@
 
 A deal that ends in a redeal (everyone passed, or a petit sec) scores nothing
 and the next player deals, as the FFT rules say. With the ``game_target``
-option the game is over once a player's total reaches it.
+option the game is over once a player's total reaches it. The rotation, the
+totals and the end are :class:`engine.match.Match`'s; this class adds the
+deals' records.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from engine.cards import Card
 from engine.errors import TarotmateError
+from engine.match import Match
 from engine.tarot.options import FFT, TarotOptions
 from engine.tarot.state import TarotDeal
 
@@ -54,9 +57,21 @@ class TarotGame:
         self.names = tuple(names) if names is not None else None
         if self.names is not None and len(self.names) != players:
             raise TarotmateError(f"names: expected {players} names, got {len(self.names)}")
-        self.dealer = dealer
+        self._match = Match(players, first_dealer=dealer, target=options.game_target)
         self._deals: list[DealSummary] = []
-        self._totals = [0] * players
+
+    @property
+    def dealer(self) -> int:
+        """The seat dealing the next deal."""
+        return self._match.dealer
+
+    @dealer.setter
+    def dealer(self, seat: int) -> None:
+        self._match.dealer = seat
+
+    @property
+    def match(self) -> Match:
+        return self._match
 
     @property
     def deals(self) -> tuple[DealSummary, ...]:
@@ -64,18 +79,14 @@ class TarotGame:
 
     @property
     def totals(self) -> tuple[int, ...]:
-        return tuple(self._totals)
+        return tuple(self._match.totals)
 
     def history(self, seat: int) -> list[int]:
         """The seat's score in every deal, in order."""
         return [d.scores[seat] for d in self._deals]
 
     def running_totals(self, seat: int) -> list[int]:
-        out, total = [], 0
-        for d in self._deals:
-            total += d.scores[seat]
-            out.append(total)
-        return out
+        return self._match.running_totals(seat)
 
     def new_deal(self, *, hands: Mapping[int, Iterable[str | Card]] | None = None,
                  chien: Iterable[str | Card] | None = None) -> TarotDeal:
@@ -89,36 +100,33 @@ class TarotGame:
         """Add a finished (or redealt) deal's scores; the next player deals."""
         if deal.players != self.players or deal.dealer != self.dealer:
             raise TarotmateError(f"this deal is not the game's current deal (dealer {self.dealer})")
-        if deal.phase == "redeal":
-            scores: tuple[int, ...] = (0,) * self.players
-            won = None
-        elif deal.phase == "done":
-            result = deal.result()
-            scores, won = result.scores, result.won
-        else:
+        if not deal.is_over():
             raise TarotmateError(f"the deal is not finished (phase {deal.phase})")
-        for s, v in enumerate(scores):
-            self._totals[s] += v
+        won = deal.result().won if deal.phase == "done" else None
+        scores = deal.scores
+        totals = self._match.add(scores)
         summary = DealSummary(len(self._deals) + 1, deal.dealer, deal.taker, deal.contract, won,
-                              tuple(scores), tuple(self._totals), deal.to_record())
+                              tuple(scores), tuple(totals), deal.to_record())
         self._deals.append(summary)
-        self.dealer = (self.dealer + 1) % self.players
         return summary
 
     def is_over(self) -> bool:
-        target = self.options.game_target
-        return target is not None and max(self._totals) >= target
+        return self._match.is_over()
 
     def leaders(self) -> list[int]:
         """The seats with the highest total."""
-        best = max(self._totals)
-        return [s for s, v in enumerate(self._totals) if v == best]
+        return self._match.leaders()
+
+    @property
+    def winner(self) -> int | None:
+        """The seat with the highest total once the game is over (None if tied or not over)."""
+        return self._match.winner
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "players": self.players, "names": list(self.names) if self.names else None,
             "options": self.options.to_dict(), "dealer": self.dealer,
-            "totals": list(self._totals),
+            "totals": list(self.totals),
             "deals": [d.record for d in self._deals],
         }
 

@@ -10,12 +10,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping
 
 from engine.cards import BY_CODE, card
-from engine.errors import TarotmateError, UnknownCardError
+from engine.codec import OperationCodec, OperationError, operation_to_dict
+from engine.errors import UnknownCardError
 from engine.tarot.tables import BID_ALIASES, BID_NAMES, MISERE_KINDS, POIGNEE_LEVELS
-
-
-class OperationError(TarotmateError, ValueError):
-    """An operation that cannot even be built (unknown kind, bad field)."""
 
 
 def _code(c: Any, what: str) -> str:
@@ -45,9 +42,10 @@ class Operation:
     """Base of the operations; ``kind`` is the name used in ``to_dict``."""
 
     kind: ClassVar[str] = ""
+    omit_when_empty: ClassVar[tuple[str, ...]] = ()
 
-    def to_dict(self) -> dict[str, Any]:  # pragma: no cover - overridden
-        raise NotImplementedError
+    def to_dict(self) -> dict[str, Any]:
+        return operation_to_dict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +57,6 @@ class PetitSec(Operation):
 
     def __post_init__(self) -> None:
         _seat(self.seat)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"op": self.kind, "seat": self.seat}
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +75,6 @@ class Bid(Operation):
             raise OperationError(f"bid: {self.bid!r} is not one of {', '.join(BID_NAMES)}")
         object.__setattr__(self, "bid", name)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"op": self.kind, "seat": self.seat, "bid": self.bid}
-
 
 @dataclass(frozen=True, slots=True)
 class CallCard(Operation):
@@ -93,9 +85,6 @@ class CallCard(Operation):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "card", _code(self.card, "card"))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"op": self.kind, "card": self.card}
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,9 +97,6 @@ class RevealChien(Operation):
     def __post_init__(self) -> None:
         object.__setattr__(self, "cards", _codes(self.cards, "cards"))
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"op": self.kind, "cards": None if self.cards is None else list(self.cards)}
-
 
 @dataclass(frozen=True, slots=True)
 class Ecart(Operation):
@@ -120,17 +106,11 @@ class Ecart(Operation):
     cards: tuple[str, ...] | None = None
     trumps_shown: tuple[str, ...] = ()
     kind: ClassVar[str] = "ecart"
+    omit_when_empty: ClassVar[tuple[str, ...]] = ("trumps_shown",)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cards", _codes(self.cards, "cards"))
         object.__setattr__(self, "trumps_shown", _codes(self.trumps_shown, "trumps_shown") or ())
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"op": self.kind,
-                             "cards": None if self.cards is None else list(self.cards)}
-        if self.trumps_shown:
-            d["trumps_shown"] = list(self.trumps_shown)
-        return d
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,9 +118,6 @@ class AnnounceChelem(Operation):
     """The taker announces a chelem (and then leads the first trick)."""
 
     kind: ClassVar[str] = "chelem"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"op": self.kind}
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,9 +135,6 @@ class DeclarePoignee(Operation):
             raise OperationError(f"level: {self.level!r} is not one of {', '.join(POIGNEE_LEVELS)}")
         object.__setattr__(self, "shown", _codes(self.shown, "shown") or ())
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"op": self.kind, "seat": self.seat, "level": self.level, "shown": list(self.shown)}
-
 
 @dataclass(frozen=True, slots=True)
 class DeclareMisere(Operation):
@@ -176,9 +150,6 @@ class DeclareMisere(Operation):
         if self.misere not in MISERE_KINDS:
             raise OperationError(f"misere: {self.misere!r} is not one of {', '.join(MISERE_KINDS)}")
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"op": self.kind, "seat": self.seat, "misere": self.misere}
-
 
 @dataclass(frozen=True, slots=True)
 class Play(Operation):
@@ -192,26 +163,14 @@ class Play(Operation):
         _seat(self.seat)
         object.__setattr__(self, "card", _code(self.card, "card"))
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"op": self.kind, "seat": self.seat, "card": self.card}
-
 
 OPERATION_TYPES: dict[str, type[Operation]] = {
     t.kind: t for t in (PetitSec, Bid, CallCard, RevealChien, Ecart, AnnounceChelem,
                         DeclarePoignee, DeclareMisere, Play)
 }
+CODEC = OperationCodec(OPERATION_TYPES.values())
 
 
 def operation_from_dict(d: Mapping[str, Any]) -> Operation:
     """The operation written by ``op.to_dict()``."""
-    if not isinstance(d, Mapping) or "op" not in d:
-        raise OperationError(f"not an operation: {d!r} (expected an object with an 'op' field)")
-    kind = d["op"]
-    cls = OPERATION_TYPES.get(kind)
-    if cls is None:
-        raise OperationError(f"unknown operation {kind!r}; known: {', '.join(OPERATION_TYPES)}")
-    args = {k: v for k, v in d.items() if k != "op"}
-    try:
-        return cls(**args)
-    except TypeError as exc:
-        raise OperationError(f"operation {kind!r}: {exc}") from None
+    return CODEC.from_dict(d)

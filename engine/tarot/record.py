@@ -24,11 +24,11 @@ from engine.errors import TarotmateError
 from engine.tarot.operations import (AnnounceChelem, Bid, CallCard, DeclareMisere,
                                      DeclarePoignee, Ecart, Operation, Play, RevealChien)
 from engine.tarot.options import OptionError, TarotOptions
+from engine.tarot.deal_record import RECORD_FORMAT, deal_to_record
 from engine.tarot.state import IllegalOperation, TarotDeal
 from engine.tarot.tables import (BID_ALIASES, BID_NAMES, CHIEN_SIZE, CONTRACTS, HAND_SIZE, MISERE_KINDS,
                                  POIGNEE_LEVELS)
 
-RECORD_FORMAT = "tarot-deal/1"
 REPLAY_FORMAT = "tarot-replay/1"
 
 
@@ -387,35 +387,6 @@ def replay_deal(deal: TarotDeal) -> dict[str, Any]:
 def replay_record(record: Mapping[str, Any]) -> dict[str, Any]:
     """Replay a ``tarot-deal/1`` record: the ``tarot-replay/1`` object."""
     return replay_deal(deal_from_record(record))
-
-
-def deal_to_record(deal: TarotDeal) -> dict[str, Any]:
-    """A ``tarot-deal/1`` record of ``deal`` (finished tricks only)."""
-    seen_chien = deal.contract in ("prise", "garde") and deal._chien_seen
-    rec: dict[str, Any] = {
-        "format": RECORD_FORMAT,
-        "game": "french-tarot",
-        "players": deal.players,
-    }
-    if deal.names is not None:
-        rec["names"] = list(deal.names)
-    rec.update({
-        "options": deal.options.to_dict(),
-        "dealer": deal.dealer,
-        "bids": [[s, b] for s, b in deal.bids],
-        "taker": deal.taker,
-        "contract": deal.contract,
-        "called_card": deal.called_card,
-        "chien": list(deal.chien) if seen_chien and deal.chien else None,
-        "ecart": list(deal.ecart) if deal.ecart else None,
-        "poignees": [{"seat": p.seat, "level": p.level, "shown": list(p.shown)}
-                     for p in deal.poignees],
-        "chelem_announced": deal.chelem_announced,
-        "tricks": [{"leader": t.leader, "cards": list(t.cards)} for t in deal.tricks],
-    })
-    if deal._misere:
-        rec["misere"] = [{"seat": s, "kind": k} for s, k in deal._misere]
-    return rec
 
 
 def load_record(path: str | Path) -> dict[str, Any]:

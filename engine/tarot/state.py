@@ -22,9 +22,11 @@ play is refused with the rule it breaks.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Iterable, Mapping, Sequence
 
 from engine.cards import Card
+from engine.contract import GameState, IllegalOperation, Refusal
 from engine.errors import TarotmateError
 from engine.tarot.evidence import (BEFORE_PLAY, Constraint, Evidence, Violation, audit_tricks,
                                    play_constraint, proven_facts)
@@ -39,20 +41,21 @@ from engine.tarot.tables import (CHIEN_SIZE, CODE, CONTRACT_LABEL, CONTRACTS, CO
                                  POIGNEE_THRESHOLDS, RANK, SUIT, TARGETS, TRUMP, index_of,
                                  trick_winner_index)
 
-PHASES = ("bidding", "calling", "chien", "ecart", "play", "done", "redeal")
 
 
-class IllegalOperation(TarotmateError):
-    """An operation the rules (or the physical table) do not allow.
+class Phase(StrEnum):
+    """Where a deal stands (see the module's docstring)."""
 
-    ``rule`` names the rule broken (e.g. ``follow_suit``, ``turn``,
-    ``bid_too_low``); the message says why.
-    """
+    BIDDING = "bidding"
+    CALLING = "calling"
+    CHIEN = "chien"
+    ECART = "ecart"
+    PLAY = "play"
+    DONE = "done"
+    REDEAL = "redeal"
 
-    def __init__(self, message: str, rule: str, operation: Operation | None = None) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.operation = operation
+
+PHASES = tuple(p.value for p in Phase)
 
 
 class _Refusal(Exception):
@@ -112,8 +115,10 @@ class Poignee:
     trick: int  # the trick of the seat's first card
 
 
-class TarotDeal:
+class TarotDeal(GameState[Operation]):
     """One French tarot deal: build it, apply operations, read the state."""
+
+    Phase = Phase
 
     def __init__(self, players: int, dealer: int = 0, options: TarotOptions | Mapping | None = None,
                  *, names: Sequence[str] | None = None,
@@ -141,8 +146,8 @@ class TarotDeal:
         self.chien_size = CHIEN_SIZE[players]
         self._initial_hands = self._validate_hands(hands or {})
         self._initial_chien = self._validate_chien(chien)
-        self._operations: list[Operation] = []
-        self._reset()
+        super().__init__()
+        self._restart()
 
     # ------------------------------------------------------------------ setup
     def _validate_hands(self, hands: Mapping[int, Iterable[str | Card]]) -> dict[int, frozenset[int]]:
@@ -174,7 +179,7 @@ class TarotDeal:
                     raise TarotmateError(f"chien: {CODE[c]} is also in hands[{seat}]")
         return frozenset(ints)
 
-    def _reset(self) -> None:
+    def _restart(self) -> None:
         n = self.players
         self._phase = "bidding"
         self._bids: list[tuple[int, str]] = []
@@ -215,8 +220,8 @@ class TarotDeal:
         return tuple(self._operations)
 
     @property
-    def phase(self) -> str:
-        return self._phase
+    def phase(self) -> Phase:
+        return Phase(self._phase)
 
     @property
     def taker(self) -> int | None:
@@ -238,6 +243,16 @@ class TarotDeal:
     @property
     def chelem_announced(self) -> bool:
         return self._chelem_announced
+
+    @property
+    def chien_seen(self) -> bool:
+        """True once the chien was turned face up (prise, garde) with its cards known."""
+        return self._chien_seen
+
+    @property
+    def miseres(self) -> tuple[tuple[int, str], ...]:
+        """The misères declared: (seat, ``atout`` or ``tete``)."""
+        return tuple(self._misere)
 
     @property
     def bids(self) -> tuple[tuple[int, str], ...]:
@@ -313,37 +328,28 @@ class TarotDeal:
     def is_over(self) -> bool:
         return self._phase in ("done", "redeal")
 
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's score for the deal once it is done (zeros for a redeal or until then)."""
+        if self._phase != "done":
+            return (0,) * self.players
+        return tuple(self.result().scores)
+
     # ------------------------------------------------------------ operations
-    def can(self, op: Operation) -> str | None:
-        """None when ``op`` is allowed now, else the precise reason it is not."""
+    def can(self, op: Operation) -> Refusal | None:
+        """None when ``op`` is allowed now, else the precise reason (and the rule) it is not."""
         try:
             self._check(op)
         except _Refusal as r:
-            return r.message
+            return Refusal(r.message, r.rule)
         return None
 
-    def apply(self, op: Operation) -> "TarotDeal":
-        """Apply ``op`` or raise :class:`IllegalOperation` (the state is unchanged)."""
+    def _advance(self, op: Operation) -> None:
         try:
             self._check(op)
         except _Refusal as r:
             raise IllegalOperation(r.message, r.rule, op) from None
         self._do(op)
-        self._operations.append(op)
-        return self
-
-    def undo(self) -> Operation:
-        """Remove the last operation and return it."""
-        if not self._operations:
-            raise IllegalOperation("nothing to undo", "undo")
-        last = self._operations.pop()
-        ops = self._operations
-        self._operations = []
-        self._reset()
-        for op in ops:
-            self._do(op)
-            self._operations.append(op)
-        return last
 
     def legal_moves(self) -> list[Play]:
         """Plays allowed for the seat to play, when its hand is known (else [])."""
@@ -910,7 +916,7 @@ class TarotDeal:
 
     def to_record(self) -> dict[str, Any]:
         """The deal as a ``tarot-deal/1`` record."""
-        from engine.tarot.record import deal_to_record
+        from engine.tarot.deal_record import deal_to_record
         return deal_to_record(self)
 
     def __repr__(self) -> str:

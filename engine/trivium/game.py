@@ -1,16 +1,17 @@
 """``TriviumGame``: a game as a state plus the list of operations that made it.
 
-Applying an operation either succeeds (a new immutable state is pushed) or
-raises :class:`IllegalOperation` and leaves the game exactly as it was;
-``undo`` pops the last operation. Replaying the operations from the start
-gives the same state: this is how records and logs are read back.
+The game contract of :mod:`engine.contract`: applying an operation either
+succeeds (the next immutable state replaces the current one) or raises
+:class:`IllegalOperation` and leaves the game exactly as it was; ``undo``
+takes back the last operation by replaying the others from the start, which
+gives the same state: this is also how records and logs are read back.
 """
 
 from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from engine.errors import TarotmateError
+from engine.contract import GameState, Refusal
 from engine.trivium.operations import IllegalOperation, Operation
 from engine.trivium.options import TriviumOptions
 from engine.trivium.rules import step
@@ -18,24 +19,28 @@ from engine.trivium.state import (
     Announcement,
     LocoStatus,
     SeatView,
+    Phase,
     TriviumState,
     initial_state,
 )
 
 
-class TriviumGame:
+class TriviumGame(GameState[Operation]):
     """One game of Trivium for 2-4 players.
 
     >>> game = TriviumGame(["Marta", "Luis"])
-    >>> game.phase
-    'deal'
+    >>> game.phase == "deal"
+    True
     """
+
+    Phase = Phase
 
     def __init__(self, players: Sequence[str] | int, options: TriviumOptions | None = None):
         if isinstance(players, int):
             players = [f"Player {i + 1}" for i in range(players)]
-        self._states: list[TriviumState] = [initial_state(players, options)]
-        self._operations: list[Operation] = []
+        super().__init__()
+        self._initial = initial_state(players, options)
+        self._state = self._initial
 
     @classmethod
     def replay(cls, players: Sequence[str], options: TriviumOptions | None, operations: Iterable[Operation]) -> "TriviumGame":
@@ -45,40 +50,31 @@ class TriviumGame:
             try:
                 game.apply(op)
             except IllegalOperation as exc:
-                raise IllegalOperation(f"operation {i + 1} ({op.kind}) is refused: {exc}") from None
+                raise IllegalOperation(f"operation {i + 1} ({op.kind}) is refused: {exc}", exc.rule, op) from None
         return game
 
     # ------------------------------------------------------------------ operations
 
     @property
     def state(self) -> TriviumState:
-        return self._states[-1]
+        return self._state
 
-    @property
-    def operations(self) -> tuple[Operation, ...]:
-        return tuple(self._operations)
-
-    def can(self, op: Operation) -> str | None:
-        """None if ``op`` is allowed now, else the reason it is refused."""
+    def can(self, op: Operation) -> Refusal | None:
+        """None if ``op`` is allowed now, else the :class:`Refusal` (rule and reason)."""
         try:
-            step(self.state, op)
+            step(self._state, op)
         except IllegalOperation as exc:
-            return str(exc)
+            return exc.refusal
         return None
 
-    def apply(self, op: Operation) -> TriviumState:
-        """Apply ``op`` and return the new state; IllegalOperation leaves the game untouched."""
-        new_state = step(self.state, op)
-        self._states.append(new_state)
-        self._operations.append(op)
-        return new_state
+    def _advance(self, op: Operation) -> None:
+        self._state = step(self._state, op)
 
-    def undo(self) -> Operation:
-        """Take back the last operation and return it."""
-        if not self._operations:
-            raise TarotmateError("nothing to undo")
-        self._states.pop()
-        return self._operations.pop()
+    def _restart(self) -> None:
+        self._state = self._initial
+
+    def is_over(self) -> bool:
+        return self._state.phase == Phase.FINISHED
 
     # ------------------------------------------------------------------ the table
 
@@ -91,8 +87,8 @@ class TriviumGame:
         return self.state.options
 
     @property
-    def phase(self) -> str:
-        return self.state.phase
+    def phase(self) -> Phase:
+        return Phase(self.state.phase)
 
     @property
     def to_play(self) -> int | None:

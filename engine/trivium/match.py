@@ -2,20 +2,20 @@
 
 The match ends after an agreed number of games, or when a player reaches an
 agreed total (whichever comes first when both are set). Only the winner of a
-game scores: the value of their combination.
+game scores: the value of their combination. The totals, the end and the
+winner are :class:`engine.match.Match`'s, rebuilt from the finished games;
+this class adds the games themselves and the ``trivium-match/1`` record.
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
-from engine.errors import TarotmateError
+from engine.match import Match, MatchError
 from engine.trivium.game import TriviumGame
 from engine.trivium.options import TriviumOptions
 
-
-class MatchError(TarotmateError):
-    """A match operation refused now (a game still being played, the match over...)."""
+__all__ = ["MatchError", "TriviumMatch"]
 
 
 class TriviumMatch:
@@ -55,31 +55,25 @@ class TriviumMatch:
         return [g for g in self.games if g.phase == "finished"]
 
     @property
+    def match(self) -> Match:
+        """The match of the finished games (totals, end, winner)."""
+        return Match(len(self.players), first_dealer=self.first_dealer % len(self.players),
+                     target=self.target_total, length=self.game_count,
+                     scores=[game.scores for game in self.finished_games])
+
+    @property
     def totals(self) -> tuple[int, ...]:
         """Running totals per seat over the finished games."""
-        totals = [0] * len(self.players)
-        for game in self.finished_games:
-            for seat, points in enumerate(game.scores):
-                totals[seat] += points
-        return tuple(totals)
+        return tuple(self.match.totals)
 
     @property
     def is_over(self) -> bool:
-        if self.current is not None:
-            return False
-        if self.game_count is not None and len(self.finished_games) >= self.game_count:
-            return True
-        return self.target_total is not None and max(self.totals) >= self.target_total
+        return self.current is None and self.match.is_over()
 
     @property
     def winner(self) -> int | None:
         """The seat with the highest total once the match is over (None if tied or not over)."""
-        if not self.is_over:
-            return None
-        totals = self.totals
-        best = max(totals)
-        leaders = [s for s, t in enumerate(totals) if t == best]
-        return leaders[0] if len(leaders) == 1 else None
+        return self.match.winner if self.is_over else None
 
     @property
     def next_dealer(self) -> int:

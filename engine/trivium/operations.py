@@ -11,15 +11,13 @@ right, so seat ``s + 1`` plays after seat ``s``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import ClassVar, Union
 
 from engine.cards import card
+from engine.codec import OperationCodec, OperationError, operation_to_dict  # noqa: F401 (OperationError: read here)
+from engine.contract import IllegalOperation  # noqa: F401 (read here by the rules and the game)
 from engine.errors import TarotmateError
-
-
-class IllegalOperation(TarotmateError):
-    """An operation the rules refuse now; its message says why."""
 
 
 def _code(value) -> str:
@@ -44,13 +42,7 @@ class _Operation:
     kind: ClassVar[str]
 
     def to_dict(self) -> dict:
-        out: dict = {"op": self.kind}
-        for f in fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            if isinstance(value, tuple):
-                value = [list(v) if isinstance(v, tuple) else v for v in value]
-            out[f.name] = value
-        return out
+        return operation_to_dict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,22 +194,9 @@ OPERATION_TYPES: dict[str, type] = {
 }
 
 
+CODEC = OperationCodec(OPERATION_TYPES.values(), noun="Trivium operation")
+
+
 def operation_from_dict(data: dict) -> Operation:
     """The operation a ``to_dict()`` result describes (as stored in a log)."""
-    if not isinstance(data, dict) or "op" not in data:
-        raise TarotmateError(f"not a Trivium operation: {data!r}")
-    kind = data["op"]
-    op_type = OPERATION_TYPES.get(kind)
-    if op_type is None:
-        raise TarotmateError(f"unknown Trivium operation {kind!r}: expected one of {', '.join(OPERATION_TYPES)}")
-    names = {f.name for f in fields(op_type)}
-    args = {k: v for k, v in data.items() if k != "op"}
-    unknown = sorted(set(args) - names)
-    if unknown:
-        raise TarotmateError(f"operation {kind!r} has no field(s) {', '.join(unknown)}")
-    if kind == "deal" and args.get("hands") is not None:
-        args["hands"] = tuple(tuple(h) for h in args["hands"])
-    try:
-        return op_type(**args)
-    except TypeError as exc:
-        raise TarotmateError(f"operation {kind!r}: {exc}") from None
+    return CODEC.from_dict(data)

@@ -43,18 +43,23 @@ def step(state: TriviumState, op: Operation) -> TriviumState:
     """The state after ``op``; raise IllegalOperation (state untouched) if refused."""
     handler = _HANDLERS.get(type(op))
     if handler is None:
-        raise IllegalOperation(f"not a Trivium operation: {op!r}")
+        raise _refused("operation", f"not a Trivium operation: {op!r}")
     if state.phase == "finished":
-        raise IllegalOperation(f"the game is over: {_outcome(state)}")
+        raise _refused("game_over", f"the game is over: {_outcome(state)}")
     if isinstance(op, Deal):
         if state.phase != "deal":
-            raise IllegalOperation("the cards are already dealt")
+            raise _refused("phase", "the cards are already dealt")
     elif state.phase == "deal":
-        raise IllegalOperation("the cards are not dealt yet")
+        raise _refused("phase", "the cards are not dealt yet")
     return handler(state, op)
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _refused(rule: str, reason: str) -> IllegalOperation:
+    """The refusal of an operation: ``rule`` names the rule, ``reason`` says why."""
+    return IllegalOperation(reason, rule)
 
 
 def _outcome(state: TriviumState) -> str:
@@ -69,7 +74,7 @@ def _name(state: TriviumState, seat: int) -> str:
 
 def _check_seat(state: TriviumState, seat: int) -> None:
     if not 0 <= seat < state.n:
-        raise IllegalOperation(f"there is no seat {seat}: seats are 0 to {state.n - 1}")
+        raise _refused("seat", f"there is no seat {seat}: seats are 0 to {state.n - 1}")
 
 
 def _check_exchange_turn(state: TriviumState, seat: int) -> None:
@@ -77,9 +82,9 @@ def _check_exchange_turn(state: TriviumState, seat: int) -> None:
     _check_seat(state, seat)
     expected = state.next_to_exchange
     if seat == state.turn and state.exchanged:
-        raise IllegalOperation(f"{_name(state, seat)} has already exchanged a card this turn")
+        raise _refused("exchange_turn", f"{_name(state, seat)} has already exchanged a card this turn")
     if seat != expected:
-        raise IllegalOperation(
+        raise _refused("turn", 
             f"not {_name(state, seat)}'s turn: {_name(state, expected)} exchanges next"
         )
 
@@ -88,11 +93,11 @@ def _check_action_turn(state: TriviumState, seat: int, what: str) -> None:
     """``seat`` may act (lay, steal, declare) now: after its exchange, in its turn."""
     _check_seat(state, seat)
     if seat != state.turn:
-        raise IllegalOperation(
+        raise _refused("turn", 
             f"not {_name(state, seat)}'s turn: only {_name(state, state.turn)} may {what} now"
         )
     if not state.exchanged:
-        raise IllegalOperation(
+        raise _refused("exchange_first", 
             f"{_name(state, seat)} must first exchange a card (from the pozo or the olla), then {what}"
         )
 
@@ -110,7 +115,7 @@ def _take_from_hand(state: TriviumState, seat: int, codes) -> Hand:
         if code in unseen and hidden > 0:
             hidden -= 1
             continue
-        raise IllegalOperation(f"{_name(state, seat)} cannot hold {code}: {_place_text(state, code)}")
+        raise _refused("card_place", f"{_name(state, seat)} cannot hold {code}: {_place_text(state, code)}")
     return Hand(tuple(known), hidden)
 
 
@@ -172,37 +177,37 @@ def _deal(state: TriviumState, op: Deal) -> TriviumState:
     n = state.n
     if op.hands is None:
         if op.pozo is not None:
-            raise IllegalOperation("a known pozo needs the known hands too")
+            raise _refused("deal", "a known pozo needs the known hands too")
         if op.starter is None:
-            raise IllegalOperation("the hands are hidden: say which seat starts (the highest major)")
+            raise _refused("deal", "the hands are hidden: say which seat starts (the highest major)")
         _check_seat(state, op.starter)
         hands = tuple(Hand((), HAND_SIZE) for _ in range(n))
         pozo: tuple[str | None, ...] = (None,) * (len(CODES) - HAND_SIZE * n)
         starter, why = op.starter, "starts"
     else:
         if len(op.hands) != n:
-            raise IllegalOperation(f"{len(op.hands)} hands dealt for {n} players")
+            raise _refused("deal", f"{len(op.hands)} hands dealt for {n} players")
         dealt: list[str] = []
         for seat, hand in enumerate(op.hands):
             if len(hand) != HAND_SIZE:
-                raise IllegalOperation(f"{_name(state, seat)} is dealt {len(hand)} cards, not {HAND_SIZE}")
+                raise _refused("deal", f"{_name(state, seat)} is dealt {len(hand)} cards, not {HAND_SIZE}")
             dealt.extend(hand)
         twice = sorted({c for c in dealt if dealt.count(c) > 1})
         if twice:
-            raise IllegalOperation(f"dealt twice: {', '.join(twice)}")
+            raise _refused("deal", f"dealt twice: {', '.join(twice)}")
         rest = set(CODES) - set(dealt)
         if op.pozo is None:
             pozo = (None,) * len(rest)
         else:
             if len(op.pozo) != len(set(op.pozo)) or set(op.pozo) != rest:
-                raise IllegalOperation(
+                raise _refused("deal", 
                     f"the pozo must be the {len(rest)} cards not dealt, each once"
                 )
             pozo = tuple(op.pozo)
         hands = tuple(Hand(sort_codes(h), 0) for h in op.hands)
         starter, why = starter_of(op.hands, op.dealer, state.options.loco_starts)
         if op.starter is not None and op.starter != starter:
-            raise IllegalOperation(
+            raise _refused("deal", 
                 f"{_name(state, starter)} starts ({why}), not {_name(state, op.starter)}"
             )
     start = Announcement("start", starter, _name(state, starter), f"{_name(state, starter)} starts: {why}")
@@ -231,7 +236,7 @@ def _draw_from_pozo(state: TriviumState, op: DrawFromPozo) -> TriviumState:
     _check_exchange_turn(state, op.seat)
     state = _begin_turn(state, op.seat)
     if not state.pozo:
-        raise IllegalOperation(
+        raise _refused("pozo_empty", 
             f"the pozo is empty: record PozoEmpty (pozo_exhausted={state.options.pozo_exhausted}) "
             "or take from the olla"
         )
@@ -239,11 +244,11 @@ def _draw_from_pozo(state: TriviumState, op: DrawFromPozo) -> TriviumState:
     top, pozo = state.pozo[0], state.pozo[1:]
     if top is not None:
         if op.drawn is not None and op.drawn != top:
-            raise IllegalOperation(f"the pozo's top card is {top}, not {op.drawn}")
+            raise _refused("pozo_top", f"the pozo's top card is {top}, not {op.drawn}")
         hand = _add_known(hand, top)
     elif op.drawn is not None:
         if op.drawn not in state.unseen or op.drawn == op.discard:
-            raise IllegalOperation(f"{op.drawn} cannot come from the pozo: {_place_text(state, op.drawn)}")
+            raise _refused("card_place", f"{op.drawn} cannot come from the pozo: {_place_text(state, op.drawn)}")
         hand = _add_known(hand, op.drawn)
     else:
         hand = Hand(hand.known, hand.hidden + 1)
@@ -261,12 +266,12 @@ def _take_from_olla(state: TriviumState, op: TakeFromOlla) -> TriviumState:
     _check_exchange_turn(state, op.seat)
     state = _begin_turn(state, op.seat)
     if not state.olla:
-        raise IllegalOperation("the olla is empty: draw from the pozo")
+        raise _refused("olla_empty", "the olla is empty: draw from the pozo")
     top = state.olla[-1]
     if op.taken is not None and op.taken != top:
-        raise IllegalOperation(f"the olla's top card is {top}, not {op.taken}: only the top card can be taken")
+        raise _refused("olla_top", f"the olla's top card is {top}, not {op.taken}: only the top card can be taken")
     if op.discard == top:
-        raise IllegalOperation(f"{_name(state, op.seat)} must give a card of their own for {top}")
+        raise _refused("olla_exchange", f"{_name(state, op.seat)} must give a card of their own for {top}")
     hand = _add_known(_take_from_hand(state, op.seat, [op.discard]), top)
     return replace(
         state,
@@ -280,21 +285,21 @@ def _take_from_olla(state: TriviumState, op: TakeFromOlla) -> TriviumState:
 def _pozo_empty(state: TriviumState, op: PozoEmpty) -> TriviumState:
     _check_exchange_turn(state, op.seat)
     if state.pozo:
-        raise IllegalOperation(f"the pozo still has {len(state.pozo)} card(s)")
+        raise _refused("pozo_not_empty", f"the pozo still has {len(state.pozo)} card(s)")
     state = _begin_turn(state, op.seat)
     if state.options.pozo_exhausted == "draw":
         if op.new_pozo is not None:
-            raise IllegalOperation("with pozo_exhausted=draw the game ends: there is no new pozo")
+            raise _refused("pozo_exhausted", "with pozo_exhausted=draw the game ends: there is no new pozo")
         event = Announcement("no_winner", None, None, "the pozo is empty: the game ends with no winner")
         return replace(state, phase="finished", announcements=_announce(state, event))
     under = state.olla[:-1]
     if not under:
-        raise IllegalOperation("the olla has no card under its top to reshuffle: take from the olla")
+        raise _refused("pozo_exhausted", "the olla has no card under its top to reshuffle: take from the olla")
     if op.new_pozo is None:
         pozo: tuple[str | None, ...] = (None,) * len(under)
     else:
         if len(op.new_pozo) != len(set(op.new_pozo)) or set(op.new_pozo) != set(under):
-            raise IllegalOperation(
+            raise _refused("pozo_exhausted", 
                 f"the new pozo must be the {len(under)} cards of the olla under its top card, each once"
             )
         pozo = tuple(op.new_pozo)
@@ -329,9 +334,9 @@ def _trivium_if_complete(state: TriviumState, seat: int) -> TriviumState:
 def _lay_tercia(state: TriviumState, op: LayTercia) -> TriviumState:
     _check_action_turn(state, op.seat, "lay down a tercia")
     if not op.cards:
-        raise IllegalOperation("an empty group is not laid down")
+        raise _refused("group", "an empty group is not laid down")
     if len(set(op.cards)) != len(op.cards):
-        raise IllegalOperation("a card is given twice in the group")
+        raise _refused("group", "a card is given twice in the group")
     hand = _take_from_hand(state, op.seat, op.cards)
     verdict = check_tercia(op.cards, allow_pair=True)
     group = LaidGroup(op.cards, verdict.is_combination, verdict.reason)
@@ -351,10 +356,10 @@ def _withdraw(state: TriviumState, op: Withdraw) -> TriviumState:
     _check_action_turn(state, op.seat, "take back a group")
     groups = state.laid[op.seat]
     if not 0 <= op.group < len(groups):
-        raise IllegalOperation(f"{_name(state, op.seat)} has no laid group {op.group}")
+        raise _refused("group", f"{_name(state, op.seat)} has no laid group {op.group}")
     group = groups[op.group]
     if group.valid:
-        raise IllegalOperation("a valid tercia stays on the table: laid tercias are not taken back")
+        raise _refused("withdraw_tercia", "a valid tercia stays on the table: laid tercias are not taken back")
     hand = state.hands[op.seat]
     hand = Hand(sort_codes(hand.known + group.cards), hand.hidden)
     laid = _with_laid(state, op.seat, groups[: op.group] + groups[op.group + 1:])
@@ -368,20 +373,20 @@ def _steal(state: TriviumState, op: Steal) -> TriviumState:
     _check_seat(state, op.victim)
     thief_name = _name(state, op.seat)
     if op.seat == state.robbed:
-        raise IllegalOperation(f"{thief_name} was robbed: a robbed player can never steal")
+        raise _refused("robbed", f"{thief_name} was robbed: a robbed player can never steal")
     if state.steal_spent:
-        raise IllegalOperation(
+        raise _refused("steal_spent", 
             f"El Loco has already stolen in this game ({_name(state, state.thief)} robbed "
             f"{_name(state, state.robbed)}): no one can steal again"
         )
     if op.victim == op.seat:
-        raise IllegalOperation("a player cannot rob themselves")
+        raise _refused("steal_self", "a player cannot rob themselves")
     victim_groups = state.laid[op.victim]
     if not 0 <= op.group < len(victim_groups):
-        raise IllegalOperation(f"{_name(state, op.victim)} has no laid group {op.group}")
+        raise _refused("group", f"{_name(state, op.victim)} has no laid group {op.group}")
     group = victim_groups[op.group]
     if not group.valid:
-        raise IllegalOperation(f"only a tercia can be stolen: {group.reason}")
+        raise _refused("steal_tercia", f"only a tercia can be stolen: {group.reason}")
     thief_hand = _take_from_hand(state, op.seat, [LOCO])
     victim_hand = _add_known(state.hands[op.victim], LOCO)
     hands = tuple(
@@ -407,22 +412,22 @@ def _steal(state: TriviumState, op: Steal) -> TriviumState:
 def _declare(state: TriviumState, op: Declare) -> TriviumState:
     _check_action_turn(state, op.seat, "declare")
     if len(set(op.cards)) != len(op.cards):
-        raise IllegalOperation("a card is given twice in the declaration")
+        raise _refused("declaration", "a card is given twice in the declaration")
     valid_laid = {c for g in state.laid[op.seat] if g.valid for c in g.cards}
     from_laid = [c for c in op.cards if c in valid_laid]
     hand = _take_from_hand(state, op.seat, [c for c in op.cards if c not in valid_laid])
     verdict = classify(op.cards, state.options)
     if verdict.combination == TRIVIUM:
-        raise IllegalOperation("a Trivium is not declared: it is won by laying down its third tercia")
+        raise _refused("declaration", "a Trivium is not declared: it is won by laying down its third tercia")
     if verdict.combination == TERCIA:
-        raise IllegalOperation("a lone tercia wins nothing: lay it down")
+        raise _refused("declaration", "a lone tercia wins nothing: lay it down")
     if verdict.combination not in DECLARABLE:
-        raise IllegalOperation(f"not a winning combination: {verdict.reason}")
+        raise _refused("declaration", f"not a winning combination: {verdict.reason}")
     if from_laid and verdict.combination != GRAN_MAESTRE:
-        raise IllegalOperation("only a Gran Maestre may use a laid-down tercia")
+        raise _refused("gran_maestre", "only a Gran Maestre may use a laid-down tercia")
     used = [g for g in state.laid[op.seat] if g.valid and set(g.cards) & set(from_laid)]
     if len(used) > 1 or any(not set(g.cards) <= set(op.cards) for g in used):
-        raise IllegalOperation("a Gran Maestre may use one whole laid-down tercia, not parts of several")
+        raise _refused("gran_maestre", "a Gran Maestre may use one whole laid-down tercia, not parts of several")
     shown = [c for c in op.cards if c not in valid_laid]
     # The shown cards go back to the hand, now known to the table.
     hand = Hand(sort_codes(hand.known + tuple(shown)), hand.hidden)

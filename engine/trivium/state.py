@@ -16,12 +16,24 @@ hand slots and the unknown pozo cards. With a known deal ``unseen`` is empty.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.cards import CODES
+from engine.contract import IllegalOperation
 from engine.trivium.combinations import Verdict
 from engine.trivium.options import TriviumOptions
 
-PHASES = ("deal", "play", "finished")
+
+
+class Phase(StrEnum):
+    """Where a game stands: before the deal, being played, finished."""
+
+    DEAL = "deal"
+    PLAY = "play"
+    FINISHED = "finished"
+
+
+PHASES = tuple(p.value for p in Phase)
 _ORDER = {code: i for i, code in enumerate(CODES)}
 LOCO = "EX"
 
@@ -287,11 +299,9 @@ class TriviumState:
 
 def initial_state(players, options: TriviumOptions | None = None) -> TriviumState:
     """The state before the deal: 2 to 4 named players."""
-    from engine.trivium.operations import IllegalOperation
-
     names = tuple(str(p) for p in players)
     if not 2 <= len(names) <= 4:
-        raise IllegalOperation(f"Trivium is played by 2, 3 or 4 players, not {len(names)}")
+        raise IllegalOperation(f"Trivium is played by 2, 3 or 4 players, not {len(names)}", "players")
     if len(set(names)) != len(names):
-        raise IllegalOperation("two players have the same name")
+        raise IllegalOperation("two players have the same name", "players")
     return TriviumState(names, options or TriviumOptions())

@@ -4,7 +4,7 @@ import csv
 import io
 
 from device.cli import main
-from device.store import DealLog
+from device.storage.deal_log import DealLog
 
 EXAMPLE_NAMES = ["Ana", "Luis", "Marta", "Pau"]
 

@@ -2,10 +2,12 @@
 
 import pytest
 
-from device.controller import ALERT, APPLIED, CONFIRM, INFO, TarotController, TriviumController, seat_of_zone
-from device.rules import TarotRules, TriviumRules
-from device.session import GameSession
-from device.store import DealLog
+from device.app.controller import ALERT, APPLIED, CONFIRM, INFO, seat_of_zone
+from device.games.french_tarot.controller import TarotController
+from device.games.registry import game_for
+from device.games.trivium.controller import TriviumController
+from device.app.session import GameSession
+from device.storage.deal_log import DealLog
 from engine.tarot import random_deal
 from vision.events import TableEvent
 
@@ -23,7 +25,7 @@ def log(tmp_path):
 
 
 def tarot(log, truth):
-    session = GameSession.resume_or_start(log, TarotRules(), NAMES, label="t", first_setup={"dealer": truth.dealer})
+    session = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="t", first_setup={"dealer": truth.dealer})
     return TarotController(session)
 
 
@@ -169,7 +171,7 @@ def test_trivium_tercia_laid_in_a_seat_zone(log):
 
     truth = random_game(NAMES, 1)
     ops = [op.to_dict() for op in table_view(truth)]
-    session = GameSession.resume_or_start(log, TriviumRules(), NAMES, label="tv")
+    session = GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv")
     controller = TriviumController(session)
     for d in ops:
         if d["op"] == "lay_tercia":

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from device.demo_table import DemoSettings, run_demo
+from device.demo.table import DemoSettings, run_demo
 from engine.tarot import random_deal, replay_record
 
 # small, quick scenes for the tests; the ground truth stands in for the model
@@ -42,7 +42,7 @@ def test_trivium_demo(tmp_path):
 
 def test_demo_refuses_a_foreign_database_in_out(tmp_path):
     (tmp_path / "demo.db").write_text("not mine")
-    from device.store import StoreError
+    from device.storage.deal_log import StoreError
 
     with pytest.raises(StoreError, match="not a Tarotmate deal log"):
         run_demo(DemoSettings(seed=3, out=tmp_path, **QUICK), report=lambda t: None)

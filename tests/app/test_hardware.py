@@ -3,7 +3,7 @@
 import pytest
 
 from device.config import config_from_dict
-from device.hardware import PygameButtons, open_buttons, open_outputs
+from device.hardware.from_config import PygameButtons, open_buttons, open_outputs
 
 
 def test_pygame_window_keys_are_buttons():

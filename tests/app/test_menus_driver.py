@@ -2,11 +2,11 @@
 
 import pytest
 
-from device.app import TableApp
-from device.menus_driver import MenuDriver
-from device.rules import TarotRules, TriviumRules
-from device.session import GameSession
-from device.store import DealLog
+from device.app.table import TableApp
+from device.app.menu_driver import MenuDriver
+from device.games.registry import game_for
+from device.app.session import GameSession
+from device.storage.deal_log import DealLog
 from engine.tarot import random_deal
 from vision.events import TableEvent
 
@@ -30,7 +30,7 @@ def app_for(log, rules, **setup):
 
 def test_bidding_resumes_in_the_menu_after_a_restart(log):
     truth = random_deal(4, 2)
-    app, driver = app_for(log, TarotRules(), dealer=truth.dealer)
+    app, driver = app_for(log, game_for("french-tarot"), dealer=truth.dealer)
     first_seat, first_bid = truth.bids[0]
     app.on_decision(("bid", first_seat, first_bid))
     # a new driver (as after a restart) asks the next seat, not the first one again
@@ -42,7 +42,7 @@ def test_bidding_resumes_in_the_menu_after_a_restart(log):
 
 def test_uncertain_card_opens_the_confirmation(log):
     truth = random_deal(4, 3)
-    app, driver = app_for(log, TarotRules(), dealer=truth.dealer)
+    app, driver = app_for(log, game_for("french-tarot"), dealer=truth.dealer)
     for op in truth.operations:
         if op.to_dict()["op"] == "play":
             break
@@ -57,7 +57,7 @@ def test_uncertain_card_opens_the_confirmation(log):
 
 
 def test_game_menu_undo(log):
-    app, driver = app_for(log, TarotRules(), dealer=0)
+    app, driver = app_for(log, game_for("french-tarot"), dealer=0)
     app.on_decision(("bid", 1, "pass"))
     assert driver.flow is not None  # the bidding menu is open
     driver.flow = None
@@ -68,7 +68,7 @@ def test_game_menu_undo(log):
 
 
 def test_trivium_who_starts_and_the_olla(log):
-    app, driver = app_for(log, TriviumRules(), dealer=0)
+    app, driver = app_for(log, game_for("trivium"), dealer=0)
     assert driver.flow is not None and app.current_view().title == "Who starts?"
     driver.on_button(DOWN)
     driver.on_button(OK)
@@ -82,7 +82,7 @@ def test_trivium_who_starts_and_the_olla(log):
 
 def test_ok_says_ecart_done_then_opens_the_end_of_deal_choices(log):
     truth = next(d for d in (random_deal(4, s) for s in range(1, 60)) if d.contract in ("prise", "garde"))
-    app, driver = app_for(log, TarotRules(), dealer=truth.dealer)
+    app, driver = app_for(log, game_for("french-tarot"), dealer=truth.dealer)
     ops = list(truth.operations)
     for op in ops[: len(truth.bids) + 1]:  # the bids and the chien
         app.session.apply(op)

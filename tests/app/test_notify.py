@@ -5,7 +5,7 @@ import socket
 
 import pytest
 
-from device.notify import Notifier, notify, watchdog_interval
+from device.app.notify import Notifier, notify, watchdog_interval
 
 
 @pytest.fixture

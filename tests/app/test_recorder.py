@@ -2,7 +2,7 @@
 
 from PIL import Image
 
-from device.recorder import ScreenRecorder
+from device.hardware.recorder import ScreenRecorder
 
 
 def screen(value):

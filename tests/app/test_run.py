@@ -8,10 +8,11 @@ import socket
 
 import pytest
 
-from device.app import Outputs, StopFlag, run_device
+from device.app.loop import StopFlag, run_device
+from device.hardware.outputs import Outputs
 from device.config import config_from_dict
-from device.display import open_display
-from device.store import DealLog
+from device.hardware.display import open_display
+from device.storage.deal_log import DealLog
 from engine.tarot import random_deal
 from vision.simulator import GroundTruthRecogniser, TableSimulator, Trick, french_deal_script
 from vision.sources import Frame
@@ -225,7 +226,7 @@ def test_tarotmate_run_as_systemd_sees_it(tmp_path):
 
 
 def test_a_new_configuration_closes_the_old_game(tmp_path):
-    from device.app import close_other_game
+    from device.app.loop import close_other_game
 
     with DealLog.open(tmp_path / "log.db") as log:
         game = log.start_game("french-tarot", ["A", "B", "C", "D"], {}, label="device")

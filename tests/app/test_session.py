@@ -4,9 +4,9 @@ import sqlite3
 
 import pytest
 
-from device.rules import TarotRules
-from device.session import GameSession
-from device.store import DealLog, StoreError
+from device.games.registry import game_for
+from device.app.session import GameSession
+from device.storage.deal_log import DealLog, StoreError
 from engine.tarot import Bid, random_deal
 
 NAMES = ["Ana", "Luis", "Marta", "Pau"]
@@ -17,11 +17,11 @@ def test_resume_replays_the_log(tmp_path):
     path = tmp_path / "log.db"
     half = len(truth.operations) // 2
     with DealLog.open(path) as log:
-        session = GameSession.resume_or_start(log, TarotRules(), NAMES, label="x", first_setup={"dealer": truth.dealer})
+        session = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="x", first_setup={"dealer": truth.dealer})
         for op in truth.operations[:half]:
             assert session.apply(op).ok
     with DealLog.open(path) as log:
-        session = GameSession.resume_or_start(log, TarotRules(), NAMES, label="x")
+        session = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="x")
         assert session.replayed == half
         assert [o.to_dict() for o in session.state.operations] == [o.to_dict() for o in truth.operations[:half]]
         for op in truth.operations[half:]:
@@ -37,7 +37,7 @@ def test_resume_replays_the_log(tmp_path):
 
 def test_refused_operation_is_not_logged(tmp_path):
     with DealLog.open(tmp_path / "log.db") as log:
-        session = GameSession.resume_or_start(log, TarotRules(), NAMES, first_setup={"dealer": 0})
+        session = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, first_setup={"dealer": 0})
         result = session.apply(Bid(3, "garde"))  # seat 1 speaks first
         assert not result.ok and result.refusal.reason
         assert session.operations_count == 0
@@ -50,7 +50,7 @@ def test_refused_operation_is_not_logged(tmp_path):
 def test_a_log_that_no_longer_replays_is_refused(tmp_path):
     path = tmp_path / "log.db"
     with DealLog.open(path) as log:
-        session = GameSession.resume_or_start(log, TarotRules(), NAMES, first_setup={"dealer": 0})
+        session = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, first_setup={"dealer": 0})
         session.apply(Bid(1, "prise"))
     conn = sqlite3.connect(path)
     conn.execute("""UPDATE operations SET op = '{"op":"bid","seat":3,"bid":"garde"}'""")
@@ -58,13 +58,12 @@ def test_a_log_that_no_longer_replays_is_refused(tmp_path):
     conn.close()
     with DealLog.open(path) as log:
         with pytest.raises(StoreError, match="no longer replays"):
-            GameSession.resume_or_start(log, TarotRules(), NAMES)
+            GameSession.resume_or_start(log, game_for("french-tarot"), NAMES)
 
 
 def test_another_game_kind_in_the_log_is_refused(tmp_path):
-    from device.rules import TriviumRules
 
     with DealLog.open(tmp_path / "log.db") as log:
-        GameSession.resume_or_start(log, TarotRules(), NAMES, label="device")
+        GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="device")
         with pytest.raises(StoreError, match="is french-tarot, not trivium"):
-            GameSession.resume_or_start(log, TriviumRules(), NAMES, label="device")
+            GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="device")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device.store import APPLICATION_ID, DealLog, StoreError
+from device.storage.deal_log import APPLICATION_ID, DealLog, StoreError
 
 NAMES = ["Ana", "Luis", "Marta", "Pau"]
 
@@ -173,7 +173,7 @@ def test_log_matches_a_list_model(tmp_path_factory, actions):
 
 KILL_WRITER = r"""
 import sys
-from device.store import DealLog
+from device.storage.deal_log import DealLog
 log = DealLog.open(sys.argv[1])
 game = log.open_game() or log.start_game("french-tarot", ["A", "B", "C", "D"])
 deal = log.open_deal(game.id) or log.start_deal(game.id)

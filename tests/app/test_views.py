@@ -2,7 +2,8 @@
 
 from device.screens import render
 from device.screens.views import BiddingView, DealEndView, MenuView, TargetView, TrickView, TriviumView
-from device import views_from_state as views
+from device.games.french_tarot import screens as views
+from device.games.trivium import screens as trivium_views
 from engine.tarot import TarotDeal, random_deal
 
 NAMES = ["Ana", "Luis", "Marta", "Pau"]
@@ -64,12 +65,12 @@ def test_trivium_view_follows_the_game():
     from engine.trivium import random_game
 
     game = random_game(NAMES, 3)
-    view = views.trivium_view(game, NAMES)
+    view = trivium_views.trivium_view(game, NAMES)
     assert isinstance(view, TriviumView)
     laid = [len(s.tercias) for s in view.seats]
     assert laid == [len(s.laid) for s in game.seats]
     render(view)
     win = [a for a in game.announcements if a.kind == "win"][-1]
-    announcement = views.announcement_view(win, NAMES)
+    announcement = trivium_views.announcement_view(win, NAMES)
     assert announcement.points == game.result.points
     render(announcement)

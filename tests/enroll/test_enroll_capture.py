@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from device.commands.enroll import guide
-from device.enroll_flow import CAPTURED, CONFIRM, DONE, IDLE, MOVING, NO_CARD, REMOVE, WAITING, Capturer, EnrollFlow
+from device.enroll.flow import CAPTURED, CONFIRM, DONE, IDLE, MOVING, NO_CARD, REMOVE, WAITING, Capturer, EnrollFlow
 from device.cli import main
 from vision import enroll
 from vision.deck_profiles import load_profile

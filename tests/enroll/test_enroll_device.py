@@ -10,14 +10,14 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from device.app import Outputs
-from device.buttons import ButtonPanel
+from device.hardware.outputs import Outputs
+from device.hardware.buttons import ButtonPanel
 from device.cli import main
 from device.config import config_from_dict
-from device.display import MemoryDisplay
-from device.enroll_device import EnrollDevice, enroll_with_display
-from device.enroll_flow import Capturer, EnrollFlow, ProgressFile
-from device.hardware import ButtonEvents
+from device.hardware.display import MemoryDisplay
+from device.enroll.on_device import EnrollDevice, enroll_with_display
+from device.enroll.flow import Capturer, EnrollFlow, ProgressFile
+from device.hardware.from_config import ButtonEvents
 from device.screens.views import EnrollCardView, EnrollConfirmView, EnrollDoneView, EnrollReviewView
 from engine.cards import CODES
 from vision import enroll

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from device.enroll_flow import CONFIRM, DONE, REVIEW, SHOW, EnrollFlow, EnrollFlowError, ProgressFile
+from device.enroll.flow import CONFIRM, DONE, REVIEW, SHOW, EnrollFlow, EnrollFlowError, ProgressFile
 from engine.cards import CODES
 from vision.enroll import embed_card
 

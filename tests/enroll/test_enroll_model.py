@@ -9,6 +9,7 @@ from engine.cards import CODES
 from vision import synth
 from vision.deck_profiles import save_profile
 from vision.enroll import enroll_faces
+from vision.decks import load_namer
 from vision.namer import MODEL_FILE, Namer, models_dir
 from vision.recognise import recognise
 
@@ -65,7 +66,7 @@ def test_profile_rejects_non_card_crops(namer, profile):
 def test_namer_load_with_a_deck_names_a_scene_through_the_profile(namer, profile, monkeypatch, tmp_path):
     monkeypatch.setenv("TAROTMATE_DATA", str(tmp_path))
     save_profile(profile, tmp_path / "decks")
-    deck_namer = Namer.load(deck="builtin-model")
+    deck_namer = load_namer(deck="builtin-model")
     assert deck_namer.deck == "builtin-model" and deck_namer.input_size == namer.input_size
     rng = np.random.default_rng(5)
     scene = synth.make_scene(rng, synth.builtin_faces(), n_cards=3, effects=0.3)

@@ -8,8 +8,9 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from device.buttons import ButtonPanel, PygameKeys, parse_keys
-from device.menus import BiddingFlow, ConfirmCardFlow, GameMenu
+from device.hardware.buttons import ButtonPanel, PygameKeys, parse_keys
+from device.app.flows import ConfirmCardFlow
+from device.games.french_tarot.menus import BiddingFlow, GameMenu
 from device.screens import render
 
 PINS = {"up": 5, "down": 6, "ok": 13, "back": 19}
@@ -197,7 +198,7 @@ def test_pygame_keys_short_and_long():
 def test_keyboard_buttons_read_a_stream():
     import os
 
-    from device.buttons import KeyboardButtons
+    from device.hardware.buttons import KeyboardButtons
 
     read_end, write_end = os.pipe()
     with os.fdopen(read_end, "rb", buffering=0) as stream:
@@ -214,7 +215,7 @@ def test_keyboard_buttons_read_a_stream():
 def test_keyboard_buttons_without_a_file_descriptor():
     import io
 
-    from device.buttons import KeyboardButtons
+    from device.hardware.buttons import KeyboardButtons
 
     got = []
     keys = KeyboardButtons(stream=io.StringIO("dO"), callback=got.append).start()

@@ -8,7 +8,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from device.buzzer import Signal
+from device.hardware.buzzer import Signal
 
 
 def ons(factory, pin):

@@ -7,7 +7,7 @@ import logging
 import pytest
 from PIL import Image
 
-from device.display import open_display
+from device.hardware.display import open_display
 from device.screens import render
 from device.screens.examples import examples
 from engine.errors import TarotmateError

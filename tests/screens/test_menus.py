@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from device.menus import BiddingFlow, GameMenu, SetupFlow
+from device.app.setup_menu import SetupFlow
+from device.games.french_tarot.menus import BiddingFlow, GameMenu
 from device.screens import render
 from device.screens.views import MenuView
 from engine.errors import TarotmateError

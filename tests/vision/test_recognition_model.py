@@ -7,6 +7,7 @@ import pytest
 from engine.cards import CODES
 from vision import synth
 from vision.builtin_deck import render_back, render_card
+from vision.decks import load_namer
 from vision.namer import Namer, Naming, models_dir
 from vision.recognise import recognise
 
@@ -82,7 +83,7 @@ def test_unknown_deck_name_is_a_clear_error():
     from engine.errors import TarotmateError
 
     with pytest.raises(TarotmateError, match="available"):
-        Namer.load(deck="no-such-deck")
+        load_namer(deck="no-such-deck")
 
 
 @pytest.mark.shared

@@ -13,7 +13,7 @@ import queue
 import sys
 from typing import Any
 
-from device.app import Outputs
+from device.hardware.outputs import Outputs
 from engine.errors import TarotmateError
 
 
@@ -35,34 +35,20 @@ def open_frame_source(config):
 
 
 def simulated_table(config, seed: int = 1):
-    """A random deal's visible part on the simulated table (for trying ``run`` on a desktop)."""
-    from engine.tarot import random_deal
-    from vision.simulator import TableSimulator, Trick, french_deal_script
+    """A random deal's (or game's) visible part on the simulated table (for trying ``run`` on a desktop)."""
+    from device.games.registry import game_for
+    from vision.simulator import TableSimulator
     from vision.sources import SimulatorSource
 
-    players = config.game.players
-    if config.game.kind == "french-tarot":
-        truth = random_deal(players, seed)
-        tricks = [Trick(t.leader + 1, tuple(t.cards), t.winner + 1) for t in truth.tricks]
-        script = french_deal_script(tricks, players=players)
-    else:
-        from engine.trivium import random_game, table_view
-        from vision.simulator import Idle, Lay, Play
-
-        script = [Idle(10)]
-        for op in table_view(random_game(config.game.seat_names(), seed)):
-            if op.kind == "lay_tercia":
-                script += [Lay(op.seat + 1, tuple(op.cards)), Idle(10)]
-            elif op.kind in ("draw_from_pozo", "take_from_olla"):
-                script += [Play(op.seat + 1, op.discard), Idle(10)]  # the discard lands on the olla
-    simulator = TableSimulator(script, players=players, size=(config.camera.width, config.camera.height),
+    script = game_for(config.game.kind).simulated_script(config.game, seed)
+    simulator = TableSimulator(script, players=config.game.players, size=(config.camera.width, config.camera.height),
                                fps=config.camera.fps, seed=seed, deck=config.camera.deck or None)
     return SimulatorSource(simulator)
 
 
 def open_tracker(config):
     """The tracker with the configured zones and card model (deck profile)."""
-    from vision.namer import Namer
+    from vision.decks import load_namer
     from vision.tracker import Tracker
     from vision.zones import load_zones
 
@@ -71,12 +57,12 @@ def open_tracker(config):
         from vision.simulator import TableLayout
 
         zones = TableLayout(config.game.players, (config.camera.width, config.camera.height)).zones
-    return Tracker(zones, namer=Namer.load(deck=config.camera.deck or None))
+    return Tracker(zones, namer=load_namer(deck=config.camera.deck or None))
 
 
 def open_outputs(config, report=None) -> Outputs:
     """The OLED (or emulator) and the buzzer/LED."""
-    from device.display import open_display
+    from device.hardware.display import open_display
 
     d = config.display
     try:
@@ -94,7 +80,7 @@ def open_outputs(config, report=None) -> Outputs:
         try:
             import warnings
 
-            from device.buzzer import Signal
+            from device.hardware.buzzer import Signal
 
             with warnings.catch_warnings():  # gpiozero warns about every pin factory it tries
                 warnings.simplefilter("ignore")
@@ -141,7 +127,7 @@ class PygameButtons(ButtonEvents):
     Backspace (back); a key held down is a long press."""
 
     def __init__(self, hold_time: float):
-        from device.buttons import PygameKeys
+        from device.hardware.buttons import PygameKeys
 
         super().__init__(None)
         self.keys = PygameKeys(hold_time=hold_time)
@@ -159,7 +145,7 @@ def open_buttons(config, report=None) -> ButtonEvents:
     """The four buttons on their GPIO pins; the keyboard with the terminal or
     pygame display (an emulated device on a desktop)."""
     if config.display.kind == "terminal" and sys.stdin.isatty():
-        from device.buttons import KeyboardButtons
+        from device.hardware.buttons import KeyboardButtons
 
         return ButtonEvents(KeyboardButtons().start())
     if config.display.kind == "pygame":
@@ -168,7 +154,7 @@ def open_buttons(config, report=None) -> ButtonEvents:
     try:
         import warnings
 
-        from device.buttons import ButtonPanel
+        from device.hardware.buttons import ButtonPanel
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -1,6 +1,6 @@
 """A game at the table: the engine's state kept in step with the deal log.
 
-    session = GameSession.resume_or_start(log, rules, names, options, label=...)
+    session = GameSession.resume_or_start(log, game_for(kind), names, options, label=...)
     session.apply(op)      # checked by the engine, written to the log, then applied
     session.undo()         # deletes the last logged operation, undoes it in the engine
     session.finish_deal()  # exports the record and the scores, when the deal is over
@@ -16,8 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from device.rules import Refusal, Rules
-from device.store import DealLog, DealRow, GameRow, StoreError
+from device.games.registry import Game
+from engine.contract import Refusal
+from device.storage.deal_log import DealLog, DealRow, GameRow, StoreError
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class Applied:
 class GameSession:
     """One game (several deals) of one kind, persisted in a :class:`DealLog`."""
 
-    def __init__(self, log: DealLog, rules: Rules, game: GameRow, deal: DealRow, state: Any):
+    def __init__(self, log: DealLog, rules: Game, game: GameRow, deal: DealRow, state: Any):
         self.log = log
         self.rules = rules
         self.game = game
@@ -50,7 +51,7 @@ class GameSession:
     def resume_or_start(
         cls,
         log: DealLog,
-        rules: Rules,
+        rules: Game,
         names: list[str],
         options: dict[str, Any] | None = None,
         label: str = "",

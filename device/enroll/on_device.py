@@ -1,15 +1,15 @@
 """Guided deck enrollment on the device: the OLED names the card, the buttons drive the flow.
 
 :class:`EnrollDevice` connects the enrollment state machine
-(:class:`~device.enroll_flow.EnrollFlow` and its
-:class:`~device.enroll_flow.Capturer`) to the screens
+(:class:`~device.enroll.flow.EnrollFlow` and its
+:class:`~device.enroll.flow.Capturer`) to the screens
 (:mod:`device.screens.enroll`), a display and the button panel. The
 display, the buttons and the buzzer/LED are the ones ``tarotmate run``
-uses, opened from the configuration by :mod:`device.hardware`
+uses, opened from the configuration by :mod:`device.hardware.from_config`
 (``display.kind``: the OLED, or ``pygame``/``terminal``/``capture``/``gif``/
 ``dummy`` on a desktop; GPIO buttons, gpiozero's mock pins, or the keyboard).
 
-Buttons (events ``(button, "press" | "long")`` of :mod:`device.buttons`):
+Buttons (events ``(button, "press" | "long")`` of :mod:`device.hardware.buttons`):
 
 =====================  ==============================================
 while a card is shown   OK keeps it (once captured), BACK redoes its
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from device.enroll_flow import (
+from device.enroll.flow import (
     CAPTURED,
     CONFIRM,
     DONE,
@@ -57,9 +57,9 @@ _CAPTURE_STATE = {CAPTURED: "captured", WAITING: "captured", MOVING: "moving", R
 class EnrollDevice:
     """One enrollment driven by the buttons and shown on a display.
 
-    ``outputs`` is a :class:`device.app.Outputs` (``show(image)``,
+    ``outputs`` is a :class:`device.hardware.outputs.Outputs` (``show(image)``,
     ``alert(kind)``, ``idle()``); ``buttons`` anything with ``drain()`` that
-    returns the button events waiting (:class:`device.hardware.ButtonEvents`).
+    returns the button events waiting (:class:`device.hardware.from_config.ButtonEvents`).
     ``auto`` keeps every card and every pair without asking.
     """
 
@@ -235,8 +235,8 @@ def enroll_with_display(config, name: str, camera: str, target: Path, *, embedde
     (default: 60 s on an OLED or a window, none for the file displays).
     """
     from engine.cards import CODES
-    from device.enroll_flow import DEFAULT_VIEWS_NEEDED
-    from device.hardware import open_buttons, open_outputs
+    from device.enroll.flow import DEFAULT_VIEWS_NEEDED
+    from device.hardware.from_config import open_buttons, open_outputs
     from vision.enroll import DEFAULT_STRATEGY, default_embedder, model_id
 
     report = report or (lambda text: None)

@@ -5,18 +5,17 @@ The truth is ``engine.trivium.random_game`` seen as a camera sees it
 and the cards discarded onto the olla are rendered by the table simulator and
 go through the tracker and the controller; the deal (who starts), the
 exchange from the olla, steals and declarations are entered as menu
-decisions by the scripted player (:mod:`device.demo_player`).
+decisions by the scripted player (:mod:`device.demo.player`).
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
-from device.app import TableApp
-from device.demo_player import ScriptedDemo
-from device.rules import TriviumRules
-from device.session import GameSession
-from device.store import DealLog
+from device.app.table import TableApp
+from device.demo.player import ScriptedDemo
+from device.app.session import GameSession
+from device.storage.deal_log import DealLog
 
 
 def normalised(op: dict) -> dict:
@@ -48,16 +47,13 @@ class TriviumDemo(ScriptedDemo):
 
     visual = ("lay_tercia", "draw_from_pozo", "take_from_olla")
 
-    def __init__(self, settings, report: Callable[[str], None]):
+    def __init__(self, game, settings, report: Callable[[str], None]):
         from engine.trivium import random_game, table_view
-        from device.demo_player import NAMES
+        from device.demo.player import NAMES
 
         self.truth = random_game(list(NAMES[: settings.players]), settings.seed)
-        super().__init__(settings, report, [op.to_dict() for op in table_view(self.truth)])
-        self.label = f"demo:trivium:{settings.players}:{settings.seed}"
-
-    def rules(self) -> TriviumRules:
-        return TriviumRules()
+        super().__init__(game, settings, report, [op.to_dict() for op in table_view(self.truth)])
+        self.label = f"demo:{game.kind}:{settings.players}:{settings.seed}"
 
     def new_session(self, log: DealLog) -> GameSession:
         return GameSession.resume_or_start(log, self.rules(), self.names, {}, label=self.label,

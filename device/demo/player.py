@@ -23,8 +23,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from device.app import TableApp
-from device.session import GameSession
+from device.app.table import TableApp
+from device.app.session import GameSession
 from engine.errors import TarotmateError
 
 NAMES = ("Ana", "Luis", "Marta", "Pau", "Rosa")
@@ -68,7 +68,8 @@ class ScriptedDemo:
     visual: tuple[str, ...] = ()  # operation kinds the camera sees
     label = ""
 
-    def __init__(self, settings, report: Callable[[str], None], truth_ops: list[dict]):
+    def __init__(self, game, settings, report: Callable[[str], None], truth_ops: list[dict]):
+        self.game = game  # the device.games.registry.Game played
         self.settings = settings
         self.report = report
         self.truth_ops = truth_ops
@@ -77,8 +78,9 @@ class ScriptedDemo:
 
     # -------------------------------------------------------- per game
 
-    def rules(self):  # pragma: no cover - overridden
-        raise NotImplementedError
+    def rules(self):
+        """The game as the session plays it (a :class:`device.games.registry.Game`)."""
+        return self.game
 
     def new_session(self, log) -> GameSession:  # pragma: no cover - overridden
         raise NotImplementedError

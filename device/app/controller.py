@@ -1,0 +1,245 @@
+"""From what happens at the table to engine operations, phase by phase.
+
+The tracker reports table events (``vision.events.TableEvent``: a card
+appeared in a zone, a zone was cleared, an uncertain card...); the menus
+report decisions (tuples such as ``('bid', 2, 'garde')``, see
+``device.app.flows``). The controller turns both into operations of the engine
+for the current phase and hands them to the :class:`GameSession`, which logs
+them before the engine applies them. It never decides a rule itself:
+
+* French tarot: while the chien is shown, cards appearing in the middle make
+  the chien; during the play, a card appearing in the middle is the card of
+  the seat the turn order says is next (``deal.to_play``).
+* Trivium: three cards laid in a seat's zone (zone ``seatN`` is seat ``N-1``)
+  are that seat's tercia; the rest of a turn comes from the buttons.
+* An ``uncertain`` event waits for a ``('confirm_card', code)`` or
+  ``('correct_card', code)`` decision; nothing is guessed.
+* An operation the engine refuses produces an ``alert`` notice with the
+  engine's reason; it is never dropped silently.
+* ``('card', code)`` enters a card by hand: it is treated exactly like a card
+  seen in the middle (or, in Trivium, see :class:`TriviumController`).
+
+Decisions the controller understands, beyond ``device.app.flows``':
+``('card', code)``, ``('chien', codes)``, ``('ecart', codes_or_None[, trumps_shown])``,
+``('poignee', seat, level, shown)``, ``('misere', seat, kind)``,
+``('petit_sec', seat)`` and, in Trivium, ``('op', operation_dict)``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from device.app.session import GameSession
+from engine.errors import TarotmateError
+from vision.events import APPEARED, CLEARED, MOVED, REMOVED, UNCERTAIN, TableEvent
+
+MIDDLE = "middle"
+_SEAT_ZONE = re.compile(r"^seat(\d+)$")
+
+APPLIED = "applied"
+ALERT = "alert"
+INFO = "info"
+CONFIRM = "confirm"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What the controller did with an event or decision, for the screens.
+
+    ``kind``: ``applied`` (an operation was logged and applied), ``alert``
+    (refused or impossible: shown with the buzzer), ``info`` (nothing to do),
+    ``confirm`` (an uncertain card waits for the player)."""
+
+    kind: str
+    text: str
+    op: Any = None
+    seat: int | None = None
+    card: str | None = None
+    rule: str = ""
+    detail: str = ""  # for an alert: the short reason the screen shows
+
+
+@dataclass
+class PendingCard:
+    """An uncertain card waiting for the player's confirmation."""
+
+    zone: str
+    candidates: list[tuple[str | None, float]]
+    corners: list[list[float]] | None = None
+
+    @property
+    def best(self) -> str | None:
+        for code, _ in self.candidates:
+            if code is not None:
+                return code
+        return None
+
+    @property
+    def confidence(self) -> float:
+        return self.candidates[0][1] if self.candidates else 0.0
+
+    @property
+    def alternatives(self) -> tuple[str, ...]:
+        best = self.best
+        return tuple(c for c, _ in self.candidates if c is not None and c != best)
+
+
+def seat_of_zone(zone: str) -> int | None:
+    """Zone ``seatN`` belongs to seat ``N-1`` (zone names count from 1, as
+    players do; engine seats count from 0)."""
+    match = _SEAT_ZONE.match(zone or "")
+    return int(match.group(1)) - 1 if match else None
+
+
+@dataclass
+class Controller:
+    """Shared by both games: pending confirmations, undo, manual cards."""
+
+    session: GameSession
+    pending: list[PendingCard] = field(default_factory=list)
+    history: list[Notice] = field(default_factory=list)
+
+    # ------------------------------------------------------------ entry points
+
+    def on_event(self, event: TableEvent) -> list[Notice]:
+        try:
+            notices = self._on_event(event)
+        except TarotmateError as exc:  # e.g. a card code the engine does not know
+            notices = [Notice(ALERT, f"{event.type} in {event.zone}: {exc}", card=event.card)]
+        return self._remember(notices)
+
+    def _on_event(self, event: TableEvent) -> list[Notice]:
+        if event.type == UNCERTAIN:
+            notices = self._uncertain(event)
+        elif event.type == APPEARED and event.card:
+            notices = self.card_seen(event.card, event.zone)
+        elif event.type == CLEARED:
+            notices = self.zone_cleared(event.zone)
+        elif event.type == REMOVED:
+            notices = self.card_removed(event.card, event.zone)
+        elif event.type == MOVED:
+            notices = []
+        else:
+            notices = [Notice(INFO, f"{event.type} in {event.zone}: nothing to do")]
+        return notices
+
+    def on_decision(self, decision: tuple) -> list[Notice]:
+        if not decision:
+            return []
+        kind, args = decision[0], decision[1:]
+        handler = getattr(self, f"_decide_{kind}", None)
+        if handler is None:
+            notices = [Notice(INFO, f"decision {kind!r} has no meaning in {self.session.rules.kind}")]
+        else:
+            try:
+                notices = handler(*args)
+            except TarotmateError as exc:  # a bad card code, a finished deal...
+                notices = [Notice(ALERT, f"{kind}: {exc}")]
+            except TypeError as exc:
+                notices = [Notice(ALERT, f"decision {decision!r} is malformed ({exc})")]
+        return self._remember(notices)
+
+    def _remember(self, notices: list[Notice]) -> list[Notice]:
+        self.history.extend(notices)
+        del self.history[:-50]
+        return notices
+
+    # ------------------------------------------------------------ common
+
+    def apply(self, op: Any, what: str) -> list[Notice]:
+        """Log and apply ``op``; a refusal becomes an alert with the engine's reason."""
+        result = self.session.apply(op)
+        seat = getattr(op, "seat", None)
+        card = getattr(op, "card", None)
+        if result.ok:
+            return [Notice(APPLIED, what, op, seat, card if isinstance(card, str) else None)]
+        reason = result.refusal.reason
+        return [Notice(ALERT, f"{what}: refused: {reason}", op, seat, card if isinstance(card, str) else None,
+                       result.refusal.rule, detail=reason)]
+
+    def _uncertain(self, event: TableEvent) -> list[Notice]:
+        pending = PendingCard(event.zone, list(event.candidates), event.corners)
+        self.pending.append(pending)
+        best = pending.best or "?"
+        return [Notice(CONFIRM, f"confirm the card in {event.zone}: {best}?", card=pending.best)]
+
+    def _resolve(self, code: str) -> list[Notice]:
+        if not self.pending:
+            return [Notice(INFO, f"no card waits for confirmation ({code})")]
+        pending = self.pending.pop(0)
+        return self.card_seen(code, pending.zone)
+
+    def _decide_confirm_card(self, code: str) -> list[Notice]:
+        return self._resolve(code)
+
+    def _decide_correct_card(self, code: str) -> list[Notice]:
+        """With a card pending: that card really is ``code``. With nothing
+        pending (the menu's "Correct a card"): enter ``code`` by hand, as the
+        card the camera missed; a wrong card is fixed with undo, then this."""
+        if not self.pending:
+            return self._decide_card(code)
+        return self._resolve(code)
+
+    def _decide_card(self, code: str) -> list[Notice]:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _decide_reject_card(self, *_: Any) -> list[Notice]:
+        if self.pending:
+            self.pending.pop(0)
+        return [Notice(INFO, "not a card: ignored")]
+
+    def _decide_cancel(self, *_: Any) -> list[Notice]:
+        return []
+
+    def _decide_undo(self, *_: Any) -> list[Notice]:
+        op = self.session.undo()
+        self.reset_collections()
+        if op is None:
+            return [Notice(INFO, "nothing to undo in this deal")]
+        return [Notice(APPLIED, f"undone: {op.to_dict()}", op)]
+
+    def _decide_new_deal(self, *_: Any) -> list[Notice]:
+        if not self.session.deal_over:
+            return [Notice(ALERT, "the deal is not over: finish it (or undo) before a new deal")]
+        if self.session.deal.finished is None:
+            self.session.finish_deal()
+        self.session.next_deal()
+        self.reset_collections()
+        return [Notice(APPLIED, f"deal {self.session.deal.number} starts")]
+
+    def _decide_end_game(self, *_: Any) -> list[Notice]:
+        """Close the game (a deal in progress is kept in the log without a
+        score) and start a new one with the same players."""
+        session = self.session
+        if session.deal.finished is None:
+            if session.deal_over:
+                session.finish_deal()
+            else:
+                session.abandon_deal()
+        totals = session.totals()
+        session.finish_game()
+        session.start_new_game()
+        self.reset_collections()
+        self.pending.clear()
+        return [Notice(APPLIED, "game over: " + ", ".join(f"{n} {t:g}" for n, t in zip(session.names, totals)))]
+
+    def reset_collections(self) -> None:
+        """Forget half-seen groups (after an undo or a new deal)."""
+
+    # ------------------------------------------------------------ per game
+
+    def card_seen(self, code: str, zone: str) -> list[Notice]:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def zone_cleared(self, zone: str) -> list[Notice]:
+        return []
+
+    def card_removed(self, code: str | None, zone: str) -> list[Notice]:
+        return []
+
+
+def controller_for(session: GameSession) -> Controller:
+    """The controller of the session's game."""
+    return session.rules.controller(session)

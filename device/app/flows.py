@@ -1,0 +1,193 @@
+"""Menus for what the camera cannot see, driven by button events.
+
+Pure state machines: feed them button events ``(button, kind)`` — button
+``"up" | "down" | "ok" | "back"``, kind ``"press" | "long"`` — with
+:meth:`Flow.handle`, which returns a list of *decisions* (tuples) for the app
+to turn into engine operations:
+
+==========================================  ==========================================
+``('setup', game, variant, players)``       game, variant key, tuple of player names
+``('bid', seat, bid)``                      seat index, ``pass|prise|garde|garde_sans|garde_contre``
+``('all_passed',)``                         every seat passed
+``('call', code)``                          the called King (or Queen) at 5 players
+``('confirm_card', code)``                  the uncertain card is right
+``('correct_card', code)``                  the card really is ``code``
+``('poignee', seat, level)``                ``simple|double|triple``
+``('chelem',)``                             the taker announces a chelem
+``('undo',)``                               undo the last event
+``('new_deal',)`` / ``('end_game',)``
+``('cancel',)``                             the menu was left without a choice
+==========================================  ==========================================
+
+Keys: up/down move (a long press moves five), OK chooses, back returns to
+the previous step (in the bidding: undoes the last bid), a long back leaves.
+``flow.done`` is true once the flow has nothing more to ask; ``flow.view()``
+is the view model to draw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from device.i18n import N_, translator
+from device.screens.labels import card_name, suit_name
+from device.screens.views import ConfirmCardView, MenuView
+from engine.cards import SUITS, card
+
+Event = tuple[str, str]
+Decision = tuple
+BUTTONS = ("up", "down", "ok", "back")
+KINDS = ("press", "long")
+LONG_STEP = 5
+
+
+@dataclass
+class Step:
+    """One list to choose from; ``on_pick(value)`` returns decisions."""
+
+    title: str
+    options: list[tuple[str, Any]]
+    on_pick: Callable[[Any], list[Decision]]
+    selected: int = 0
+    hint: str = ""
+    on_back: Callable[[], list[Decision]] | None = None
+    marks: tuple[int, ...] = field(default_factory=tuple)
+
+    def move(self, delta: int) -> None:
+        self.selected = (self.selected + delta) % len(self.options)
+
+    def view(self) -> MenuView:
+        return MenuView(self.title, tuple(label for label, _ in self.options), self.selected, self.hint,
+                        marks=self.marks)
+
+
+class Flow:
+    """A stack of steps; subclasses push the first one."""
+
+    def __init__(self, lang: str = "en", style: str = "french") -> None:
+        self.lang, self.style = lang, style
+        self.tr = translator(lang)
+        self.steps: list[Step] = []
+        self.done = False
+
+    @property
+    def step(self) -> Step:
+        return self.steps[-1]
+
+    def push(self, step: Step) -> None:
+        self.steps.append(step)
+
+    def finish(self) -> None:
+        self.done = True
+
+    def handle(self, event: Event) -> list[Decision]:
+        """Apply one button event; return the decisions it completes."""
+        button, kind = event
+        if button not in BUTTONS or kind not in KINDS:
+            raise ValueError(f"not a button event: {event!r}")
+        if self.done or not self.steps:
+            return []
+        step = self.step
+        if button in ("up", "down"):
+            delta = LONG_STEP if kind == "long" else 1
+            step.move(-delta if button == "up" else delta)
+            return []
+        if button == "back":
+            if kind == "long":
+                self.finish()
+                return [("cancel",)]
+            if step.on_back is not None:
+                return step.on_back()
+            if len(self.steps) > 1:
+                self.steps.pop()
+                return []
+            self.finish()
+            return [("cancel",)]
+        return step.on_pick(step.options[step.selected][1])
+
+    def view(self):
+        return self.step.view()
+
+
+def yes_no(flow: Flow, title: str, decision: Decision) -> Step:
+    def pick(yes: bool) -> list[Decision]:
+        if not yes:
+            flow.steps.pop()
+            return []
+        flow.finish()
+        return [decision]
+
+    return Step(title, [(flow.tr(N_("No")), False), (flow.tr(N_("Yes")), True)], pick)
+
+
+class CardPicker:
+    """Pick any of the 78 cards in two steps: category, then rank."""
+
+    def __init__(self, flow: Flow, title: str, on_card: Callable[[str], list[Decision]]) -> None:
+        self.flow, self.title, self.on_card = flow, title, on_card
+
+    def start(self) -> None:
+        tr, lang, style = self.flow.tr, self.flow.lang, self.flow.style
+        categories = [(suit_name("T", lang, style), "T")]
+        categories += [(suit_name(s, lang, style), s) for s in SUITS]
+        categories += [(card_name("EX", lang, style), "EX")]
+        self.flow.push(Step(self.title, categories, self._category))
+
+    def _category(self, category: str) -> list[Decision]:
+        if category == "EX":
+            return self.on_card("EX")
+        lang, style = self.flow.lang, self.flow.style
+        if category == "T":
+            codes = [f"T{n:02d}" for n in range(21, 0, -1)]
+        else:
+            codes = [category + r for r in ("K", "Q", "N", "J")] + [f"{category}{n:02d}" for n in range(10, 0, -1)]
+        options = [(card_name(code, lang, style), code) for code in codes]
+        self.flow.push(Step(self.title, options, self.on_card))
+        return []
+
+
+class ConfirmCardFlow(Flow):
+    """An uncertain card: OK confirms it, an alternative or "Other card…" corrects it."""
+
+    OTHER = "other"
+
+    def __init__(self, code: str, confidence: float, alternatives: Sequence[str] = (), seat: str | None = None,
+                 lang: str = "en", style: str = "french") -> None:
+        super().__init__(lang, style)
+        self.code = card(code).code
+        self.confidence = confidence
+        self.alternatives = tuple(card(a).code for a in alternatives)
+        self.seat = seat
+        options = [(card_name(self.code, lang, style), self.code)]
+        options += [(card_name(a, lang, style), a) for a in self.alternatives]
+        options += [(self.tr(N_("Other card…")), self.OTHER)]
+        self.push(Step(self.tr(N_("Check card")), options, self._pick))
+
+    def _pick(self, value: str) -> list[Decision]:
+        if value == self.OTHER:
+            CardPicker(self, self.tr(N_("Which card?")), self._corrected).start()
+            return []
+        self.finish()
+        return [("confirm_card", value) if value == self.code else ("correct_card", value)]
+
+    def _corrected(self, code: str) -> list[Decision]:
+        self.finish()
+        return [("confirm_card", code) if code == self.code else ("correct_card", code)]
+
+    def view(self):
+        if len(self.steps) == 1:
+            return ConfirmCardView(self.code, self.confidence, self.alternatives, self.step.selected, self.seat)
+        return self.step.view()
+
+
+class ChoiceFlow(Flow):
+    """A one-step menu whose pick is one decision."""
+
+    def __init__(self, title: str, options: list[tuple[str, tuple]], lang: str = "en", style: str = "french"):
+        super().__init__(lang, style)
+        self.push(Step(title, options, self._pick))
+
+    def _pick(self, decision: tuple) -> list[tuple]:
+        self.finish()
+        return [decision]

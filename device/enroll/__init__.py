@@ -1,0 +1,1 @@
+"""Guided deck enrollment on the device."""

@@ -1,0 +1,1 @@
+"""The games the device knows, each behind the same interface."""

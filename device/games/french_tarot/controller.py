@@ -1,0 +1,172 @@
+"""French tarot at the table: the chien, then each card of the play by turn order.
+
+See :mod:`device.app.controller` for what a controller does with table
+events and menu decisions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from device.app.controller import ALERT, INFO, MIDDLE, Controller, Notice
+from device.app.session import GameSession
+
+
+class TarotController(Controller):
+    """French tarot: the chien, then each card of the play by turn order."""
+
+    def __init__(self, session: GameSession):
+        super().__init__(session)
+        self.chien_seen: list[str] = []
+        # a poignée announced from the menu: (seat, level, trumps needed, trumps seen)
+        self.poignee_shown: tuple[int, str, int, list[str]] | None = None
+        # trumps the taker shows while discarding them (they must be shown to the defence)
+        self.ecart_shown: list[str] = []
+
+    @property
+    def deal(self):
+        return self.session.state
+
+    def reset_collections(self) -> None:
+        self.chien_seen = []
+        self.poignee_shown = None
+        self.ecart_shown = []
+
+    def _decide_card(self, code: str) -> list[Notice]:
+        return self.card_seen(code, MIDDLE)
+
+    def card_seen(self, code: str, zone: str) -> list[Notice]:
+        from engine.tarot import Play
+
+        if zone != MIDDLE:
+            return [Notice(INFO, f"{code} in {zone}: only the middle counts in French tarot", card=code)]
+        deal = self.deal
+        if deal.phase == "chien":
+            return self._chien_card(code)
+        if deal.phase == "ecart" and code.startswith("T"):
+            if code not in self.ecart_shown:
+                self.ecart_shown.append(code)
+            return [Notice(INFO, f"{code} shown with the écart", card=code)]
+        if deal.phase == "play" and self.poignee_shown is not None:
+            if code.startswith("T") or code == "EX":
+                return self._poignee_card(code)
+            seat, level, need, seen = self.poignee_shown
+            self.poignee_shown = None
+            notices = [Notice(ALERT, f"{level} poignée of {self._name(seat)}: only {len(seen)} of {need} "
+                                     f"trumps shown before {code}; announce it again", seat=seat)]
+            return notices + self.card_seen(code, zone)
+        if deal.phase == "play":
+            if code in deal.current_trick.cards:
+                return [Notice(INFO, f"{code} is already in this trick", card=code)]
+            seat = deal.to_play
+            return self.apply(Play(seat, code), f"{self._name(seat)} plays {code}")
+        return [Notice(ALERT, f"{code} seen during the {deal.phase}: not expected now", card=code)]
+
+    def _chien_card(self, code: str) -> list[Notice]:
+        from engine.tarot import RevealChien
+
+        if code in self.chien_seen:
+            return [Notice(INFO, f"{code} is already in the chien", card=code)]
+        self.chien_seen.append(code)
+        size = self.deal.chien_size
+        if len(self.chien_seen) < size:
+            return [Notice(INFO, f"chien: {len(self.chien_seen)} of {size} cards seen", card=code)]
+        cards, self.chien_seen = tuple(self.chien_seen), []
+        return self.apply(RevealChien(cards), f"chien: {' '.join(cards)}")
+
+    def _poignee_card(self, code: str) -> list[Notice]:
+        from engine.tarot import DeclarePoignee
+
+        seat, level, need, seen = self.poignee_shown
+        if code not in seen:
+            seen.append(code)
+        if len(seen) < need:
+            return [Notice(INFO, f"poignée: {len(seen)} of {need} trumps seen", seat=seat, card=code)]
+        self.poignee_shown = None
+        return self.apply(DeclarePoignee(seat, level, tuple(seen)), f"{self._name(seat)}: {level} poignée")
+
+    def zone_cleared(self, zone: str) -> list[Notice]:
+        deal = self.deal
+        if zone != MIDDLE:
+            return []
+        if deal.phase == "chien" and self.chien_seen:
+            seen, self.chien_seen = self.chien_seen, []
+            return [Notice(ALERT, f"the chien was taken with only {len(seen)} of {deal.chien_size} cards seen: "
+                                  "show it again or enter it from the menu")]
+        if deal.phase == "play" and deal.current_trick.cards:
+            n = len(deal.current_trick.cards)
+            return [Notice(ALERT, f"trick {deal.trick_number} swept with {n} of {deal.players} cards: "
+                                  "enter the missing cards from the menu")]
+        return []
+
+    def card_removed(self, code: str | None, zone: str) -> list[Notice]:
+        deal = self.deal
+        if zone == MIDDLE and deal.phase == "play" and code and code in deal.current_trick.cards:
+            return [Notice(INFO, f"{code} was taken back from the trick: use undo if it was not meant", card=code)]
+        return []
+
+    # ------------------------------------------------------------ decisions
+
+    def _name(self, seat: int | None) -> str:
+        if seat is None:
+            return "nobody"
+        return self.session.names[seat] if seat < len(self.session.names) else f"seat {seat}"
+
+    def _decide_bid(self, seat: int, bid: str) -> list[Notice]:
+        from engine.tarot import Bid
+
+        return self.apply(Bid(seat, bid), f"{self._name(seat)}: {bid}")
+
+    def _decide_all_passed(self, *_: Any) -> list[Notice]:
+        return [Notice(INFO, "everybody passed: redeal")] if self.deal.phase == "redeal" else []
+
+    def _decide_call(self, code: str) -> list[Notice]:
+        from engine.tarot import CallCard
+
+        return self.apply(CallCard(code), f"called {code}")
+
+    def _decide_chien(self, cards) -> list[Notice]:
+        from engine.tarot import RevealChien
+
+        self.chien_seen = []
+        return self.apply(RevealChien(tuple(cards)), f"chien: {' '.join(cards)}")
+
+    def _decide_ecart(self, cards=None, trumps_shown=None) -> list[Notice]:
+        """The écart is made; its trumps are those given, else those the camera
+        saw shown while the taker discarded."""
+        from engine.tarot import Ecart
+
+        if trumps_shown is None:
+            trumps_shown = tuple(self.ecart_shown)
+        self.ecart_shown = []
+        op = Ecart(None if cards is None else tuple(cards), tuple(trumps_shown))
+        return self.apply(op, "écart made" if cards is None else f"écart: {' '.join(cards)}")
+
+    def _decide_chelem(self, *_: Any) -> list[Notice]:
+        from engine.tarot import AnnounceChelem
+
+        return self.apply(AnnounceChelem(), "chelem announced")
+
+    def _decide_poignee(self, seat: int, level: str, shown=None) -> list[Notice]:
+        """With ``shown``: the poignée's trumps. Without (the menu): the
+        trumps are read from the camera as they are shown in the middle."""
+        from engine.tarot import DeclarePoignee
+        from engine.tarot.tables import POIGNEE_LEVELS, POIGNEE_THRESHOLDS
+
+        if shown is None:
+            if level not in POIGNEE_LEVELS:
+                return [Notice(ALERT, f"unknown poignée level {level!r}")]
+            need = POIGNEE_THRESHOLDS[self.deal.players][POIGNEE_LEVELS.index(level)]
+            self.poignee_shown = (seat, level, need, [])
+            return [Notice(INFO, f"{self._name(seat)}: show the {need} trumps of the {level} poignée", seat=seat)]
+        return self.apply(DeclarePoignee(seat, level, tuple(shown)), f"{self._name(seat)}: {level} poignée")
+
+    def _decide_misere(self, seat: int, kind: str) -> list[Notice]:
+        from engine.tarot import DeclareMisere
+
+        return self.apply(DeclareMisere(seat, kind), f"{self._name(seat)}: misère {kind}")
+
+    def _decide_petit_sec(self, seat: int) -> list[Notice]:
+        from engine.tarot import PetitSec
+
+        return self.apply(PetitSec(seat), f"{self._name(seat)}: petit sec, redeal")

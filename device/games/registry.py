@@ -1,0 +1,131 @@
+"""The games the device knows, behind one interface.
+
+Each game is one folder of ``device/games/`` whose ``__init__`` defines
+``GAME``, a :class:`Game`: its kind (as the configuration and the deal log
+name it), its player range, its engine state and operation codec, and what
+the table app needs of it: its controller, its menus, its screens, its
+simulated script and its demo. Adding a third game means adding one folder;
+nothing outside this module ever asks which game is played.
+
+The engine states all keep the one game contract (:mod:`engine.contract`):
+``can(op)`` (a :class:`Refusal` keeps the rule and the reason), ``apply``,
+``undo``, ``is_over()``, ``scores``; the session and the controller speak
+to them only through a :class:`Game`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Callable, Mapping
+
+from engine.contract import Refusal
+from engine.errors import TarotmateError
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game as the device plays it."""
+
+    kind: str                     # "french-tarot": the configuration's game.kind, the deal log's kind
+    key: str                      # "tarot": the menus' and the screens' short name
+    players: tuple[int, int]      # fewest and most players
+    default_players: int
+    order: int                    # place in the menus and in the lists of games
+    new_engine_state: Callable[[int, tuple[str, ...], dict, dict], Any]  # (players, names, options, setup)
+    codec: Any                    # engine.codec.OperationCodec of the game's operations
+    write_record: Callable[[Any], dict]
+    check_options: Callable[[dict], None]
+    match_target: Callable[[Mapping[str, Any], int | None], int | None]  # (options, configured target)
+    controller: Callable[[Any], Any]       # (session) -> device.app.controller.Controller
+    menus: Any                    # the game's menus: wanted_key(app), make_flow(app, key), ok_menu(app)
+    screens: Any                  # the game's screens: game_view(app), alert_after(app, notices)
+    simulated_script: Callable[[Any, int], list]  # (game config, seed) -> the simulator's script
+    demo: Callable[[Any, Callable[[str], None]], Any]  # (settings, report) -> a ScriptedDemo
+    record_file: str              # the demo's exported record
+    deal_word: str                # "deal" / "game": one unit of play in the deal log
+    match_word: str               # "game" / "match": the whole of it
+    variants: tuple[tuple[str, str], ...] = ()  # the setup menu's (label, key) of each variant
+    aliases: tuple[str, ...] = ()              # other names the command line accepts
+
+    # ------------------------------------------------------------ the engine, for the session
+    def new_state(self, game, setup: dict[str, Any]) -> Any:
+        """The engine state of a new deal (or game) of ``game`` (a deal log row)."""
+        return self.new_engine_state(game.players, tuple(game.names), dict(game.options or {}), dict(setup))
+
+    def setup_for(self, game, number: int, log) -> dict[str, Any]:
+        """The dealer of deal ``number``: the first dealer, then the next seat each deal."""
+        deals = log.deals(game.id)
+        first = deals[0].setup.get("dealer", 0) if deals else 0
+        return {"dealer": (first + number - 1) % game.players}
+
+    def op_from_dict(self, data: dict[str, Any]) -> Any:
+        return self.codec.from_dict(data)
+
+    def op_to_dict(self, op: Any) -> dict[str, Any]:
+        return self.codec.to_dict(op)
+
+    def refusal(self, state: Any, op: Any) -> Refusal | None:
+        return refusal_from(state.can(op))
+
+    def apply(self, state: Any, op: Any) -> None:
+        state.apply(op)
+
+    def undo(self, state: Any) -> None:
+        state.undo()
+
+    def is_over(self, state: Any) -> bool:
+        return state.is_over()
+
+    def record(self, state: Any, game=None) -> dict[str, Any] | None:
+        return self.write_record(state)
+
+    def scores(self, state: Any) -> list[float] | None:
+        return list(state.scores)
+
+    def allows(self, players: int) -> bool:
+        return self.players[0] <= players <= self.players[1]
+
+
+def refusal_from(reason: str | None) -> Refusal | None:
+    """The engines' ``can(op)`` answer: ``None`` when allowed, else a :class:`Refusal` (rule and reason)."""
+    if reason is None or isinstance(reason, Refusal):
+        return reason
+    return Refusal(str(reason))
+
+
+@cache
+def games() -> tuple[Game, ...]:
+    """Every game of ``device/games/``, in menu order."""
+    import device.games as package
+
+    found = []
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.ispkg:
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            game = getattr(module, "GAME", None)
+            if isinstance(game, Game):
+                found.append(game)
+    return tuple(sorted(found, key=lambda g: g.order))
+
+
+def kinds() -> tuple[str, ...]:
+    return tuple(g.kind for g in games())
+
+
+def game_for(kind: str) -> Game:
+    """The game of ``kind`` (or one of its aliases); a clear error for an unknown one."""
+    for game in games():
+        if kind == game.kind or kind in game.aliases:
+            return game
+    raise TarotmateError(f"unknown game {kind!r}: expected one of {', '.join(kinds())}")
+
+
+def game_of_key(key: str) -> Game:
+    """The game the menus call ``key`` (``tarot``, ``trivium``)."""
+    for game in games():
+        if game.key == key:
+            return game
+    raise TarotmateError(f"unknown game {key!r}")

@@ -1,0 +1,184 @@
+"""Trivium at the table: tercias laid in the seats' zones, discards onto the olla.
+
+See :mod:`device.app.controller` for what a controller does with table
+events and menu decisions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from device.app.controller import ALERT, APPLIED, INFO, MIDDLE, Controller, Notice, seat_of_zone
+from device.app.session import GameSession
+
+
+@dataclass(frozen=True)
+class TriviumNotice(Notice):
+    """A notice that carries the engine's announcement (a tercia, a win...)."""
+
+    announcement: Any = None
+
+
+PAIR = frozenset({"T21", "EX"})
+
+
+class TriviumController(Controller):
+    """Trivium: tercias laid in the seats' zones, discards onto the olla.
+
+    * Cards appearing in zone ``seatN`` are collected; three of them (or the
+      XXI + Loco pair) are seat ``N-1``'s tercia.
+    * A card appearing in the middle is the discard of the seat whose
+      exchange it is: from the pozo, unless the olla's top card was just taken
+      (``removed`` from the middle) or ``('exchange', 'olla')`` was chosen.
+    * The rest comes from the menus: ``('deal', starter)``, ``('exchange',
+      'pozo'|'olla')``, ``('steal', seat, victim, group)``, ``('declare',
+      seat, cards)``, ``('withdraw', seat, group)``, ``('pozo_empty', seat)``
+      or any engine operation as ``('op', dict)``.
+    """
+
+    def __init__(self, session: GameSession):
+        super().__init__(session)
+        self.groups: dict[int, list[str]] = {}
+        self.exchange_from: str | None = None
+        self.declaring: tuple[int, list[str]] | None = None  # a declaration being shown
+
+    @property
+    def game(self):
+        return self.session.state
+
+    def reset_collections(self) -> None:
+        self.groups = {}
+        self.exchange_from = None
+        self.declaring = None
+
+    def apply(self, op: Any, what: str) -> list[Notice]:
+        before = len(self.game.announcements)
+        notices = super().apply(op, what)
+        if notices and notices[0].kind == APPLIED:
+            fresh = list(self.game.announcements)[before:]
+            wins = [a for a in fresh if a.kind in ("win", "not_tercia")] or fresh[-1:]
+            if wins:
+                first = notices[0]
+                notices = [TriviumNotice(first.kind, f"{first.text} · {wins[-1].text}", first.op, first.seat,
+                                         first.card, first.rule, first.detail, announcement=wins[-1])]
+        return notices
+
+    def _name(self, seat: int | None) -> str:
+        names = self.session.names
+        return names[seat] if seat is not None and 0 <= seat < len(names) else f"seat {seat}"
+
+    # ------------------------------------------------------------ the camera
+
+    def _decide_card(self, code: str) -> list[Notice]:
+        """A card entered by hand: the discard of the seat whose exchange it is."""
+        return self.card_seen(code, MIDDLE)
+
+    def card_seen(self, code: str, zone: str) -> list[Notice]:
+        game = self.game
+        if game.phase != "play":
+            return [Notice(ALERT, f"{code} seen before the game started or after it ended", card=code)]
+        seat = seat_of_zone(zone)
+        if self.declaring is not None and seat == self.declaring[0]:
+            shown = self.declaring[1]
+            if code not in shown:
+                shown.append(code)
+            return [Notice(INFO, f"{self._name(seat)} shows {' '.join(shown)}", seat=seat, card=code)]
+        if seat is not None:
+            return self._laid(seat, code)
+        if zone == MIDDLE:
+            return self._discard(code)
+        return [Notice(INFO, f"{code} in {zone}: not a zone of the game", card=code)]
+
+    def _laid(self, seat: int, code: str) -> list[Notice]:
+        from engine.trivium import LayTercia
+
+        if seat >= len(self.session.names):
+            return [Notice(ALERT, f"{code} laid in the zone of seat {seat + 1}, who is not playing", card=code)]
+        group = self.groups.setdefault(seat, [])
+        if code in group:
+            return [Notice(INFO, f"{code} is already in the group being laid", seat=seat, card=code)]
+        group.append(code)
+        if len(group) < 3 and frozenset(group) != PAIR:
+            return [Notice(INFO, f"{self._name(seat)} lays {' '.join(group)}…", seat=seat, card=code)]
+        cards = tuple(group)
+        del self.groups[seat]
+        return self.apply(LayTercia(seat, cards), f"{self._name(seat)} lays {' '.join(cards)}")
+
+    def _discard(self, code: str) -> list[Notice]:
+        from engine.trivium import DrawFromPozo, TakeFromOlla
+
+        seat = self.game.next_to_exchange
+        if seat is None:
+            seat = self.game.to_play
+        source, self.exchange_from = self.exchange_from or "pozo", None
+        if source == "olla":
+            return self.apply(TakeFromOlla(seat, code), f"{self._name(seat)} takes from the olla, discards {code}")
+        return self.apply(DrawFromPozo(seat, code), f"{self._name(seat)} draws from the pozo, discards {code}")
+
+    def card_removed(self, code: str | None, zone: str) -> list[Notice]:
+        if zone == MIDDLE and code is not None and code == self.game.olla_top:
+            self.exchange_from = "olla"
+            return [Notice(INFO, f"{code} taken from the olla", card=code)]
+        return []
+
+    def zone_cleared(self, zone: str) -> list[Notice]:
+        seat = seat_of_zone(zone)
+        if seat is not None and self.groups.get(seat):
+            group = self.groups.pop(seat)
+            return [Notice(ALERT, f"{self._name(seat)} took back {' '.join(group)} before a tercia was complete",
+                           seat=seat)]
+        return []
+
+    # ------------------------------------------------------------ the menus
+
+    def _decide_deal(self, starter: int, dealer: int | None = None) -> list[Notice]:
+        from engine.trivium import Deal
+
+        if dealer is None:
+            dealer = self.session.deal.setup.get("dealer", 0)
+        return self.apply(Deal(dealer, None, None, starter=starter), f"{self._name(starter)} starts")
+
+    def _decide_exchange(self, source: str) -> list[Notice]:
+        if source not in ("pozo", "olla"):
+            return [Notice(ALERT, f"an exchange is from the pozo or the olla, not {source!r}")]
+        self.exchange_from = source
+        return [Notice(INFO, f"exchange from the {source}: show the discarded card")]
+
+    def _decide_steal(self, seat: int, victim: int, group: int) -> list[Notice]:
+        from engine.trivium import Steal
+
+        return self.apply(Steal(seat, victim, group), f"{self._name(seat)} steals from {self._name(victim)}")
+
+    def _decide_declare(self, seat: int, cards=None) -> list[Notice]:
+        """With ``cards``: the declaration. Without (the menu): the cards are
+        read from the camera as the player shows them in front of them, until
+        ``('declare_done',)``."""
+        from engine.trivium import Declare
+
+        if cards is None:
+            self.declaring = (seat, [])
+            return [Notice(INFO, f"{self._name(seat)}: show the cards of the declaration, then OK", seat=seat)]
+        self.declaring = None
+        return self.apply(Declare(seat, tuple(cards)), f"{self._name(seat)} declares {' '.join(cards)}")
+
+    def _decide_declare_done(self, *_: Any) -> list[Notice]:
+        if self.declaring is None:
+            return [Notice(INFO, "no declaration is being shown")]
+        seat, cards = self.declaring
+        # the laid tercia a Gran Maestre may use is already on the table: the player's own valid groups count
+        return self._decide_declare(seat, tuple(cards))
+
+    def _decide_withdraw(self, seat: int, group: int) -> list[Notice]:
+        from engine.trivium import Withdraw
+
+        return self.apply(Withdraw(seat, group), f"{self._name(seat)} takes back group {group + 1}")
+
+    def _decide_pozo_empty(self, seat: int, new_pozo=None) -> list[Notice]:
+        from engine.trivium import PozoEmpty
+
+        return self.apply(PozoEmpty(seat, None if new_pozo is None else tuple(new_pozo)), "the pozo is empty")
+
+    def _decide_op(self, data: dict) -> list[Notice]:
+        op = self.session.rules.op_from_dict(data)
+        return self.apply(op, f"{data.get('op')}")

@@ -1,0 +1,1 @@
+"""Where the device keeps what was played: the deal log (SQLite)."""
