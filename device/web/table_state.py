@@ -35,10 +35,8 @@ def table_page_state(log: Any, game: Any, state: Any, title: str = "Tarotmate",
     """What the table's page shows: the open deal, this game's score sheet, the last games."""
     names = list(game.names)
     deals = log.deals(game.id)
-    if game.kind == "french-tarot":
-        current = deal_view(state, names)
-    else:
-        current = trivium_view(state, names)
+    # a state with tricks is a French tarot deal; otherwise a Trivium game
+    current = deal_view(state, names) if hasattr(state, "current_trick") else trivium_view(state, names)
     sheet = sheet_view(names, _sheet_rows(deals))
     history = []
     for g in reversed(log.games()):

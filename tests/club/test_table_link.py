@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 
 from device.club.table_link import ClubLink, int_scores
-from device.rules import TarotRules
-from device.session import GameSession
-from device.store import DealLog
+from device.app.session import GameSession
+from device.games.registry import game_for
+from device.storage.deal_log import DealLog
 from device.web.table_state import table_page_state
 from engine.tarot.simulate import random_deal
 
@@ -31,7 +31,7 @@ def play_deal(session: GameSession, seed: int) -> None:
 
 def test_the_page_state_follows_the_deal_log(tmp_path):
     with DealLog.open(tmp_path / "log.db") as log:
-        session = GameSession.resume_or_start(log, TarotRules(), NAMES, label="t")
+        session = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="t")
         play_deal(session, 1)
         _, scores = session.finish_deal()
         session.next_deal()
@@ -60,7 +60,7 @@ def test_finished_deals_reach_the_club_once(tmp_path, live_club, store):
     store.confirm_pairing(shown[0])
     assert wait_for(lambda: done) and done == [None]
     with DealLog.open(tmp_path / "log.db") as log:
-        session = GameSession.resume_or_start(log, TarotRules(), NAMES, label="t")
+        session = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="t")
         play_deal(session, 3)
         record, scores = session.finish_deal()
         link.publish(session.deal.id, record, scores)
