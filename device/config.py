@@ -14,6 +14,7 @@ The documented example is ``device/tarotmate.example.toml``.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import tomllib
 from dataclasses import dataclass, field, fields
@@ -107,6 +108,30 @@ class StoreConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The table's own live page (docs/club.md)."""
+
+    enabled: bool = False
+    host: str = "0.0.0.0"
+    port: int = 8080
+
+
+@dataclass(frozen=True)
+class ClubConfig:
+    """Publishing finished deals to a club server (docs/club.md)."""
+
+    enabled: bool = False
+    url: str = ""  # empty: found on the LAN by DNS-SD
+    table_name: str = "Tarotmate table"
+    outbox: str = "club-outbox.db"
+
+    def resolved_outbox(self, deal_log: Path) -> Path:
+        """The outbox file: a relative path lives beside the deal log."""
+        path = Path(os.path.expanduser(self.outbox))
+        return path if path.is_absolute() else deal_log.parent / path
+
+
+@dataclass(frozen=True)
 class Config:
     game: GameConfig = field(default_factory=GameConfig)
     ui: UiConfig = field(default_factory=UiConfig)
@@ -114,6 +139,8 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     pins: PinsConfig = field(default_factory=PinsConfig)
     store: StoreConfig = field(default_factory=StoreConfig)
+    web: WebConfig = field(default_factory=WebConfig)
+    club: ClubConfig = field(default_factory=ClubConfig)
     source: str = "(defaults)"
 
 
@@ -124,6 +151,8 @@ SECTIONS: dict[str, type] = {
     "display": DisplayConfig,
     "pins": PinsConfig,
     "store": StoreConfig,
+    "web": WebConfig,
+    "club": ClubConfig,
 }
 
 DEFAULT_PATHS = (
@@ -345,7 +374,48 @@ def _parse_store(raw: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _parse_web(raw: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if "enabled" in raw:
+        out["enabled"] = _boolean("web.enabled", raw["enabled"])
+    if "host" in raw:
+        host = _string("web.host", raw["host"]).strip()
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            raise ConfigError(f"web.host: expected an IP address of this machine (0.0.0.0: every "
+                              f"interface, 127.0.0.1: this machine only), got {_show(raw['host'])}") from None
+        out["host"] = host
+    if "port" in raw:
+        out["port"] = _in_range("web.port", _integer("web.port", raw["port"]), 1, 65535)
+    return out
+
+
+def _parse_club(raw: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if "enabled" in raw:
+        out["enabled"] = _boolean("club.enabled", raw["enabled"])
+    if "url" in raw:
+        url = _string("club.url", raw["url"]).strip()
+        if url and not (url.startswith(("http://", "https://")) and len(url.split("://", 1)[1]) > 0):
+            raise ConfigError(f"club.url: expected http://HOST:PORT (or empty: found on the LAN), got {_show(url)}")
+        out["url"] = url.rstrip("/")
+    if "table_name" in raw:
+        name = " ".join(_string("club.table_name", raw["table_name"]).split())
+        if not name or len(name) > 40:
+            raise ConfigError("club.table_name: 1 to 40 characters")
+        out["table_name"] = name
+    if "outbox" in raw:
+        path = _string("club.outbox", raw["outbox"])
+        if not path.strip():
+            raise ConfigError("club.outbox: cannot be empty")
+        out["outbox"] = path
+    return out
+
+
 PARSERS = {
+    "web": _parse_web,
+    "club": _parse_club,
     "game": _parse_game,
     "ui": _parse_ui,
     "camera": _parse_camera,

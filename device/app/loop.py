@@ -16,6 +16,7 @@ from typing import Callable
 
 from device.app.menu_driver import MenuDriver
 from device.app.notify import Notifier
+from device.app.online import Online
 from device.app.session import GameSession
 from device.app.table import TableApp
 from device.games.registry import game_for
@@ -73,8 +74,11 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
         report(f"resumed deal {session.deal.number}: {session.replayed} operations replayed from {log.path}")
     app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
     buttons = open_buttons(config, report) if buttons is None else buttons
-    menus = MenuDriver(app)
+    online = Online.from_config(config, log, report)
+    menus = MenuDriver(app, online)
     app.hooks.append(menus.sync)
+    app.hooks.append(lambda: online.update(app.session))
+    online.update(session)
     tracker = open_tracker(config) if tracker is None else tracker
     source = open_frame_source(config) if source is None else source
     frames = 0
@@ -97,7 +101,7 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
                 break
     finally:
         notifier.stopping()
-        for close in (source.close, buttons.close, outputs.close, log.close):
+        for close in (source.close, buttons.close, outputs.close, online.close, log.close):
             try:
                 close()
             except Exception as exc:  # closing must not hide the real error

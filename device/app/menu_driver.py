@@ -22,8 +22,9 @@ class MenuDriver:
     done", opens the end-of-deal choices, or the game menu; those stay until
     they are done."""
 
-    def __init__(self, app):
+    def __init__(self, app, online=None):
         self.app = app
+        self.online = online  # device.app.online.Online: the page's QR code, the club (long BACK)
         self.flow: Flow | None = None
         self.flow_key: tuple | None = None  # why a state-driven flow is open; None: opened by the player
         self.sync()
@@ -60,6 +61,10 @@ class MenuDriver:
             self.flow_key = key
         self.app.menu_view = None if self.flow is None else self.flow.view()
 
+    def _show_later(self, view) -> None:
+        """A screen that arrives from another thread (the club's pairing code): shown at the next redraw."""
+        self.app.alert = view
+
     # ------------------------------------------------------------ buttons
 
     def on_button(self, event: tuple[str, str]) -> None:
@@ -71,6 +76,8 @@ class MenuDriver:
                     app.on_decision(menu)
                     return
                 self.flow, self.flow_key = menu, None
+            elif event == ("back", "long") and self.online is not None and self.online.enabled:
+                self.flow, self.flow_key = self.online.menu(app.lang, app.style), None
             elif event[0] == "back":
                 app.alert = None  # dismiss an alert
             self.app.menu_view = None if self.flow is None else self.flow.view()
@@ -79,7 +86,9 @@ class MenuDriver:
         flow = self.flow
         decisions = flow.handle(event)
         for decision in decisions:
-            if decision and decision[0] != "cancel":
+            if decision and decision[0] == "online" and self.online is not None:
+                app.alert = self.online.view_for(decision[1], self._show_later)
+            elif decision and decision[0] != "cancel":
                 app.on_decision(decision)
         if self.flow is flow and flow.done:
             self.flow = None

@@ -16,6 +16,7 @@ from device.screens.enroll import (
     render_enroll_review,
 )
 from device.screens.menu import render_menu
+from device.screens.online import OnlineView, render_online
 from device.screens.status import render_camera_status, render_confirm_card
 from device.screens.tarot import (
     render_bidding,
@@ -47,6 +48,7 @@ RENDERERS = {
     views.EnrollConfirmView: render_enroll_confirm,
     views.EnrollReviewView: render_enroll_review,
     views.EnrollDoneView: render_enroll_done,
+    OnlineView: render_online,
 }
 
 
