@@ -46,11 +46,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
                      help="give up after S seconds (default 900)")
     sim.add_argument("--json", action="store_true", help="print a JSON summary on stdout")
 
+    drop = sub.add_parser("dropin", help="print what tarotmate.service must open for [web] and [club]",
+                          description="Print the systemd drop-in that lets tarotmate.service (which denies "
+                                      "all IP traffic) reach the LAN for the configured [web] and [club].")
+    drop.add_argument("--config", metavar="FILE", help="configuration file (default: as tarotmate run)")
+
 
 def run(args: argparse.Namespace) -> int:
     if args.club_command == "serve":
         return serve(args)
+    if args.club_command == "dropin":
+        return dropin(args)
     return simulate(args)
+
+
+def dropin(args: argparse.Namespace) -> int:
+    from device.club.unit import dropin_for
+    from device.config import default_config_path, load_config
+
+    text = dropin_for(load_config(args.config or default_config_path()))
+    if text is None:
+        print("tarotmate club dropin: [web] and [club] are disabled: tarotmate.service needs no network",
+              file=sys.stderr)
+        return 1
+    print(text, end="")
+    return 0
 
 
 def serve(args: argparse.Namespace) -> int:
