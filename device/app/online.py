@@ -120,7 +120,7 @@ class Online:
             return OnlineView(TABLE_PAGE, (), self.page_url())
         if action == "pair" and self.link is not None:
             def shown(code: str) -> None:
-                show(OnlineView(CLUB_PAIRING, (code, self.link.url or "")))
+                show(OnlineView(CLUB_PAIRING, (self.link.url or "",), big=code))
 
             def done(error: str | None) -> None:
                 show(OnlineView(CLUB, (error or self.link.status_text(),)))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from device.i18n import N_, translator
-from device.screens.draw import HEIGHT, SMALL, WIDTH, Canvas, text_width
+from device.screens.draw import HEIGHT, LARGE, SMALL, WIDTH, Canvas, text_width, wrap
 
 # Titles (the views carry these keys; the screen translates them).
 TABLE_PAGE = N_("Table page")
@@ -22,6 +22,7 @@ class OnlineView:
     title: str
     lines: tuple[str, ...] = ()
     qr: str | None = None
+    big: str | None = None  # e.g. the pairing code, in large type
 
 
 def qr_text(url: str) -> str:
@@ -56,9 +57,12 @@ def render_online(view: OnlineView, lang: str = "en", style: str = "french", tic
     tr = translator(lang)
     c = Canvas()
     if view.qr is None:
-        c.header(tr(view.title))
+        c.header(tr(view.title), scroll=tick)
         y = 16
-        for line in view.lines[:4]:
+        if view.big:
+            c.text((WIDTH // 2, y), view.big, LARGE, align="center")
+            y += 21
+        for line in view.lines[: 4 - (2 if view.big else 0)]:
             c.text((2, y), line, SMALL, max_width=WIDTH - 4, scroll=tick)
             y += 12
         return c.image
@@ -75,9 +79,13 @@ def render_online(view: OnlineView, lang: str = "en", style: str = "french", tic
                                  fill=0)
     left = size * scale + 3
     room = WIDTH - left - 1
-    c.text((left, 1), tr(view.title), SMALL, max_width=room)
-    y = 15
-    for line in (list(view.lines) + _url_lines(view.qr, room))[:4]:
+    title = wrap(tr(view.title), SMALL, room, 2)
+    y = 1
+    for line in title:
+        c.text((left, y), line, SMALL, max_width=room)
+        y += 12
+    y += 2
+    for line in (list(view.lines) + _url_lines(view.qr, room))[: 5 - len(title)]:
         c.text((left, y), line, SMALL, max_width=room)
         y += 12
     return c.image
