@@ -25,6 +25,8 @@ class MenuDriver:
     def __init__(self, app, online=None):
         self.app = app
         self.online = online  # device.app.online.Online: the page's QR code, the club (long BACK)
+        if online is not None:
+            online.show = self._show_later  # e.g. the club refused a deal: the reason is shown
         self.flow: Flow | None = None
         self.flow_key: tuple | None = None  # why a state-driven flow is open; None: opened by the player
         self.sync()

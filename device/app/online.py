@@ -39,6 +39,7 @@ class Online:
         self.report = report
         self.page = None
         self.link = None
+        self.show: Callable[[Any], None] | None = None  # shows a screen over the game (set by the main loop)
         self._published: set[int] = set()
 
     @classmethod
@@ -66,8 +67,12 @@ class Online:
             from device.club.table_link import ClubLink
 
             self.link = ClubLink(club.resolved_outbox(self.config.store.resolved()), club.url or None,
-                                 table_name=club.table_name, report=self.report)
+                                 table_name=club.table_name, report=self.report, on_refused=self._refused)
             self.link.start()
+
+    def _refused(self, reason: str) -> None:
+        if self.show is not None:
+            self.show(OnlineView(CLUB, (reason,)))
 
     def page_url(self) -> str | None:
         if self.page is None:

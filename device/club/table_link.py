@@ -31,12 +31,14 @@ def int_scores(scores: list[float] | None) -> list[int] | None:
 
 class ClubLink:
     def __init__(self, outbox_path: str | Path, url: str | None = None, *, table_name: str = "Tarotmate table",
-                 discover_timeout: float = 3.0, report: Callable[[str], None] | None = None) -> None:
+                 discover_timeout: float = 3.0, report: Callable[[str], None] | None = None,
+                 on_refused: Callable[[str], None] | None = None) -> None:
         self.outbox = Outbox(outbox_path)
         self.configured_url = url.rstrip("/") if url else None
         self.table_name = table_name
         self.discover_timeout = discover_timeout
         self.report = report or (lambda _m: None)
+        self.on_refused = on_refused  # the table shows the server's reason
         self.publisher: Publisher | None = None
         self.pairing_code: str | None = None
         self.last_refusal: str | None = None
@@ -88,6 +90,8 @@ class ClubLink:
     def _refused(self, uid: str, reason: str) -> None:
         self.last_refusal = reason
         self.report(f"club: the server refused deal {uid}: {reason}")
+        if self.on_refused is not None:
+            self.on_refused(reason)
 
     def pair(self, show_code: Callable[[str], None], on_done: Callable[[str | None], None] | None = None) -> None:
         """Pair in the background: ``show_code(code)`` when the server gives one,

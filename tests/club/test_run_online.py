@@ -168,3 +168,28 @@ def test_a_long_back_opens_the_online_menu_and_ok_shows_the_qr_code(tmp_path):
         assert app.alert is None
     finally:
         online.close()
+
+
+def test_a_refused_deal_is_shown_on_the_table(tmp_path, live_club, store):
+    from device.app.online import Online
+
+    _, token = paired_token(store)
+    config = config_from_dict({"club": {"enabled": True, "url": live_club.url},
+                               "store": {"path": str(tmp_path / "d.db")}})
+    shown = []
+    from device.club.outbox import Outbox
+    box = Outbox(tmp_path / "club-outbox.db")
+    box.set_link(url=live_club.url, token=token, table="1")
+    box.close()
+    online = Online.from_config(config, None, lambda t: None)
+    online.show = shown.append
+    try:
+        deal = random_deal(4, 5)
+        record = deal.to_record()
+        record["names"] = NAMES
+        online.link.publish("x", record, [s + 1 for s in deal.result().scores])
+        assert wait_for(lambda: shown)
+        assert isinstance(shown[0], OnlineView) and "do not replay" in shown[0].lines[0]
+        assert "club refused a deal" in online.link.status_text()
+    finally:
+        online.close()
