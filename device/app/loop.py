@@ -65,7 +65,8 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     show_camera_status(outputs, config, "starting")
     log = DealLog.open(config.store.resolved())
     rules = game_for(config.game.kind)
-    names = config.game.seat_names()
+    online = Online.from_config(config, log, report)
+    names = online.seating(config.game.seat_names())  # the club players chosen on the OLED, if any
     close_other_game(log, rules.kind, names, config.game.options, report)
     session = GameSession.resume_or_start(
         log, rules, names, config.game.options, label="device", first_setup={"dealer": config.game.dealer},
@@ -74,7 +75,6 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
         report(f"resumed deal {session.deal.number}: {session.replayed} operations replayed from {log.path}")
     app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
     buttons = open_buttons(config, report) if buttons is None else buttons
-    online = Online.from_config(config, log, report)
     menus = MenuDriver(app, online)
     app.hooks.append(menus.sync)
     app.hooks.append(lambda: online.update(app.session))

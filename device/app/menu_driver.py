@@ -71,6 +71,13 @@ class MenuDriver:
 
     def on_button(self, event: tuple[str, str]) -> None:
         app = self.app
+        if (event == ("back", "long") and self.online is not None and self.online.enabled
+                and (self.flow is None or self.flow_key is not None)):
+            # the online menu, also over a menu the state opened (the bidding comes back after it)
+            self.flow, self.flow_key = self.online.menu(app.lang, app.style, len(app.session.names)), None
+            app.menu_view = self.flow.view()
+            app.refresh()
+            return
         if self.flow is None:
             if event == ("ok", "press"):
                 menu = self.ok_menu()
@@ -78,8 +85,6 @@ class MenuDriver:
                     app.on_decision(menu)
                     return
                 self.flow, self.flow_key = menu, None
-            elif event == ("back", "long") and self.online is not None and self.online.enabled:
-                self.flow, self.flow_key = self.online.menu(app.lang, app.style), None
             elif event[0] == "back":
                 app.alert = None  # dismiss an alert
             self.app.menu_view = None if self.flow is None else self.flow.view()
@@ -87,12 +92,19 @@ class MenuDriver:
             return
         flow = self.flow
         decisions = flow.handle(event)
+        follow_up = None
         for decision in decisions:
             if decision and decision[0] == "online" and self.online is not None:
-                app.alert = self.online.view_for(decision[1], self._show_later)
+                shown = self.online.decide(app, decision, self._show_later)
+                if isinstance(shown, Flow):
+                    follow_up = shown  # a further menu (the club's players, seat by seat)
+                else:
+                    app.alert = shown
             elif decision and decision[0] != "cancel":
                 app.on_decision(decision)
         if self.flow is flow and flow.done:
             self.flow = None
+        if follow_up is not None:
+            self.flow, self.flow_key = follow_up, None
         self.sync()
         app.refresh()

@@ -13,11 +13,44 @@ from __future__ import annotations
 import socket
 from typing import Any, Callable
 
-from device.app.flows import ChoiceFlow
+import json
+import threading
+
+from device.app.flows import ChoiceFlow, Decision, Flow, Step
 from device.i18n import N_, translator
 from device.screens.online import CLUB, CLUB_PAIRING, TABLE_PAGE, OnlineView
 
 ONLINE = "online"
+
+
+class ClubPlayersFlow(Flow):
+    """One club player for each seat, in playing order: ``("online", "players", names)``."""
+
+    def __init__(self, club_names: list[str], seats: int, lang: str = "en", style: str = "french") -> None:
+        super().__init__(lang, style)
+        self.names = list(club_names)
+        self.seats = seats
+        self.chosen: list[str] = []
+        self._ask()
+
+    def _ask(self) -> list[Decision]:
+        if len(self.chosen) == self.seats:
+            self.finish()
+            return [(ONLINE, "players", tuple(self.chosen))]
+        left = [(n, n) for n in self.names if n not in self.chosen]
+        title = self.tr(N_("Seat {n}")).format(n=len(self.chosen) + 1)
+        self.push(Step(title, left, self._pick, on_back=self._unpick))
+        return []
+
+    def _pick(self, name: str) -> list[Decision]:
+        self.chosen.append(name)
+        return self._ask()
+
+    def _unpick(self) -> list[Decision]:
+        self.steps.pop()
+        if self.chosen:
+            self.chosen.pop()
+        return []
 
 
 def lan_address() -> str:
@@ -107,7 +140,7 @@ class Online:
 
     # ------------------------------------------------------------ the OLED menu
 
-    def menu(self, lang: str, style: str) -> ChoiceFlow | None:
+    def menu(self, lang: str, style: str, seats: int = 0) -> Flow | None:
         if not self.enabled:
             return None
         tr = translator(lang)
@@ -115,9 +148,48 @@ class Online:
         if self.page is not None:
             items.append((tr(N_("Table page")), (ONLINE, "page")))
         if self.link is not None:
+            club_names = self.link.players(refresh=False)
+            threading.Thread(target=self.link.players, daemon=True).start()  # fresh for the next time
+            if seats and len(club_names) >= seats:
+                items.append((tr(N_("Players from the club")), (ONLINE, "choose", tuple(club_names), seats)))
             items.append((tr(N_("Pair with the club")), (ONLINE, "pair")))
             items.append((tr(N_("Club status")), (ONLINE, "status")))
         return ChoiceFlow(tr(N_("Online")), items, lang, style)
+
+    def seating(self, names: list[str]) -> list[str]:
+        """The seats' names: the club players chosen on the OLED (kept in the outbox file), else ``names``."""
+        if self.link is None:
+            return names
+        saved = self.link.outbox.get_link("seating")
+        chosen = json.loads(saved) if saved else None
+        return list(chosen) if isinstance(chosen, list) and len(chosen) == len(names) else names
+
+    def seat_players(self, app: Any, names: tuple[str, ...]) -> Any:
+        """A new game with the club players chosen on the OLED (the game in progress is closed, as by
+        "End the game"); the seating is kept for the next starts."""
+        session = app.session
+        if session.deal.finished is None:
+            if session.deal_over:
+                session.finish_deal()
+            else:
+                session.abandon_deal()
+        session.finish_game()
+        session.start_new_game(list(names))
+        app.controller.reset_collections()
+        app.controller.pending.clear()
+        self.link.outbox.set_link(seating=json.dumps(list(names), ensure_ascii=False))
+        self.update(session)
+        return OnlineView(CLUB, (", ".join(names),))
+
+    def decide(self, app: Any, decision: tuple, show: Callable[[Any], None]) -> Any:
+        """What an online menu decision does; returns the screen to show (``show`` redraws later
+        ones, e.g. the pairing code once the server gives it)."""
+        action = decision[1]
+        if action == "choose":
+            return ClubPlayersFlow(list(decision[2]), decision[3], app.lang, app.style)
+        if action == "players":
+            return self.seat_players(app, decision[2])
+        return self.view_for(action, show)
 
     def view_for(self, action: str, show: Callable[[Any], None]) -> Any:
         """The screen an online menu choice shows (``show`` redraws later ones, e.g. the pairing code)."""

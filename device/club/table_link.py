@@ -12,6 +12,7 @@ Nothing here blocks the table: the server may be absent, down or slow.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import uuid
 from pathlib import Path
@@ -44,6 +45,7 @@ class ClubLink:
         self.last_refusal: str | None = None
         self._players: list[str] = []
         self._lock = threading.Lock()
+        self._closed = False
         install = self.outbox.get_link("install")
         if install is None:
             install = uuid.uuid4().hex[:12]
@@ -76,13 +78,18 @@ class ClubLink:
         threading.Thread(target=self._start, name="club-link", daemon=True).start()
 
     def _start(self) -> None:
-        url = self.find_server()
-        token = self.outbox.get_link("token")
+        try:
+            url = self.find_server()
+            token = self.outbox.get_link("token")
+        except sqlite3.ProgrammingError:  # closed meanwhile (the table is stopping)
+            return
         if url and token:
             self._start_publisher(url, token)
 
     def _start_publisher(self, url: str, token: str) -> None:
         with self._lock:
+            if self._closed:
+                return
             if self.publisher is not None:
                 self.publisher.stop()
             self.publisher = Publisher(self.outbox, url, token, on_refused=self._refused).start()
@@ -169,6 +176,7 @@ class ClubLink:
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             if self.publisher is not None:
                 self.publisher.stop()
                 self.publisher = None

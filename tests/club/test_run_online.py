@@ -124,6 +124,7 @@ def test_the_online_menu_shows_the_qr_code(tmp_path):
 
     from device.app.online import Online
     from device.screens import render
+    from device.screens.online import qr_matrix
 
     port = free_port()
     config = config_from_dict({"web": {"enabled": True, "host": "127.0.0.1", "port": port},
@@ -135,8 +136,12 @@ def test_the_online_menu_shows_the_qr_code(tmp_path):
         view = online.view_for("page", lambda v: None)
         assert isinstance(view, OnlineView) and view.qr == f"http://127.0.0.1:{port}/"
         image = render(view, "fr")
-        big = np.array(image.convert("L").resize((512, 256), 0))
-        big = cv2.copyMakeBorder(big, 16, 16, 16, 16, cv2.BORDER_CONSTANT, value=255)
+        n = len(qr_matrix(view.qr))
+        scale, top = 64 // n, (64 - 64 // n * n) // 2
+        code = np.array(image.convert("L"))[top:top + n * scale, :n * scale]  # the code, 2 pixels a module
+        assert scale == 2
+        big = cv2.resize(code, (n * scale * 8, n * scale * 8), interpolation=cv2.INTER_NEAREST)
+        big = cv2.copyMakeBorder(big, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=255)
         assert cv2.QRCodeDetector().detectAndDecode(big)[0] == f"HTTP://127.0.0.1:{port}"
     finally:
         online.close()
@@ -155,7 +160,7 @@ def test_a_long_back_opens_the_online_menu_and_ok_shows_the_qr_code(tmp_path):
     decided = []
     app = SimpleNamespace(controller=SimpleNamespace(pending=[]), lang="en", style="french", alert=None,
                           menu_view=None, refresh=lambda: None, on_decision=decided.append,
-                          session=SimpleNamespace(rules=SimpleNamespace(menus=SimpleNamespace(
+                          session=SimpleNamespace(names=NAMES, rules=SimpleNamespace(menus=SimpleNamespace(
                               wanted_key=lambda app: None))))
     try:
         menus = MenuDriver(app, online)
@@ -193,3 +198,46 @@ def test_a_refused_deal_is_shown_on_the_table(tmp_path, live_club, store):
         assert "club refused a deal" in online.link.status_text()
     finally:
         online.close()
+
+
+def test_the_players_are_chosen_on_the_oled_from_the_club_list(tmp_path, live_club, store):
+    from types import SimpleNamespace
+
+    from device.app.menu_driver import MenuDriver
+    from device.app.online import Online
+
+    for name in ["Zoé", "Hugo", "Inès", "Malo", "Léa"]:
+        store.add_player(name)
+    db = tmp_path / "d.db"
+    config = config_from_dict({"club": {"enabled": True, "url": live_club.url}, "store": {"path": str(db)},
+                               "game": {"names": NAMES}})
+    log = DealLog.open(db)
+    online = Online.from_config(config, log, lambda t: None)
+    try:
+        assert wait_for(lambda: online.link.players())  # the club's list, fetched once
+        session = GameSession.resume_or_start(log, game_for("french-tarot"), online.seating(NAMES), {},
+                                              label="device", first_setup={"dealer": 0})
+        assert session.names == NAMES
+        old_game = session.game.id
+        app = SimpleNamespace(controller=SimpleNamespace(pending=[], reset_collections=lambda: None), lang="fr",
+                              style="french", alert=None, menu_view=None, refresh=lambda: None,
+                              on_decision=lambda d: None, session=session)
+        menus = MenuDriver(app, online)
+        assert app.menu_view.title != "En ligne"  # the bidding is open
+        menus.on_button(("back", "long"))
+        assert app.menu_view.items[0] == "Joueurs du club"
+        menus.on_button(("ok", "press"))  # "Players from the club"
+        assert app.menu_view.title.endswith("1")  # seat 1
+        for _ in range(3):
+            menus.on_button(("ok", "press"))  # the first name left, seat after seat
+        menus.on_button(("down", "press"))
+        menus.on_button(("ok", "press"))  # the fourth seat: the second name left
+        club = sorted(["Zoé", "Hugo", "Inès", "Malo", "Léa"], key=str.lower)
+        chosen = club[:3] + [club[4]]
+        assert session.names == chosen and session.game.id != old_game
+        assert log.game(old_game).finished is not None
+        assert isinstance(app.alert, OnlineView)
+        assert online.seating(NAMES) == chosen  # kept for the next start
+    finally:
+        online.close()
+        log.close()
