@@ -325,6 +325,8 @@ class ClubApp:
                     back, message = message
             except Refused as exc:
                 where = str(form.get("_back") or "/director")
+                if not where.startswith("/director") or "//" in where or "\\" in where:
+                    where = "/director"  # only back to a director page of this server
                 return RedirectResponse(f"{where}?e={quote(str(exc))}", status_code=303)
             self.feed.bump()
             return RedirectResponse(f"{back}?m={quote(message)}", status_code=303)
@@ -434,14 +436,14 @@ class ClubApp:
             Route("/sessions/{sid:int}", self.session_page),
             Route("/sessions/{sid:int}/export.csv", self.export_csv),
             Route("/players", self.players_page),
-            Route("/players/{name:str}", self.player_page),
+            Route("/players/{name:path}", self.player_page),
             Route("/deals/{did:int}", self.deal_page),
             Route("/api/health", self.api_health),
             Route("/api/standings", self.api_standings),
             Route("/api/deals", self.api_deals),
             Route("/api/board", self.api_board),
             Route("/api/players", self.api_players),
-            Route("/api/players/{name:str}", self.api_player),
+            Route("/api/players/{name:path}", self.api_player),
             Route("/api/events", self.api_events),
             Route("/api/pair", self.api_pair_start, methods=["POST"]),
             Route("/api/pair/{request:str}", self.api_pair_poll),

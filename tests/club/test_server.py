@@ -214,3 +214,18 @@ def test_the_event_stream_announces_a_new_deal(live_club, store):
     reader.join(3)
     assert b"event: change\n" in got
     con.close()
+
+
+def test_a_player_whose_name_has_a_slash_has_a_page(client, store):
+    token = pair_over_http(client)
+    client.post("/api/publish", json=publication(1, names=["Anne/Marie", "B", "C", "D"]), headers=bearer(token))
+    assert client.get("/api/players/Anne%2FMarie").json()["stats"]["deals"] == 1
+    assert "Anne/Marie" in client.get("/players/Anne%2FMarie").text
+
+
+def test_a_refused_director_form_only_returns_to_a_director_page(client):
+    client.post("/director/login", data={"password": PASSWORD})
+    csrf = csrf_of(client.get("/director").text)
+    r = client.post("/director/pair", data={"csrf": csrf, "code": "NOPE1", "_back": "https://evil.example/x"},
+                    follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/director?e=")
