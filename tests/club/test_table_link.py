@@ -83,3 +83,24 @@ def test_a_table_without_a_server_plays_on(tmp_path):
     assert link.status_text() == "club: table 2, 1 deal waiting"
     assert link.players() == []
     link.close()
+
+
+def test_a_trivium_game_from_the_deal_log_reaches_the_club(tmp_path, live_club, store):
+    from engine.trivium.bot import random_game
+
+    code, request = store.start_pairing("Trivium table")
+    store.confirm_pairing(code)
+    token = store.collect_pairing(request)["token"]
+    rules = game_for("trivium")
+    game = random_game(["Ana", "Luis", "Marta"], seed=3)
+    record, scores = rules.write_record(game), rules.scores(game)
+    link = ClubLink(tmp_path / "outbox.db", url=live_club.url)
+    link.outbox.set_link(url=live_club.url, token=token, table="1")
+    link.start()
+    try:
+        link.publish(1, record, scores)
+        assert wait_for(lambda: link.status()["sent"] == 1), link.outbox.items()
+    finally:
+        link.close()
+    deal = store.deals(store.current_session()["id"])[0]
+    assert deal["game"] == "trivium" and [s["score"] for s in deal["seats"]] == int_scores(scores)
