@@ -73,17 +73,16 @@ def canonical_json(value: Any) -> str:
 def _names(names: Any, count: int, field: str) -> list[str]:
     if not isinstance(names, list) or len(names) != count:
         raise Refused(f"a club deal needs the {count} players' names", field)
-    out = []
     for i, n in enumerate(names):
         if not isinstance(n, str) or not n.strip():
             raise Refused(f"expected a name, got {n!r}", f"{field}[{i}]")
-        n = " ".join(n.split())
+        if n != " ".join(n.split()):
+            raise Refused(f"{n!r}: a name has no leading, trailing or doubled spaces", f"{field}[{i}]")
         if len(n) > MAX_NAME:
             raise Refused(f"a name has at most {MAX_NAME} characters", f"{field}[{i}]")
-        out.append(n)
-    if len(set(n.casefold() for n in out)) != len(out):
+    if len(set(n.casefold() for n in names)) != len(names):
         raise Refused("the same player sits twice at the table", field)
-    return out
+    return list(names)
 
 
 def _claimed_scores(value: Any, count: int) -> list[int] | None:
@@ -96,18 +95,17 @@ def _claimed_scores(value: Any, count: int) -> list[int] | None:
 
 
 def check_tarot(record: Any, claimed: Any) -> tuple[dict, tuple[SeatResult, ...], str | None, bool | None]:
-    from engine.tarot.record import RecordError, deal_from_record, replay_deal, validate_record
+    """Replay a ``tarot-deal/1`` record (validated once, by the engine); the record is kept as sent."""
+    from engine.tarot.record import RecordError, deal_from_record, replay_deal
 
     try:
-        rec = validate_record(record)
-        deal = deal_from_record(rec)
+        deal = deal_from_record(record)
     except RecordError as exc:
         raise Refused(exc.problem, f"record.{exc.field}" if exc.field else "record") from None
-    n = rec["players"]
-    names = _names(rec.get("names"), n, "record.names")
-    rec["names"] = names
+    n = deal.players
+    names = _names(record.get("names"), n, "record.names")
     if deal.phase not in ("done", "redeal"):
-        raise Refused(f"the deal is not finished ({len(rec['tricks'])} tricks)", "record.tricks")
+        raise Refused(f"the deal is not finished ({len(deal.tricks)} tricks)", "record.tricks")
     replay = replay_deal(deal)
     scores = replay["scores"]
     claim = _claimed_scores(claimed, n)
@@ -116,10 +114,10 @@ def check_tarot(record: Any, claimed: Any) -> tuple[dict, tuple[SeatResult, ...]
     if claim != scores:
         raise Refused(f"the table's scores {claim} do not replay: the engine scores {scores}", "scores")
     partner = replay.get("partner")
-    seats = tuple(SeatResult(s, names[s], scores[s], s == rec["taker"],
-                             partner is not None and s == partner and s != rec["taker"])
+    seats = tuple(SeatResult(s, names[s], scores[s], s == deal.taker,
+                             partner is not None and s == partner and s != deal.taker)
                   for s in range(n))
-    return rec, seats, rec["contract"], replay["won"]
+    return dict(record), seats, deal.contract, replay["won"]
 
 
 def check_trivium(record: Any, claimed: Any) -> tuple[dict, tuple[SeatResult, ...], str | None, bool | None]:

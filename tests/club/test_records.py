@@ -96,3 +96,17 @@ def test_a_damaged_record_is_refused_with_a_field(seed, key, value):
         assert exc.field
     else:  # the damage left a valid record: its scores are the engine's
         assert checked.scores == pub["scores"]
+
+
+def test_a_record_is_kept_as_the_table_sent_it():
+    pub = publication(8)
+    pub["record"]["comment"] = "kept"
+    assert check_publication(pub).record == pub["record"]
+
+
+def test_a_name_with_odd_spaces_is_refused_not_changed():
+    pub = publication(8)
+    pub["record"]["names"][1] = " Luis  Pérez"
+    with pytest.raises(Refused, match="doubled spaces") as exc:
+        check_publication(pub)
+    assert exc.value.field == "record.names[1]"
