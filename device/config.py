@@ -16,6 +16,7 @@ a default. The documented example, ``device/tarotmate.example.toml``, is
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import tomllib
 from dataclasses import dataclass, field, fields
@@ -112,6 +113,30 @@ class StoreConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The table's own live page (docs/club.md)."""
+
+    enabled: bool = False
+    host: str = "0.0.0.0"
+    port: int = 8080
+
+
+@dataclass(frozen=True)
+class ClubConfig:
+    """Publishing finished deals to a club server (docs/club.md)."""
+
+    enabled: bool = False
+    url: str = ""  # empty: found on the LAN by DNS-SD
+    table_name: str = "Tarotmate table"
+    outbox: str = "club-outbox.db"
+
+    def resolved_outbox(self, deal_log: Path) -> Path:
+        """The outbox file: a relative path lives beside the deal log."""
+        path = Path(os.path.expanduser(self.outbox))
+        return path if path.is_absolute() else deal_log.parent / path
+
+
+@dataclass(frozen=True)
 class Config:
     game: GameConfig = field(default_factory=GameConfig)
     ui: UiConfig = field(default_factory=UiConfig)
@@ -119,6 +144,8 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     pins: PinsConfig = field(default_factory=PinsConfig)
     store: StoreConfig = field(default_factory=StoreConfig)
+    web: WebConfig = field(default_factory=WebConfig)
+    club: ClubConfig = field(default_factory=ClubConfig)
     source: str = "(defaults)"
 
 
@@ -276,6 +303,36 @@ def seconds_or_never(low: float, high: float) -> Parser:
             return None
         seconds = number(low, high, f"{low:g} to {high:g} seconds")(key, value, section)
         return seconds
+    return parse
+
+
+def ip_address() -> Parser:
+    def parse(key: str, value: Any, section: dict) -> str:
+        host = _string_value(key, value).strip()
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            raise ConfigError(f"{key}: expected an IP address of this machine (0.0.0.0: every "
+                              f"interface, 127.0.0.1: this machine only), got {_show(value)}") from None
+        return host
+    return parse
+
+
+def club_url() -> Parser:
+    def parse(key: str, value: Any, section: dict) -> str:
+        url = _string_value(key, value).strip()
+        if url and not (url.startswith(("http://", "https://")) and len(url.split("://", 1)[1]) > 0):
+            raise ConfigError(f"{key}: expected http://HOST:PORT (or empty: found on the LAN), got {_show(url)}")
+        return url.rstrip("/")
+    return parse
+
+
+def table_name() -> Parser:
+    def parse(key: str, value: Any, section: dict) -> str:
+        name = " ".join(_string_value(key, value).split())
+        if not name or len(name) > 40:
+            raise ConfigError(f"{key}: 1 to 40 characters")
+        return name
     return parse
 
 
@@ -446,6 +503,20 @@ SCHEMA: tuple[Section, ...] = (
         Key("path", string(required=True),
             "The deal log (SQLite). A relative path lives in the state directory:\n"
             "/var/lib/tarotmate under systemd, else ~/.local/state/tarotmate."),
+    )),
+    Section("web", WebConfig, (
+        Key("enabled", boolean(),
+            "The table's own live page on the LAN (phones open it from the QR code in\n"
+            "the OLED's menu): the deal in progress, the score sheet, the earlier games."),
+        Key("host", ip_address(), "0.0.0.0: every interface of the Pi; 127.0.0.1: this machine only."),
+        Key("port", integer(1, 65535)),
+    )),
+    Section("club", ClubConfig, (
+        Key("enabled", boolean(), "Publish every finished deal to the club server (tarotmate club serve)."),
+        Key("url", club_url(), 'The server, e.g. "http://192.168.1.10:8377"; empty: found on the LAN (DNS-SD).'),
+        Key("table_name", table_name(), "The name the director sees when pairing this table."),
+        Key("outbox", string(required=True),
+            "Deals waiting for the server (SQLite); a relative path lives beside the deal log."),
     )),
 )
 

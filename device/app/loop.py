@@ -26,6 +26,7 @@ from typing import Callable
 from device.app.camera import PlainFrames, as_camera, camera_status, gives_up, lost_view, open_camera
 from device.app.menu_driver import MenuDriver
 from device.app.notify import Notifier
+from device.app.online import Online
 from device.app.session import GameSession
 from device.app.table import TableApp
 from device.app.registry import game_for
@@ -87,7 +88,7 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     show_camera_status(outputs, config, "starting")
     rules = game_for(config.game.kind)
     names = config.game.seat_names()
-    log = app = menus = camera = session = None
+    log = app = menus = camera = session = online = None
     frames = 0
     ready = False
     status_due = 0.0
@@ -115,6 +116,8 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
         if first is OPENED_BUT_LOST:
             first = None
         log = open_deal_log(store)
+        online = Online.from_config(config, log, report)
+        names = online.seating(names)  # the club players chosen on the OLED, if any
         close_other_game(log, rules.kind, names, config.game.options, report)
         session = GameSession.resume_or_start(
             log, rules, names, config.game.options, label="device", first_setup=first_setup(config),
@@ -122,8 +125,10 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
         if session.replayed:
             report(f"resumed deal {session.deal.number}: {session.replayed} operations replayed from {log.path}")
         app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
-        menus = MenuDriver(app)
+        menus = MenuDriver(app, online)
         app.hooks.append(menus.sync)
+        app.hooks.append(lambda: online.update(app.session))
+        online.update(session)
         for event in early:
             menus.on_button(event)
         while not stop:
@@ -165,7 +170,7 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     finally:
         notifier.stopping()
         closers = [getattr(camera, "close", None), getattr(buttons, "close", None), outputs.close,
-                   log.close if log is not None else None]
+                   getattr(online, "close", None), log.close if log is not None else None]
         for close in closers:
             if close is None:
                 continue

@@ -24,8 +24,11 @@ class MenuDriver:
     done", opens the end-of-deal choices, or the game menu; those stay until
     they are done."""
 
-    def __init__(self, app):
+    def __init__(self, app, online=None):
         self.app = app
+        self.online = online  # device.app.online.Online: the page's QR code, the club (long BACK)
+        if online is not None:
+            online.show = self._show_later  # e.g. the club refused a deal: the reason is shown
         self.flow: Flow | None = None
         self.flow_key: tuple | None = None  # why a state-driven flow is open; None: opened by the player
         self.sync()
@@ -73,10 +76,21 @@ class MenuDriver:
             self.flow_key = key
         self.app.menu_view = None if self.flow is None else self.flow.view()
 
+    def _show_later(self, view) -> None:
+        """A screen that arrives from another thread (the club's pairing code): shown at the next redraw."""
+        self.app.alert = view
+
     # ------------------------------------------------------------ buttons
 
     def on_button(self, event: tuple[str, str]) -> None:
         app = self.app
+        if (event == ("back", "long") and self.online is not None and self.online.enabled
+                and (self.flow is None or self.flow_key is not None)):
+            # the online menu, also over a menu the state opened (the bidding comes back after it)
+            self.flow, self.flow_key = self.online.menu(app.lang, app.style, len(app.session.names)), None
+            app.menu_view = self.flow.view()
+            app.refresh()
+            return
         if self.flow is None:
             if event == ("ok", "press"):
                 menu = self.ok_menu()
@@ -91,10 +105,19 @@ class MenuDriver:
             return
         flow = self.flow
         decisions = flow.handle(event)
+        follow_up = None
         for decision in decisions:
-            if decision and decision[0] != "cancel":
+            if decision and decision[0] == "online" and self.online is not None:
+                shown = self.online.decide(app, decision, self._show_later)
+                if isinstance(shown, Flow):
+                    follow_up = shown  # a further menu (the club's players, seat by seat)
+                else:
+                    app.alert = shown
+            elif decision and decision[0] != "cancel":
                 app.on_decision(decision)
         if self.flow is flow and flow.done:
             self.flow = None
+        if follow_up is not None:
+            self.flow, self.flow_key = follow_up, None
         self.sync()
         app.refresh()

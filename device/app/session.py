@@ -16,7 +16,7 @@ shown, minus at most the operation being written.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from device.app.registry import Game
 from device.storage.deal_log import DealLog, DealRow, GameRow, StoreError
@@ -200,10 +200,14 @@ class GameSession:
         self.log.finish_game(self.game.id)
         self.game = self.log.game(self.game.id)
 
-    def start_new_game(self) -> None:
-        """A new game with the same players, options and label (after :meth:`finish_game`)."""
+    def start_new_game(self, names: Sequence[str] | None = None) -> None:
+        """A new game with the same options and label (after :meth:`finish_game`), with the same
+        players or, when given, ``names`` (as many as before, e.g. chosen from the club's list)."""
         old = self.game
-        self.game = self.log.start_game(old.kind, old.names, old.options, label=old.label)
+        if names is not None and len(names) != len(old.names):
+            raise StoreError(f"a new game of {len(old.names)} players cannot seat {len(names)} names")
+        self.game = self.log.start_game(old.kind, list(names) if names is not None else old.names, old.options,
+                                        label=old.label)
         first = self.log.deals(old.id)
         setup = {k: v for k, v in (first[0].setup if first else {}).items() if k in ("dealer", "target")}
         self.deal = self.log.start_deal(self.game.id, {"dealer": 0, **setup})

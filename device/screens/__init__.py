@@ -17,6 +17,7 @@ from device.screens.enroll import (
 )
 from device.screens.game_over import render_game_over
 from device.screens.menu import render_menu
+from device.screens.online import OnlineView, render_online
 from device.screens.status import render_camera_lost, render_camera_status, render_confirm_card
 from device.screens.tarot import (
     render_bidding,
@@ -50,6 +51,7 @@ RENDERERS = {
     views.EnrollConfirmView: render_enroll_confirm,
     views.EnrollReviewView: render_enroll_review,
     views.EnrollDoneView: render_enroll_done,
+    OnlineView: render_online,
 }
 
 
