@@ -219,7 +219,7 @@ json_like = st.recursive(
 values = st.one_of(
     st.binary(max_size=40),
     st.text(max_size=40),
-    st.integers(),
+    st.integers(-2 ** 63, 2 ** 63 - 1),  # what an SQLite INTEGER holds
     st.floats(allow_nan=True),
     st.none(),
     json_like.map(lambda v: __import__("json").dumps(v, allow_nan=True)),
