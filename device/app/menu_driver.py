@@ -44,7 +44,7 @@ class MenuDriver:
         if key[0] == "confirm":
             pending = app.controller.pending[0]
             return ConfirmCardFlow(pending.best or "EX", pending.confidence, pending.alternatives[:3],
-                                   lang=app.lang, style=app.style)
+                                   lang=app.lang, style=app.style, others=pending.possible)
         return app.session.rules.menus.make_flow(app, key)
 
     def ok_menu(self) -> Flow | tuple:
