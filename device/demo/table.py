@@ -55,6 +55,8 @@ class DemoSettings:
     speed: float | None = None  # simulated hands' speed (default 1, 1.6 with --fast)
     frame_width: int | None = None  # simulated camera width (default 1280, 960 with --fast)
     max_seconds: float | None = None
+    conditions: str = "easy"  # the simulated table: easy or hard (vision.simulator.conditions)
+    rules_help: bool = True  # the rules tell the camera which cards are possible (off: for measuring)
 
 
 # ---------------------------------------------------------------- outputs
@@ -198,13 +200,29 @@ def run_demo(settings: DemoSettings, report: Callable[[str], None] | None = None
         if demo.stats.frames:
             extra.append("camera: " + demo.stats.line())
         text = write_scores(out, demo.names, scores, totals, extra)
+        summary = demo_summary(game.kind, settings.players, scores, demo.stats)
+        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
         frames = recorder.write_gif(out / "demo.gif")
-        report(f"wrote {out / 'demo.gif'} ({frames} screens), {record_path}, {out / 'scores.txt'}, {out / 'scores.csv'}")
+        report(f"wrote {out / 'demo.gif'} ({frames} screens), {record_path}, {out / 'scores.txt'}, {out / 'scores.csv'}, "
+               f"{out / 'summary.json'}")
         return {"scores": list(scores), "totals": totals, "record": record, "text": text,
                 "stats": demo.stats, "seconds": time.monotonic() - started}
     finally:
         outputs.close()
         log.close()
+
+
+def demo_summary(kind: str, players: int, scores: list, stats) -> dict:
+    """``summary.json``: the game, its scores, what the camera did and what the player pressed.
+
+    camera: ``right`` (committed from the camera without a question, and
+    right), ``wrong`` (committed without a question, not the card played),
+    ``confirmed`` (committed after a question), ``by_hand`` (entered from the
+    menu); ``prompts``: questions shown; ``presses``: the scripted player's
+    button presses, bids and écart included; ``replay``: the exported record
+    replayed gives the same scores (checked before this is written)."""
+    return {"game": kind, "players": players, "deals": 1, "cards": stats.cards, "camera": stats.camera(),
+            "prompts": stats.prompts, "presses": stats.presses, "scores": list(scores), "replay": "ok"}
 
 
 def finished_session(log: DealLog, demo) -> GameSession | None:
