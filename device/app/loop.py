@@ -76,6 +76,13 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     menus = MenuDriver(app)
     app.hooks.append(menus.sync)
     tracker = open_tracker(config) if tracker is None else tracker
+
+    def tell_tracker() -> None:
+        """The cards the rules say the camera may see now (see ``Controller.possible_cards``)."""
+        tracker.possible = app.controller.possible_cards()
+
+    tell_tracker()
+    app.hooks.append(tell_tracker)
     source = open_frame_source(config) if source is None else source
     frames = 0
     try:

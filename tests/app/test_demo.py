@@ -75,3 +75,37 @@ def test_kill_9_at_random_moments_then_resume_gives_the_same_scores(tmp_path):
     assert [row[1] for row in table] == expected
     record = json.loads((tmp_path / "record.json").read_text())
     assert replay_record(record)["scores"] == list(truth.result().scores)
+
+
+def test_summary_json_says_what_the_camera_and_the_player_did(tmp_path):
+    result = run_demo(DemoSettings(seed=4, players=3, out=tmp_path, **QUICK), report=lambda t: None)
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert list(summary) == ["game", "players", "deals", "cards", "camera", "prompts", "presses", "scores", "replay"]
+    assert list(summary["camera"]) == ["right", "wrong", "confirmed", "by_hand"]
+    assert summary["game"] == "french-tarot" and summary["players"] == 3 and summary["deals"] == 1
+    assert summary["scores"] == result["scores"] and summary["replay"] == "ok"
+    camera = summary["camera"]
+    assert summary["cards"] in (72, 78)  # 3 x 24 played, and the chien when it is shown
+    assert camera["wrong"] == 0
+    assert camera["right"] + camera["confirmed"] + camera["by_hand"] == summary["cards"]
+    assert summary["prompts"] >= camera["confirmed"]
+    assert summary["presses"] >= 3  # three bids at least, on the buttons
+
+
+def test_demo_on_the_hard_table_with_and_without_the_rules_help(tmp_path):
+    helped = run_demo(DemoSettings(seed=5, players=4, out=tmp_path / "a", conditions="hard", **QUICK),
+                      report=lambda t: None)
+    alone = run_demo(DemoSettings(seed=5, players=4, out=tmp_path / "b", conditions="hard", rules_help=False,
+                                  **QUICK), report=lambda t: None)
+    assert helped["scores"] == alone["scores"]
+    for result in (helped, alone):
+        stats = result["stats"]
+        assert stats.wrong == 0 and stats.seen_right + stats.confirmed + stats.entered_by_hand == stats.cards
+        assert stats.latencies and stats.sweep_latencies
+
+
+def test_demo_conditions_on_the_command_line(tmp_path):
+    from device.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["demo", "--conditions", "medium", "--out", str(tmp_path)])
