@@ -268,6 +268,24 @@ class Tracker:
             if t.state == PRESENT
         ]
 
+    def identify(self, corners, card: str) -> bool:
+        """A person named an ``uncertain`` card (the event's ``corners``): the tracker now knows
+        it as ``card`` (it stays possible while it lies there, and a second view of it is the
+        same card). Returns whether such an unnamed card was found."""
+        if corners is None:
+            return False
+        quad = np.asarray(corners, np.float32).reshape(4, 2)
+        reach = self.settings.follow_tolerance * (self._frame_size[0] if self._frame_size else 1280)
+        unnamed = [t for t in self._tracks if t.state == PRESENT and t.card is None]
+        if not unnamed:
+            return False
+        best = min(unnamed, key=lambda t: quad_distance(t.rest_quad if t.rest_quad is not None else t.quad, quad))
+        ref = best.rest_quad if best.rest_quad is not None else best.quad
+        if quad_distance(ref, quad) > reach:
+            return False
+        best.card = card
+        return True
+
     def process(self, frame: Frame) -> list[TableEvent]:
         """The events decided at ``frame`` (usually none)."""
         s = self.settings

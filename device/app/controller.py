@@ -124,6 +124,7 @@ class Controller:
     history: list[Notice] = field(default_factory=list)
     rules_help: bool = True  # whether the rules narrow the camera's and the questions' cards
     prompts: int = 0  # questions asked (uncertain or missing cards)
+    answered: list[tuple[Any, str]] = field(default_factory=list)  # (corners, code) of uncertain cards answered
 
     # ------------------------------------------------------------ entry points
 
@@ -222,6 +223,8 @@ class Controller:
         if not self.pending:
             return [Notice(INFO, f"no card waits for confirmation ({code})")]
         pending = self.pending.pop(0)
+        if pending.corners is not None:
+            self.answered.append((pending.corners, code))  # for the tracker: that card is ``code``
         return self.card_seen(code, pending.zone) + self.after_resolved(pending)
 
     def after_resolved(self, pending: PendingCard) -> list[Notice]:

@@ -78,8 +78,12 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     tracker = open_tracker(config) if tracker is None else tracker
 
     def tell_tracker() -> None:
-        """The cards the rules say the camera may see now (see ``Controller.possible_cards``)."""
-        tracker.possible = app.controller.possible_cards()
+        """The cards the player named, and those the rules say the camera may see now
+        (see ``Controller.possible_cards``)."""
+        controller = app.controller
+        while controller.answered:
+            tracker.identify(*controller.answered.pop(0))
+        tracker.possible = controller.possible_cards()
 
     tell_tracker()
     app.hooks.append(tell_tracker)

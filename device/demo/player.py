@@ -247,7 +247,10 @@ class ScriptedDemo:
         prompts = controller.prompts
 
         def tell_tracker() -> None:
-            """What the rules say the camera may see now (nothing, without their help)."""
+            """The cards the player named, and what the rules say the camera may see now
+            (nothing, without their help)."""
+            while controller.answered:
+                tracker.identify(*controller.answered.pop(0))
             tracker.possible = controller.possible_cards() if helped else None
 
         tell_tracker()

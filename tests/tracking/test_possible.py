@@ -212,3 +212,13 @@ def test_a_card_the_namer_cannot_tell_is_asked_not_taken_for_a_hand():
     # a hand (the namer: not a card face) still makes nothing
     _, _, events = run_with(SCRIPT, {"H07": {"unknown": 0.9}}, None)
     assert [(e.type, e.card) for e in events] == [("appeared", "C03")]
+
+
+def test_a_card_a_person_named_is_known_to_the_tracker():
+    _, tracker, events = run_with(SCRIPT, HESITANT, None)
+    unsure = events[0]
+    assert unsure.type == "uncertain"
+    assert not tracker.identify([[0, 0], [1, 0], [1, 1], [0, 1]], "H07")  # nothing unnamed there
+    assert tracker.identify(unsure.corners, "H07")
+    assert sorted(c["card"] for c in tracker.cards) == ["C03", "H07"]
+    assert not tracker.identify(unsure.corners, "H07")  # named now
