@@ -97,6 +97,14 @@ class _Vote:
     confidence: float
     top: list[tuple[str | None, float]]
     conflict: bool = False  # the namer saw a card that cannot appear (support under min_support)
+    unknown: float = 0.0  # the (rescored) probability that the crop is not a card face
+
+    @property
+    def not_a_card(self) -> bool:
+        """The namer's best guess is "not a card face", or no card stands out and the
+        "not a card" class is at least as likely as the best card."""
+        card, p = self.top[0]
+        return card is None or (p < 0.2 and self.unknown >= p)
 
 
 NEW, PRESENT, IGNORED = "new", "present", "ignored"
@@ -259,6 +267,24 @@ class Tracker:
             for t in self._tracks
             if t.state == PRESENT
         ]
+
+    def identify(self, corners, card: str) -> bool:
+        """A person named an ``uncertain`` card (the event's ``corners``): the tracker now knows
+        it as ``card`` (it stays possible while it lies there, and a second view of it is the
+        same card). Returns whether such an unnamed card was found."""
+        if corners is None:
+            return False
+        quad = np.asarray(corners, np.float32).reshape(4, 2)
+        reach = self.settings.follow_tolerance * (self._frame_size[0] if self._frame_size else 1280)
+        unnamed = [t for t in self._tracks if t.state == PRESENT and t.card is None]
+        if not unnamed:
+            return False
+        best = min(unnamed, key=lambda t: quad_distance(t.rest_quad if t.rest_quad is not None else t.quad, quad))
+        ref = best.rest_quad if best.rest_quad is not None else best.quad
+        if quad_distance(ref, quad) > reach:
+            return False
+        best.card = card
+        return True
 
     def process(self, frame: Frame) -> list[TableEvent]:
         """The events decided at ``frame`` (usually none)."""
@@ -523,7 +549,8 @@ class Tracker:
             probs, _ = run(crops)
             labels = [None if lab == UNKNOWN_LABEL else lab for lab in labels]
         elif possible is None:
-            return [_Vote(n.card, float(n.confidence), [(n.card, float(n.confidence))]) for n in namer.name(crops)]
+            return [_Vote(n.card, float(n.confidence), [(n.card, float(n.confidence))], False,
+                          float(n.confidence) if n.card is None else 0.0) for n in namer.name(crops)]
         else:
             # a namer that gives only its best answer: the rest of its probability spread evenly
             namings = list(namer.name(crops))
@@ -543,7 +570,8 @@ class Tracker:
             top = [(labels[k], float(p[k])) for k in order]
             card, conf = top[0]
             conflict = support < self.settings.min_support
-            out.append(_Vote(card if conf >= threshold and not conflict else None, conf, top, conflict))
+            unknown = float(p[labels.index(None)]) if None in labels else 0.0
+            out.append(_Vote(card if conf >= threshold and not conflict else None, conf, top, conflict, unknown))
         return out
 
     def _decide(self, frame: Frame, named: list[_Track]) -> list[TableEvent]:
@@ -571,7 +599,7 @@ class Tracker:
         unknown = len(votes) - len(named)
         if sum(v.conflict for v in votes) * 2 >= len(votes):
             return "uncertain", None, 0.0  # a card the rules exclude: ask, never guess a look-alike
-        if unknown * 2 > len(votes) and all(v.top[0][0] is None or v.top[0][1] < 0.2 for v in votes if v.card is None):
+        if unknown * 2 > len(votes) and all(v.not_a_card for v in votes if v.card is None):
             return "none", None, 0.0
         return "uncertain", None, 0.0
 

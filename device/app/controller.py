@@ -17,7 +17,12 @@ them before the engine applies them. It never decides a rule itself:
 * :class:`Controller` here holds what every game shares: cards to confirm,
   undo, a card entered by hand, the next deal, the end of the game.
 * An ``uncertain`` event waits for a ``('confirm_card', code)`` or
-  ``('correct_card', code)`` decision; nothing is guessed.
+  ``('correct_card', code)`` decision; nothing is guessed. A card the table
+  should have shown and did not (a trick swept short) is asked for the same
+  way.
+* :meth:`Controller.possible_cards` says, from the engine's state, which
+  cards the camera may see now (and how likely each is); the app hands it to
+  the tracker, and questions list possible cards only.
 * An operation the engine refuses produces an ``alert`` notice with the
   engine's reason; it is never dropped silently.
 * ``('card', code)`` enters a card by hand: it is treated exactly like a card
@@ -38,6 +43,7 @@ from typing import Any
 from device.app.session import GameSession
 from engine.errors import TarotmateError
 from vision.events import APPEARED, CLEARED, MOVED, REMOVED, UNCERTAIN, TableEvent
+from vision.possible import PossibleCards
 
 MIDDLE = "middle"
 _SEAT_ZONE = re.compile(r"^seat(\d+)$")
@@ -66,20 +72,31 @@ class Notice:
     why: Any = None  # for a refusal: the engine's reason (engine.reasons.Reason), translated by the screen
 
 
+UNCERTAIN_CARD = "uncertain"
+MISSING_CARD = "missing"
+
+
 @dataclass
 class PendingCard:
-    """An uncertain card waiting for the player's confirmation."""
+    """A card waiting for the player: an uncertain one to confirm, or a missing one to name.
+
+    ``possible``: the cards it may be, best first (``None``: any card);
+    ``seat``: whose card it is, when the game knows."""
 
     zone: str
     candidates: list[tuple[str | None, float]]
     corners: list[list[float]] | None = None
+    possible: tuple[str, ...] | None = None
+    seat: int | None = None
+    reason: str = UNCERTAIN_CARD
+    asked_at: int = 0  # operations in the deal when it was asked
 
     @property
     def best(self) -> str | None:
         for code, _ in self.candidates:
             if code is not None:
                 return code
-        return None
+        return self.possible[0] if self.possible else None
 
     @property
     def confidence(self) -> float:
@@ -87,8 +104,13 @@ class PendingCard:
 
     @property
     def alternatives(self) -> tuple[str, ...]:
+        """The other cards it may be, best first: the camera's, then (with the rules) the
+        most likely possible ones."""
         best = self.best
-        return tuple(c for c, _ in self.candidates if c is not None and c != best)
+        seen = tuple(c for c, _ in self.candidates if c is not None and c != best)
+        if self.possible is None:
+            return seen
+        return seen + tuple(c for c in self.possible if c != best and c not in seen)
 
 
 def seat_of_zone(zone: str) -> int | None:
@@ -105,6 +127,9 @@ class Controller:
     session: GameSession
     pending: list[PendingCard] = field(default_factory=list)
     history: list[Notice] = field(default_factory=list)
+    rules_help: bool = True  # whether the rules narrow the camera's and the questions' cards
+    prompts: int = 0  # questions asked (uncertain or missing cards)
+    answered: list[tuple[Any, str]] = field(default_factory=list)  # (corners, code) of uncertain cards answered
 
     # ------------------------------------------------------------ entry points
 
@@ -113,6 +138,10 @@ class Controller:
             notices = self._on_event(event)
         except TarotmateError as exc:  # e.g. a card code the engine does not know
             notices = [Notice(ALERT, f"{event.type} in {event.zone}: {exc}", card=event.card)]
+        if any(n.kind == APPLIED for n in notices):
+            # the camera saw what a question asked for (a swept card put back): the question is moot
+            count = self.session.operations_count
+            self.pending = [p for p in self.pending if p.reason != MISSING_CARD or p.asked_at >= count]
         return self._remember(notices)
 
     def _on_event(self, event: TableEvent) -> list[Notice]:
@@ -165,16 +194,52 @@ class Controller:
                        result.refusal.rule, detail=reason, why=getattr(result.refusal, "why", None))]
 
     def _uncertain(self, event: TableEvent) -> list[Notice]:
-        pending = PendingCard(event.zone, list(event.candidates), event.corners)
+        if self.session.deal_over:
+            return [Notice(INFO, f"an unclear card in {event.zone} after the end of the deal: ignored")]
+        possible = self.possible_cards() if self.rules_help else None
+        candidates = list(event.candidates)
+        if possible is not None:
+            candidates = [(c, p) for c, p in candidates if c is None or c in possible]
+        pending = PendingCard(event.zone, candidates, event.corners, self.question_cards(possible, candidates))
         self.pending.append(pending)
+        self.prompts += 1
         best = pending.best or "?"
         return [Notice(CONFIRM, f"confirm the card in {event.zone}: {best}?", card=pending.best)]
+
+    def ask_missing(self, zone: str, seat: int | None, what: str) -> list[Notice]:
+        """A card the table should have shown and did not: ask the player which it was."""
+        possible = self.possible_cards() if self.rules_help else None
+        pending = PendingCard(zone, [], None, self.question_cards(possible, []), seat, MISSING_CARD,
+                              self.session.operations_count)
+        self.pending.append(pending)
+        self.prompts += 1
+        return [Notice(CONFIRM, what, seat=seat)]
+
+    @staticmethod
+    def question_cards(possible: PossibleCards | None, candidates) -> tuple[str, ...] | None:
+        """The cards a question offers: the camera's candidates first, then the other
+        possible cards, most likely first (``None``: any of the 78)."""
+        if possible is None:
+            return None
+        scores = {c: 2.0 + p for c, p in candidates if c is not None}
+        return tuple(possible.best_first({c: scores.get(c, w) for c, w in possible.weights.items()}))
 
     def _resolve(self, code: str) -> list[Notice]:
         if not self.pending:
             return [Notice(INFO, f"no card waits for confirmation ({code})")]
         pending = self.pending.pop(0)
-        return self.card_seen(code, pending.zone)
+        if pending.corners is not None:
+            self.answered.append((pending.corners, code))  # for the tracker: that card is ``code``
+        return self.card_seen(code, pending.zone) + self.after_resolved(pending)
+
+    def after_resolved(self, pending: PendingCard) -> list[Notice]:
+        """After a question was answered (a game may ask the next missing card)."""
+        return []
+
+    def possible_cards(self) -> PossibleCards | None:
+        """The cards the camera may see now, with their likelihood (``None``: any card).
+        Rules-free vision receives it (:attr:`vision.tracker.Tracker.possible`)."""
+        return None
 
     def _decide_confirm_card(self, code: str) -> list[Notice]:
         return self._resolve(code)

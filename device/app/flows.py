@@ -122,39 +122,55 @@ def yes_no(flow: Flow, title: str, decision: Decision) -> Step:
 
 
 class CardPicker:
-    """Pick any of the 78 cards in two steps: category, then rank."""
+    """Pick a card in two steps: category (trumps, each suit, the Excuse), then rank.
 
-    def __init__(self, flow: Flow, title: str, on_card: Callable[[str], list[Decision]]) -> None:
+    ``cards``: the cards to offer (e.g. the possible ones); ``None``: all 78.
+    A category none of them belongs to is left out; one with a single card
+    is that card."""
+
+    def __init__(self, flow: Flow, title: str, on_card: Callable[[str], list[Decision]],
+                 cards: Sequence[str] | None = None) -> None:
         self.flow, self.title, self.on_card = flow, title, on_card
+        self.cards = None if cards is None else frozenset(cards)
 
-    def start(self) -> None:
-        tr, lang, style = self.flow.tr, self.flow.lang, self.flow.style
-        categories = [(suit_name("T", lang, style), "T")]
-        categories += [(suit_name(s, lang, style), s) for s in SUITS]
-        categories += [(card_name("EX", lang, style), "EX")]
-        self.flow.push(Step(self.title, categories, self._category))
-
-    def _category(self, category: str) -> list[Decision]:
+    def _codes(self, category: str) -> list[str]:
         if category == "EX":
-            return self.on_card("EX")
-        lang, style = self.flow.lang, self.flow.style
-        if category == "T":
+            codes = ["EX"]
+        elif category == "T":
             codes = [f"T{n:02d}" for n in range(21, 0, -1)]
         else:
             codes = [category + r for r in ("K", "Q", "N", "J")] + [f"{category}{n:02d}" for n in range(10, 0, -1)]
+        return codes if self.cards is None else [c for c in codes if c in self.cards]
+
+    def start(self) -> None:
+        lang, style = self.flow.lang, self.flow.style
+        categories = [(suit_name("T", lang, style), "T")]
+        categories += [(suit_name(s, lang, style), s) for s in SUITS]
+        categories += [(card_name("EX", lang, style), "EX")]
+        categories = [(label, cat) for label, cat in categories if self._codes(cat)]
+        self.flow.push(Step(self.title, categories, self._category))
+
+    def _category(self, category: str) -> list[Decision]:
+        codes = self._codes(category)
+        if len(codes) == 1:
+            return self.on_card(codes[0])
+        lang, style = self.flow.lang, self.flow.style
         options = [(card_name(code, lang, style), code) for code in codes]
         self.flow.push(Step(self.title, options, self.on_card))
         return []
 
 
 class ConfirmCardFlow(Flow):
-    """An uncertain card: OK confirms it, an alternative or "Other card…" corrects it."""
+    """An uncertain card: OK confirms it, an alternative or "Other card…" corrects it
+    ("Other card…" offers ``others``, grouped by suit, or all 78 cards)."""
 
     OTHER = "other"
 
     def __init__(self, code: str, confidence: float, alternatives: Sequence[str] = (), seat: str | None = None,
-                 lang: str = "en", style: str = "french", trick: int | None = None, place: str = "trick") -> None:
+                 lang: str = "en", style: str = "french", trick: int | None = None, place: str = "trick",
+                 others: Sequence[str] | None = None) -> None:
         super().__init__(lang, style)
+        self.others = None if others is None else tuple(others)  # what "Other card…" offers (None: all 78)
         self.code = card(code).code
         self.confidence = confidence
         self.alternatives = tuple(card(a).code for a in alternatives)
@@ -168,7 +184,7 @@ class ConfirmCardFlow(Flow):
 
     def _pick(self, value: str) -> list[Decision]:
         if value == self.OTHER:
-            CardPicker(self, self.tr(N_("Which card?")), self._corrected).start()
+            CardPicker(self, self.tr(N_("Which card?")), self._corrected, self.others).start()
             return []
         self.finish()
         return [("confirm_card", value) if value == self.code else ("correct_card", value)]

@@ -129,6 +129,17 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
         app.hooks.append(menus.sync)
         app.hooks.append(lambda: online.update(app.session))
         online.update(session)
+
+        def tell_tracker() -> None:
+            """The cards the player named, and those the rules say the camera may see now
+            (see ``Controller.possible_cards``)."""
+            controller = app.controller
+            while controller.answered:
+                tracker.identify(*controller.answered.pop(0))
+            tracker.possible = controller.possible_cards()
+
+        tell_tracker()
+        app.hooks.append(tell_tracker)
         for event in early:
             menus.on_button(event)
         while not stop:

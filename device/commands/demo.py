@@ -38,6 +38,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deck", metavar="DIR", help="draw the cards from a folder of scans (CODE.jpg/png) "
                                                       "instead of the built-in deck")
     parser.add_argument("--lang", choices=("en", "fr", "es"), default="en", help="language of the screens")
+    parser.add_argument("--conditions", choices=("easy", "hard"), default="easy",
+                        help="the simulated table: easy (default: even light, a sharp top-down camera) or hard "
+                             "(dim light and noise, a lamp's glare, lingering hands, trick piles, small cards, "
+                             "a tilted camera, blur; drawn from --seed)")
+    parser.add_argument("--no-rules-help", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--fresh", action="store_true", help="forget the demo's log in --out and start over")
     parser.add_argument("--max-seconds", type=float, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--frame-width", type=int, default=None, help=argparse.SUPPRESS)
@@ -65,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         recogniser=args.recogniser, deck=args.deck, lang=args.lang, fresh=args.fresh,
         max_seconds=args.max_seconds, frame_width=args.frame_width, speed=args.speed,
         deals=args.deals, target=args.target,
+        conditions=args.conditions, rules_help=not args.no_rules_help,
     )
     result = run_demo(settings)
     sys.stdout.write(result["text"])

@@ -29,6 +29,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sim.add_argument("--tricks", type=int, default=1, help="tricks to play (default 1)")
     sim.add_argument("--seed", type=int, default=0, help="random seed of the simulated scene")
     sim.add_argument("--sim-deck", metavar="FOLDER", help="deck scans to draw (CODE.jpg/png); default: the built-in deck")
+    sim.add_argument("--conditions", choices=("easy", "hard"), default="easy",
+                     help="the simulated table: easy (default) or hard (dim, glare, lingering hands, piles, small "
+                          "cards, a tilted camera, blur; drawn from --seed)")
     sim.add_argument(
         "--truth", action="store_true",
         help="name the simulated cards from the simulator's ground truth instead of the card model (tracker check)",
@@ -48,7 +51,8 @@ def _open(args):
     if args.tricks < 1:
         raise TarotmateError("--tricks must be at least 1")
     script = trick_script(players=args.players, seed=args.seed, tricks=args.tricks)
-    sim = TableSimulator(script, players=args.players, seed=args.seed, deck=args.sim_deck, fps=args.fps or 30.0)
+    sim = TableSimulator(script, players=args.players, seed=args.seed, deck=args.sim_deck, fps=args.fps or 30.0,
+                         conditions=args.conditions)
     return SimulatorSource(sim), sim
 
 

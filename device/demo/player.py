@@ -44,11 +44,17 @@ class VisionStats:
 
     frames: int = 0
     events: int = 0
-    cards: int = 0
-    seen_right: int = 0  # as measured when an operation matched at once (a check on read_right)
-    confirmed: int = 0
-    corrected: int = 0
-    entered_by_hand: int = 0
+    seen_right: int = 0  # cards committed from the camera without a question, and right
+    confirmed: int = 0  # cards committed after a question
+    corrected: int = 0  # operations the camera got wrong, undone
+    wrong: int = 0  # cards committed from the camera without a question, not the card played
+    entered_by_hand: int = 0  # cards entered from the menu
+    prompts: int = 0  # questions shown (uncertain or missing cards)
+    presses: int = 0  # the player's button presses, bids and écart included
+    unpriced: int = 0  # decisions no menu flow could price (counted as one press each)
+    cards: int = 0  # cards the camera should have seen
+    latencies: list[int] = field(default_factory=list)  # frames from a card at rest to its event
+    sweep_latencies: list[int] = field(default_factory=list)  # frames from a zone emptied to its event
     seconds: float = 0.0
     recognition: str = ""
     details: list[str] = field(default_factory=list)
@@ -57,6 +63,11 @@ class VisionStats:
     @property
     def read_right(self) -> int:
         return self.cards - self.confirmed - self.entered_by_hand
+
+    def camera(self) -> dict:
+        """The summary's ``camera`` figures."""
+        return {"right": self.seen_right, "wrong": self.wrong, "confirmed": self.confirmed,
+                "by_hand": self.entered_by_hand}
 
     def line(self) -> str:
         fps = self.frames / self.seconds if self.seconds else 0.0
@@ -102,6 +113,11 @@ class ScriptedDemo:
         self.stats = VisionStats()  # each deal's cards are counted as it starts (start_deal)
         self.number = 1  # the deal whose truth is played
         self.after_scene: Callable[[], None] | None = None  # saves the stats (set by the demo runner)
+        self._asked = 0  # answers and hand entries since the last committed operation
+        from vision.simulator import draw_sim_conditions
+
+        # the same table (light, lamp, camera) for every scene of the deal
+        self.table = draw_sim_conditions(getattr(settings, "conditions", "easy"), settings.seed)
 
     # -------------------------------------------------------- per game
 
@@ -115,6 +131,9 @@ class ScriptedDemo:
         if number != self.number:
             self.truth, self.truth_ops = self.truth_for(number, session.deal.setup.get("dealer", 0))
             self.number = number
+            from vision.simulator import draw_sim_conditions
+
+            self.table = draw_sim_conditions(getattr(self.settings, "conditions", "easy"), self.settings.seed + number - 1)
         if number not in self.stats.counted_deals:  # the cards the camera has to see in this deal too
             self.stats.counted_deals.append(number)
             self.stats.cards += self.visual_cards()
@@ -187,9 +206,10 @@ class ScriptedDemo:
             done = self.done_ops(session)
             wrong = next((i for i, op in enumerate(done) if not self.same(op, self.truth_ops[i])), None)
             if wrong is not None:
-                app.on_decision(("undo",))
+                self.decide(app, ("undo",))
                 if wrong == len(done) - 1:
                     self.stats.corrected += 1
+                    self.stats.wrong += self.wrong_cards(done[-1], self.truth_ops[wrong])
                     self.stats.details.append(f"camera: {done[-1]} for {self.truth_ops[wrong]}")
                     self.report(f"player: the camera got {self._short(done[-1])} wrong: undo")
                     if self.truth_ops[wrong]["op"] in self.visual:
@@ -201,7 +221,7 @@ class ScriptedDemo:
                 continue
             if expected is None or expected["op"] in self.visual:
                 return
-            notices = app.on_decision(self.decision_for(expected))
+            notices = self.decide(app, self.decision_for(expected))
             if len(session.state.operations) == len(done):
                 raise TarotmateError(f"the table app refused the player's {expected['op']}: "
                                      + "; ".join(n.text for n in notices))
@@ -209,11 +229,50 @@ class ScriptedDemo:
     def _answer(self, app: TableApp, expected: dict | None) -> None:
         truth_card = self.pending_truth(app, expected)
         if truth_card is None:
-            app.on_decision(("reject_card",))
+            self.decide(app, ("reject_card",))
             return
-        self.stats.confirmed += 1
         best = app.controller.pending[0].best
-        app.on_decision(("confirm_card" if best == truth_card else "correct_card", truth_card))
+        self.decide(app, ("confirm_card" if best == truth_card else "correct_card", truth_card), "confirmed")
+
+    def decide(self, app: TableApp, decision: tuple, counted: str | None = None) -> list:
+        """Enter ``decision`` as the buttons would (its presses counted); ``counted``:
+        ``"confirmed"`` (a question answered) or ``"by_hand"`` (a card entered from the menu)."""
+        from device.demo.presses import price
+
+        k = len(app.session.state.operations)
+        presses = price(app, decision)
+        if presses is None:
+            self.stats.unpriced += 1
+            presses = 1
+        self.stats.presses += presses
+        if counted == "confirmed":
+            self.stats.confirmed += 1
+        elif counted == "by_hand":
+            self.stats.entered_by_hand += 1
+        if counted:
+            self._asked += 1
+        notices = app.on_decision(decision)
+        self._count_commit(app, k)
+        return notices
+
+    def _count_commit(self, app: TableApp, k: int) -> None:
+        """After an operation was committed at index ``k``: the camera's cards in it that no
+        question or hand entry gave, when it is the truth's, are read right."""
+        done = app.session.state.operations
+        if len(done) <= k:
+            return
+        truth = self.truth_ops[k] if k < len(self.truth_ops) else None
+        op = done[k].to_dict()
+        if truth is not None and truth["op"] in self.visual and self.same(op, truth):
+            self.stats.seen_right += max(0, self.cards_of(truth) - self._asked)
+        self._asked = 0
+
+    def wrong_cards(self, done: dict, truth: dict) -> int:
+        """How many cards of an operation the camera got wrong."""
+        got, want = done.get("cards"), truth.get("cards")
+        if isinstance(got, list) and isinstance(want, list):
+            return len(set(got) - set(want)) or 1
+        return 1
 
     @staticmethod
     def _short(op: dict) -> str:
@@ -234,21 +293,41 @@ class ScriptedDemo:
         before = len(session.state.operations)
         s = self.settings
         simulator = TableSimulator(script, players=s.players, size=frame_size(s), seed=s.seed * 1000 + before,
-                                   deck=s.deck, speed=s.speed or (1.6 if s.fast else 1.0))
+                                   deck=s.deck, speed=s.speed or (1.6 if s.fast else 1.0), conditions=self.table)
         tracker, frames = recognition.tracker_and_frames(simulator)
+        helped = getattr(s, "rules_help", True)
+        controller = app.controller
+        controller.rules_help = helped
+        prompts = controller.prompts
+
+        def tell_tracker() -> None:
+            """The cards the player named, and what the rules say the camera may see now
+            (nothing, without their help)."""
+            while controller.answered:
+                tracker.identify(*controller.answered.pop(0))
+            tracker.possible = controller.possible_cards() if helped else None
+
+        tell_tracker()
         started = time.perf_counter()
+        seen_events = []
         for frame in frames:
             events = tracker.process(frame)
             self.stats.frames += 1
             if events:
+                seen_events += events
                 self._feed(app, events)
+                tell_tracker()
             elif self.stats.frames % 10 == 0:
                 app.outputs.idle()
-        self._feed(app, tracker.flush())
+        last = tracker.flush()
+        seen_events += last
+        self._feed(app, last)
         self.stats.seconds += time.perf_counter() - started
+        self._measure(simulator, seen_events)
         self.keep_in_step(app)
         self.enter_missing(app, scope)
         self.keep_in_step(app)
+        self.stats.prompts += controller.prompts - prompts
         app.tick += 1
         if self.after_scene is not None:
             self.after_scene()
@@ -258,13 +337,18 @@ class ScriptedDemo:
         session = app.session
         for event in events:
             k = len(session.state.operations)
-            expected = self.expected(session)
             app.on_events([event])
             self.stats.events += 1
-            done = session.state.operations
-            if len(done) > k and expected is not None and self.same(done[k].to_dict(), expected):
-                self.stats.seen_right += self.cards_of(expected)
+            self._count_commit(app, k)
             self.keep_in_step(app)
+
+    def _measure(self, simulator, events) -> None:
+        """Latencies of the scene's events against the simulator's truth."""
+        from vision.simulator import score_events
+
+        score = score_events(simulator.expected, events)
+        self.stats.latencies += score.latencies
+        self.stats.sweep_latencies += score.cleared_latencies
 
     def play(self, app: TableApp, recognition, deadline: float | None) -> None:
         """Scenes until the deal (or game) is over."""

@@ -58,6 +58,8 @@ class DemoSettings:
     max_seconds: float | None = None
     deals: int = 1  # deals (Trivium: games) to play; fewer when the target is reached
     target: int | None = None  # the total that ends the game early
+    conditions: str = "easy"  # the simulated table: easy or hard (vision.simulator.conditions)
+    rules_help: bool = True  # the rules tell the camera which cards are possible (off: for measuring)
 
 
 # ---------------------------------------------------------------- outputs
@@ -205,7 +207,7 @@ def run_demo(settings: DemoSettings, report: Callable[[str], None] | None = None
         if demo.stats.frames:
             extra.append("camera: " + demo.stats.line())
         text = write_scores(out, demo.names, scores, totals, extra)
-        write_summary(out, game.kind, len(demo.names), len(deals), totals)
+        write_summary(out, game.kind, len(demo.names), len(deals), totals, demo.stats)
         frames = recorder.write_gif(out / "demo.gif")
         report(f"wrote {out / 'demo.gif'} ({frames} screens), {record_path}, {out / 'scores.txt'}, "
                f"{out / 'scores.csv'}, {out / SUMMARY_NAME}")
@@ -244,9 +246,20 @@ def play_deals(session: GameSession, app: TableApp, demo, settings: DemoSettings
 SUMMARY_NAME = "summary.json"
 
 
-def write_summary(out: Path, game: str, players: int, deals: int, totals: list) -> dict:
-    """``summary.json``: the game, the number of players, the deals played and the total per player."""
-    summary = {"game": game, "players": players, "deals": deals, "scores": [_number(t) for t in totals]}
+def write_summary(out: Path, game: str, players: int, deals: int, totals: list, stats) -> dict:
+    """``summary.json``: the game, the number of players, the deals played, the
+    cards the camera had to see, what the camera did, what the player pressed,
+    the total per player, and that the exported record replays.
+
+    camera: ``right`` (committed from the camera without a question, and
+    right), ``wrong`` (committed without a question, not the card played),
+    ``confirmed`` (committed after a question), ``by_hand`` (entered from the
+    menu); ``prompts``: questions shown; ``presses``: the scripted player's
+    button presses, bids and écart included; ``replay``: every deal's exported
+    record replayed gives the same scores (checked before this is written)."""
+    summary = {"game": game, "players": players, "deals": deals, "cards": stats.cards, "camera": stats.camera(),
+               "prompts": stats.prompts, "presses": stats.presses, "scores": [_number(t) for t in totals],
+               "replay": "ok"}
     (out / SUMMARY_NAME).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return summary
 

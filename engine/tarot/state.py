@@ -320,6 +320,16 @@ class TarotDeal(GameState[Operation]):
         self._check_seat_arg(seat)
         return proven_facts(self._evidence.constraints[seat])
 
+    def proven_absent(self, seat: int) -> frozenset[str]:
+        """The cards the seat's plays have proven it does not hold (a suit it failed to
+        follow, trumps it could not play): playing one of them now would be a revoke."""
+        self._check_seat_arg(seat)
+        out: set[int] = set()
+        for k in self._evidence.constraints[seat]:
+            if not k.reported and k.rule_if_suit not in ("poignee", "misere", "ecart"):
+                out |= k.forbidden
+        return frozenset(CODE[c] for c in out)
+
     def _check_seat_arg(self, seat: int) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise TarotmateError(f"seat {seat!r} does not exist at {self.players} players")

@@ -79,6 +79,20 @@ def test_cards_go_to_the_seat_whose_turn_it_is(log):
 
 
 def test_a_refused_card_is_an_alert_with_the_engines_reason(log):
+    # a card the taker discarded (the écart was entered), seen as if played: the engine refuses it
+    truth = next(t for t in (random_deal(4, s) for s in range(6, 60)) if t.ecart)
+    controller = tarot(log, truth)
+    first_play = next(i for i, op in enumerate(truth.operations) if op.to_dict()["op"] == "play")
+    play_through(controller, truth, stop_before=first_play)
+    refused = truth.ecart[0]
+    count = controller.session.operations_count
+    notices = controller.on_event(seen(refused))
+    assert notices[-1].kind == ALERT
+    assert refused in notices[-1].text and "refused" in notices[-1].text
+    assert controller.session.operations_count == count
+
+
+def test_a_card_seen_again_after_it_was_played_is_no_alert(log):
     truth = random_deal(4, 6)
     controller = tarot(log, truth)
     first_trick_end = [i for i, op in enumerate(truth.operations) if op.to_dict()["op"] == "play"][3]
@@ -86,15 +100,15 @@ def test_a_refused_card_is_an_alert_with_the_engines_reason(log):
     replayed = truth.tricks[0].cards[0]  # played at trick 1, seen again at trick 2
     count = controller.session.operations_count
     notices = controller.on_event(seen(replayed))
-    assert notices[-1].kind == ALERT
-    assert replayed in notices[-1].text and "refused" in notices[-1].text
+    assert notices[-1].kind == INFO and "seen again" in notices[-1].text and replayed in notices[-1].text
     assert controller.session.operations_count == count
 
 
-def test_a_card_during_the_bidding_is_an_alert(log):
+def test_a_card_during_the_bidding_is_an_alert_without_the_phase_name(log):
     controller = tarot(log, random_deal(4, 7))
     notices = controller.on_event(seen("H07"))
-    assert notices[-1].kind == ALERT and "bidding" in notices[-1].text
+    assert notices[-1].kind == ALERT and "H07" in notices[-1].text
+    assert "bidding" not in notices[-1].text and "during the" not in notices[-1].text
 
 
 def test_uncertain_card_waits_for_confirmation_or_correction(log):
@@ -142,11 +156,16 @@ def test_chien_is_collected_from_the_middle(log):
     cards = truth.chien
     for card in cards[:-1]:
         assert controller.on_event(seen(card))[-1].kind == INFO
-    # swept too early: an alert, and the chien starts again
-    assert controller.on_event(TableEvent("cleared", 0, 0.0, "middle"))[-1].kind == ALERT
+    # swept too early: the missing card is asked for, among the cards not yet seen
+    assert controller.on_event(TableEvent("cleared", 0, 0.0, "middle"))[-1].kind == CONFIRM
+    question = controller.pending[0]
+    assert question.reason == "missing" and cards[-1] in question.possible
+    assert not set(cards[:-1]) & set(question.possible)
+    # shown again instead: the chien is complete and the question is gone
     for card in cards:
         notices = controller.on_event(seen(card))
     assert notices[-1].kind == APPLIED and controller.session.state.phase == "ecart"
+    assert not controller.pending
 
 
 def test_poignee_from_the_menu_reads_the_trumps_from_the_camera(log):

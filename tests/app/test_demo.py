@@ -99,7 +99,8 @@ def test_demo_plays_n_deals_and_reports_the_totals_in_summary_json(tmp_path):
     assert main(args) == 0
     summary = json.loads((tmp_path / "summary.json").read_text())
     expected = _expected_totals(3, 5, 3, None)
-    assert summary == {"game": "french-tarot", "players": 3, "deals": 3, "scores": list(expected.totals)}
+    assert {k: summary[k] for k in ("game", "players", "deals", "scores")} == \
+        {"game": "french-tarot", "players": 3, "deals": 3, "scores": list(expected.totals)}
     assert "deal 3: contract" in (tmp_path / "scores.txt").read_text()
 
 
@@ -121,4 +122,39 @@ def test_trivium_demo_plays_a_match(tmp_path):
     games = [random_game(names, 2), random_game(names, 3, dealer=1)]
     totals = [a + b for a, b in zip(games[0].scores, games[1].scores)]
     summary = json.loads((tmp_path / "summary.json").read_text())
-    assert summary == {"game": "trivium", "players": 3, "deals": 2, "scores": totals} and result["deals"] == 2
+    assert {k: summary[k] for k in ("game", "players", "deals", "scores")} == \
+        {"game": "trivium", "players": 3, "deals": 2, "scores": totals} and result["deals"] == 2
+
+
+def test_summary_json_says_what_the_camera_and_the_player_did(tmp_path):
+    result = run_demo(DemoSettings(seed=4, players=3, out=tmp_path, **QUICK), report=lambda t: None)
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert list(summary) == ["game", "players", "deals", "cards", "camera", "prompts", "presses", "scores", "replay"]
+    assert list(summary["camera"]) == ["right", "wrong", "confirmed", "by_hand"]
+    assert summary["game"] == "french-tarot" and summary["players"] == 3 and summary["deals"] == 1
+    assert summary["scores"] == result["scores"] and summary["replay"] == "ok"
+    camera = summary["camera"]
+    assert summary["cards"] in (72, 78)  # 3 x 24 played, and the chien when it is shown
+    assert camera["wrong"] == 0
+    assert camera["right"] + camera["confirmed"] + camera["by_hand"] == summary["cards"]
+    assert summary["prompts"] >= camera["confirmed"]
+    assert summary["presses"] >= 3  # three bids at least, on the buttons
+
+
+def test_demo_on_the_hard_table_with_and_without_the_rules_help(tmp_path):
+    helped = run_demo(DemoSettings(seed=5, players=4, out=tmp_path / "a", conditions="hard", **QUICK),
+                      report=lambda t: None)
+    alone = run_demo(DemoSettings(seed=5, players=4, out=tmp_path / "b", conditions="hard", rules_help=False,
+                                  **QUICK), report=lambda t: None)
+    assert helped["scores"] == alone["scores"]
+    for result in (helped, alone):
+        stats = result["stats"]
+        assert stats.wrong == 0 and stats.seen_right + stats.confirmed + stats.entered_by_hand == stats.cards
+        assert stats.latencies and stats.sweep_latencies
+
+
+def test_demo_conditions_on_the_command_line(tmp_path):
+    from device.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["demo", "--conditions", "medium", "--out", str(tmp_path)])

@@ -201,3 +201,24 @@ def test_a_best_answer_namer_is_rescored_too():
     events += tracker.flush()
     assert [e.type for e in events] == ["uncertain"]
     assert all(c != "H08" for c, _ in events[0].candidates)
+
+
+def test_a_card_the_namer_cannot_tell_is_asked_not_taken_for_a_hand():
+    # the namer is sure it sees a card (not a card face: 2 %) but hesitates between many trumps
+    spread = {f"T{n:02d}": 0.05 for n in range(4, 17) if n not in (8, 13)}
+    table = {"H07": {"T13": 0.14, "T08": 0.11, "T03": 0.07, "unknown": 0.02, **spread}}
+    _, tracker, events = run_with(SCRIPT, table, None)
+    assert [e.type for e in events] == ["uncertain", "appeared"]
+    # a hand (the namer: not a card face) still makes nothing
+    _, _, events = run_with(SCRIPT, {"H07": {"unknown": 0.9}}, None)
+    assert [(e.type, e.card) for e in events] == [("appeared", "C03")]
+
+
+def test_a_card_a_person_named_is_known_to_the_tracker():
+    _, tracker, events = run_with(SCRIPT, HESITANT, None)
+    unsure = events[0]
+    assert unsure.type == "uncertain"
+    assert not tracker.identify([[0, 0], [1, 0], [1, 1], [0, 1]], "H07")  # nothing unnamed there
+    assert tracker.identify(unsure.corners, "H07")
+    assert sorted(c["card"] for c in tracker.cards) == ["C03", "H07"]
+    assert not tracker.identify(unsure.corners, "H07")  # named now

@@ -1,15 +1,34 @@
 """French tarot at the table: the chien, then each card of the play by turn order.
 
 See :mod:`device.app.controller` for what a controller does with table
-events and menu decisions.
+events and menu decisions. What the camera may see (:meth:`TarotController.possible_cards`):
+
+* while the chien is shown, any card not yet seen in it;
+* while the taker shows the trumps of the écart, any trump not yet shown;
+* during the play, the cards the seat whose turn it is may hold: no card
+  already played, none known elsewhere (the chien taken by another seat, a
+  poignée shown by another seat, an écart entered); the écart stays the
+  taker's secret, so the chien's cards stay possible for the taker. A suit
+  the seat's plays proved it lacks is unlikely (weight 0.05), never
+  impossible: playing it is a revoke, and the engine must still see it.
+
+A trick has one card per player: swept short, the card of the seat whose
+turn it was is asked for (the possible cards offered); a card seen again
+after it was played is "seen again", and cards after the end of the deal
+are ignored with a log line, never an alert.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from device.app.controller import ALERT, APPLIED, INFO, MIDDLE, Controller, Notice
+from device.app.controller import ALERT, APPLIED, INFO, MIDDLE, Controller, Notice, PendingCard
 from device.app.session import GameSession
+from engine.cards import CODES
+from vision.possible import PossibleCards
+
+UNLIKELY = 0.05  # the weight of a card the seat's plays proved it does not hold
+IMPOSSIBLE_RULES = ("card_seen", "not_in_hand", "phase", "turn")
 
 
 class TarotController(Controller):
@@ -35,6 +54,33 @@ class TarotController(Controller):
     def _decide_card(self, code: str) -> list[Notice]:
         return self.card_seen(code, MIDDLE)
 
+    # ------------------------------------------------------------ what the camera may see
+
+    def possible_cards(self) -> PossibleCards | None:
+        from engine.tarot import Play
+
+        deal = self.deal
+        if deal.phase == "chien":
+            seen = set(self.chien_seen)
+            return PossibleCards.of(c for c in CODES if c not in seen)
+        if deal.phase == "ecart":
+            return PossibleCards.of(c for c in CODES if c.startswith("T") and c not in self.ecart_shown)
+        if deal.phase != "play":
+            return None
+        seat = deal.to_play
+        shown = self.poignee_shown[3] if self.poignee_shown is not None else ()
+        absent = deal.proven_absent(seat)
+        weights = {}
+        for code in CODES:
+            if code in shown:
+                continue
+            refusal = deal.can(Play(seat, code))
+            if refusal is not None and refusal.rule in IMPOSSIBLE_RULES:
+                continue
+            # a refusal for another rule (a known hand's revoke) or a proven void: unlikely
+            weights[code] = UNLIKELY if (refusal is not None or code in absent) else 1.0
+        return PossibleCards(weights) if weights else None
+
     def card_seen(self, code: str, zone: str) -> list[Notice]:
         from engine.tarot import Play
 
@@ -58,9 +104,14 @@ class TarotController(Controller):
         if deal.phase == "play":
             if code in deal.current_trick.cards:
                 return [Notice(INFO, f"{code} is already in this trick", card=code)]
+            if code in deal.played:
+                trick, _ = deal.played[code]
+                return [Notice(INFO, f"{code} seen again (played in trick {trick})", card=code)]
             seat = deal.to_play
             return self.apply(Play(seat, code), f"{self._name(seat)} plays {code}")
-        return [Notice(ALERT, f"{code} seen during the {deal.phase}: not expected now", card=code)]
+        if self.session.deal_over:
+            return [Notice(INFO, f"{code} seen after the end of the deal: ignored", card=code)]
+        return [Notice(ALERT, f"{code} seen before the cards are played: not expected now", card=code)]
 
     def _chien_card(self, code: str) -> list[Notice]:
         from engine.tarot import RevealChien
@@ -90,13 +141,33 @@ class TarotController(Controller):
         if zone != MIDDLE:
             return []
         if deal.phase == "chien" and self.chien_seen:
-            seen, self.chien_seen = self.chien_seen, []
-            return [Notice(ALERT, f"the chien was taken with only {len(seen)} of {deal.chien_size} cards seen: "
-                                  "show it again or enter it from the menu")]
+            return self._ask_chien_card()
         if deal.phase == "play" and deal.current_trick.cards:
-            n = len(deal.current_trick.cards)
-            return [Notice(ALERT, f"trick {deal.trick_number} swept with {n} of {deal.players} cards: "
-                                  "enter the missing cards from the menu")]
+            return self._ask_trick_card()
+        return []
+
+    def _ask_chien_card(self) -> list[Notice]:
+        deal = self.deal
+        seen = len(self.chien_seen)
+        return self.ask_missing(MIDDLE, None, f"the chien was taken with {seen} of {deal.chien_size} cards seen: "
+                                              "which card is missing?")
+
+    def _ask_trick_card(self) -> list[Notice]:
+        deal = self.deal
+        seat = deal.to_play
+        n = len(deal.current_trick.cards)
+        return self.ask_missing(MIDDLE, seat, f"trick {deal.trick_number} swept with {n} of {deal.players} cards: "
+                                              f"which card did {self._name(seat)} play?")
+
+    def after_resolved(self, pending: PendingCard) -> list[Notice]:
+        """A missing card answered: while the swept trick (or chien) is still short, ask the next."""
+        if pending.reason != "missing" or self.pending:
+            return []
+        deal = self.deal
+        if deal.phase == "chien" and self.chien_seen:
+            return self._ask_chien_card()
+        if deal.phase == "play" and deal.current_trick.cards:
+            return self._ask_trick_card()
         return []
 
     def card_removed(self, code: str | None, zone: str) -> list[Notice]:

@@ -108,14 +108,12 @@ class TarotDemo(ScriptedDemo):
                 self.report(f"player: the camera missed {code}; entered by hand")
             else:
                 return
-            self.stats.entered_by_hand += 1
-            app.on_decision(("card", code))
+            self.decide(app, ("card", code), "by_hand")
 
     def enter_right(self, app: TableApp, right: dict) -> None:
         if right["op"] == "play":
-            self.stats.entered_by_hand += 1
             self.report(f"player: {right['card']} entered by hand")
-            app.on_decision(("card", right["card"]))
+            self.decide(app, ("card", right["card"]), "by_hand")
 
     def replay_scores(self, record: dict) -> list:
         from engine.tarot import replay_record

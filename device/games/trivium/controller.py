@@ -11,6 +11,8 @@ from typing import Any
 
 from device.app.controller import ALERT, APPLIED, INFO, MIDDLE, Controller, Notice, seat_of_zone
 from device.app.session import GameSession
+from engine.cards import CODES
+from vision.possible import PossibleCards
 
 
 @dataclass(frozen=True)
@@ -70,14 +72,27 @@ class TriviumController(Controller):
 
     # ------------------------------------------------------------ the camera
 
+    def possible_cards(self) -> PossibleCards | None:
+        """Any card whose place the table does not know to be the olla or a laid tercia
+        (the olla and the laid tercias are known), nor a group being laid."""
+        game = self.game
+        if game.phase != "play":
+            return None
+        where = game.state.located()
+        laying = {c for group in self.groups.values() for c in group}
+        codes = [c for c in CODES if where.get(c, ("", None))[0] not in ("olla", "laid") and c not in laying]
+        return PossibleCards.of(codes) if codes else None
+
     def _decide_card(self, code: str) -> list[Notice]:
         """A card entered by hand: the discard of the seat whose exchange it is."""
         return self.card_seen(code, MIDDLE)
 
     def card_seen(self, code: str, zone: str) -> list[Notice]:
         game = self.game
+        if self.session.deal_over:
+            return [Notice(INFO, f"{code} seen after the end of the game: ignored", card=code)]
         if game.phase != "play":
-            return [Notice(ALERT, f"{code} seen before the game started or after it ended", card=code)]
+            return [Notice(ALERT, f"{code} seen before the game started: not expected now", card=code)]
         seat = seat_of_zone(zone)
         if self.declaring is not None and seat == self.declaring[0]:
             shown = self.declaring[1]

@@ -100,7 +100,7 @@ class TriviumDemo(ScriptedDemo):
     def play_scene(self, app: TableApp, recognition) -> None:
         expected = self.expected(app.session)
         if expected["op"] == "take_from_olla":
-            app.on_decision(("exchange", "olla"))  # the player says where the card came from
+            self.decide(app, ("exchange", "olla"))  # the player says where the card came from
         super().play_scene(app, recognition)
 
     def enter_missing(self, app: TableApp, scope: dict) -> None:
@@ -112,16 +112,17 @@ class TriviumDemo(ScriptedDemo):
         if right["op"] == "lay_tercia":
             seen = controller.groups.pop(right["seat"], [])
             missing = [c for c in right["cards"] if c not in seen]
-            self.stats.entered_by_hand += len(missing)
             self.report(f"player: the camera missed {' '.join(missing)}; the tercia is entered by hand")
-            app.on_decision(("op", right))
+            if missing:  # one decision enters the tercia: each card the camera missed counts
+                self._asked += len(missing) - 1
+                self.stats.entered_by_hand += len(missing) - 1
+            self.decide(app, ("op", right), "by_hand" if missing else None)
         else:
-            self.stats.entered_by_hand += 1
             self.report(f"player: the camera missed {right['discard']}; entered by hand")
             controller.exchange_from = None
             if right["op"] == "take_from_olla":
-                app.on_decision(("exchange", "olla"))
-            app.on_decision(("card", right["discard"]))
+                self.decide(app, ("exchange", "olla"))
+            self.decide(app, ("card", right["discard"]), "by_hand")
 
     def check_against_truth(self, session: GameSession) -> None:
         super().check_against_truth(session)

@@ -1,0 +1,136 @@
+"""Table benchmark: whole French tarot deals on the simulated table, with and without the rules' help.
+
+Each deal is ``tarotmate demo`` (the real pipeline: simulator, tracker with
+the shipped card model, controller, deal log, engine, the scripted player)
+played twice: once with the rules telling the camera which cards are
+possible (the default), once without (``--no-rules-help``). Deals cycle
+through 3, 4 and 5 players and alternate the easy and the hard table; the
+seed draws the deal and the hard table's conditions.
+
+It prints, per table and help, the averages of the summary's figures
+(cards, camera right / wrong / confirmed / by hand, prompts, presses), the
+worst deal's ``wrong``, ``prompts`` and ``by_hand``, and the latency in
+frames from a card coming to rest to its event (and from a trick's pile
+leaving the middle to its ``cleared``), mean and worst, against the targets.
+
+    .venv/bin/python benchmarks/bench_table.py                 # 20 deals x 2 (--fast frames), all cores
+    .venv/bin/python benchmarks/bench_table.py --deals 6 --jobs 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+FIELDS = ("cards", "right", "wrong", "confirmed", "by_hand", "prompts", "presses")
+
+
+def plan(deals: int, first_seed: int) -> list[tuple[int, int, str]]:
+    """(seed, players, conditions) of each deal: players cycle 3, 4, 5; tables alternate easy, hard."""
+    return [(first_seed + i, (3, 4, 5)[i % 3], ("easy", "hard")[i % 2]) for i in range(deals)]
+
+
+def play(seed: int, players: int, conditions: str, helped: bool, fast: bool) -> dict:
+    """One demo deal; its summary figures and latencies."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+    import cv2
+
+    cv2.setNumThreads(1)
+    from device.demo.table import DemoSettings, run_demo
+
+    with tempfile.TemporaryDirectory(prefix="bench-table-") as out:
+        settings = DemoSettings(game="french-tarot", players=players, seed=seed, out=Path(out), fast=fast,
+                                display="none", fresh=True, conditions=conditions, rules_help=helped)
+        started = time.perf_counter()
+        result = run_demo(settings, report=lambda text: None)
+        stats = result["stats"]
+        summary = {"cards": stats.cards, **stats.camera(), "prompts": stats.prompts, "presses": stats.presses}
+        return {"seed": seed, "players": players, "conditions": conditions, "helped": helped,
+                "summary": summary, "latencies": list(stats.latencies), "sweeps": list(stats.sweep_latencies),
+                "frames": stats.frames, "seconds": time.perf_counter() - started,
+                "recognition": stats.recognition, "unpriced": stats.unpriced}
+
+
+def mean(values) -> float:
+    values = list(values)
+    return sum(values) / len(values) if values else float("nan")
+
+
+def report(runs: list[dict]) -> None:
+    print(f"{'table':<6} {'rules':<7} {'deals':>5} " + " ".join(f"{f:>9}" for f in FIELDS)
+          + f" {'worst w/p/h':>12} {'rest->event':>12} {'sweep':>10}")
+    groups = {}
+    for run in runs:
+        groups.setdefault((run["conditions"], run["helped"]), []).append(run)
+    for (conditions, helped), group in sorted(groups.items(), key=lambda kv: (kv[0][0], not kv[0][1])):
+        avg = [mean(r["summary"][f] for r in group) for f in FIELDS]
+        worst = (max(r["summary"]["wrong"] for r in group), max(r["summary"]["prompts"] for r in group),
+                 max(r["summary"]["by_hand"] for r in group))
+        lat = [x for r in group for x in r["latencies"]]
+        sw = [x for r in group for x in r["sweeps"]]
+        print(f"{conditions:<6} {'help' if helped else 'none':<7} {len(group):>5} "
+              + " ".join(f"{a:>9.1f}" for a in avg)
+              + f" {'%d/%d/%d' % worst:>12} {mean(lat):>5.1f} / {max(lat, default=0):>3d} {mean(sw):>4.1f} / {max(sw, default=0):>2d}")
+    print()
+    by = {(r["conditions"], r["helped"]): [] for r in runs}
+    for r in runs:
+        by[(r["conditions"], r["helped"])].append(r)
+    hard_help = [r["summary"]["prompts"] for r in by.get(("hard", True), [])]
+    hard_none = [r["summary"]["prompts"] for r in by.get(("hard", False), [])]
+    easy_help = [r["summary"]["prompts"] for r in by.get(("easy", True), [])]
+    targets = [
+        ("wrong = 0 in every deal", all(r["summary"]["wrong"] == 0 for r in runs)),
+        ("hard: <= 3 prompts per deal (with help)", bool(hard_help) and max(hard_help) <= 3),
+        ("hard: by_hand = 0 (with help)", all(r["summary"]["by_hand"] == 0 for r in by.get(("hard", True), []))),
+        ("easy: <= 1 prompt per deal (with help)", bool(easy_help) and max(easy_help) <= 1),
+        ("the rules' help at least halves hard prompts",
+         bool(hard_help) and bool(hard_none) and mean(hard_help) <= mean(hard_none) / 2),
+        ("a card at rest gets its event within 8 frames",
+         max((x for r in runs if r["helped"] for x in r["latencies"]), default=0) <= 8),
+        ("sweeping a trick within 10 frames", max((x for r in runs if r["helped"] for x in r["sweeps"]), default=0) <= 10),
+    ]
+    for text, ok in targets:
+        print(f"  [{'met' if ok else 'MISSED'}] {text}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=20, help="deals, each played with and without help (default 20)")
+    parser.add_argument("--seed", type=int, default=1, help="the first deal's seed (default 1)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="deals played at once (default: all cores)")
+    parser.add_argument("--full-size", action="store_true", help="1280x720 frames at normal speed (default: --fast, 960x540)")
+    args = parser.parse_args()
+    jobs = [(seed, players, cond, helped, not args.full_size)
+            for seed, players, cond in plan(args.deals, args.seed) for helped in (True, False)]
+    print(f"Tarotmate table benchmark: {args.deals} French tarot deals (3/4/5 players, easy and hard tables), "
+          f"each with and without the rules' help; {'1280x720' if args.full_size else '960x540 --fast'} frames, "
+          f"{args.jobs} at once", flush=True)
+    started = time.perf_counter()
+    runs = []
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = {pool.submit(play, *job): job for job in jobs}
+        for done, future in enumerate(as_completed(futures), 1):
+            run = future.result()
+            runs.append(run)
+            s = run["summary"]
+            print(f"  [{done:>2}/{len(jobs)}] seed {run['seed']:>3} {run['players']}p {run['conditions']:<4} "
+                  f"{'help' if run['helped'] else 'none'}: right {s['right']} wrong {s['wrong']} confirmed "
+                  f"{s['confirmed']} by_hand {s['by_hand']} prompts {s['prompts']} presses {s['presses']} "
+                  f"({run['seconds']:.0f} s)", flush=True)
+    print(f"\nrecognition: {runs[0]['recognition']}; {time.perf_counter() - started:.0f} s in all; "
+          f"decisions no menu could price (one press each): {sum(r['unpriced'] for r in runs)}\n")
+    report(runs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
