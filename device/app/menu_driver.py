@@ -53,7 +53,7 @@ class MenuDriver:
             return ConfirmCardFlow(pending.best or "EX", pending.confidence, pending.alternatives[:3],
                                    seat=None if seat is None else seat_name(app.session.names, seat),
                                    lang=app.lang, style=app.style, trick=where.get("trick"),
-                                   place=where.get("place", "trick",
+                                   place=where.get("place", "trick"),
                                    others=pending.possible)
         return app.session.rules.menus.make_flow(app, key)
 
