@@ -109,7 +109,7 @@ def test_run_refuses_to_write_into_a_damaged_log(tmp_path):
 
 
 def test_an_operation_the_engine_cannot_read_is_reported_with_game_and_deal(tmp_path):
-    from device.games.registry import game_for
+    from device.app.registry import game_for
     from device.app.session import GameSession
 
     path = tmp_path / "log.db"
@@ -287,7 +287,7 @@ def test_an_unreachable_folder_is_reported_not_a_traceback(tmp_path):
 
 def test_a_finished_demo_deal_that_no_longer_replays_is_reported_not_a_traceback(tmp_path):
     from device.demo.table import finished_session
-    from device.games.registry import game_for
+    from device.app.registry import game_for
 
     class Demo:
         label = "demo:french-tarot:4:1"
@@ -303,6 +303,7 @@ def test_a_finished_demo_deal_that_no_longer_replays_is_reported_not_a_traceback
         log.append(deal.id, {"op": "bid", "seat": 1, "bid": "pass"})
         log.append(deal.id, {"op": "play", "seat": "x", "card": "ZZ"})
         log.finish_deal(deal.id, {"format": "tarot-deal/1"}, [0, 0, 0, 0])
+        log.finish_game(game.id)  # the demo is over: a rerun shows it again
         with pytest.raises(StoreError, match="game 1, deal 1: operation 2") as refused:
             finished_session(log, Demo)
     assert "left untouched" in str(refused.value)
