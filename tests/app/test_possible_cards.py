@@ -151,7 +151,7 @@ def test_cards_after_the_end_of_the_deal_are_ignored_without_an_alert(log):
 
 def test_trivium_knows_the_olla_and_the_laid_tercias(log):
     from device.app.session import GameSession
-    from device.games.registry import game_for
+    from device.app.registry import game_for
     from device.games.trivium.controller import TriviumController
 
     session = GameSession.resume_or_start(log, game_for("trivium"), ["Ana", "Luis"], label="tv")
