@@ -45,8 +45,25 @@ def _quad_mask(shape, quad, grow: int = 0) -> np.ndarray:
     return m > 0
 
 
-def make_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=None, size=RENDER) -> LocatorScene:
-    """One training scene (see module doc); ``decks`` is a list of face tuples."""
+def make_table_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=None, size=RENDER) -> LocatorScene:
+    """A real-table training scene (:func:`vision.synth.make_table_scene`: a trick pile or scattered
+    cards, light, glare, hands and shadows, tilt, blur), reduced like a camera frame; face-down
+    cards are targets too."""
+    faces = decks[int(rng.integers(len(decks)))]
+    scene = synth.make_table_scene(rng, faces, size=size, backgrounds_dir=backgrounds_dir,
+                                   back=synth.builtin_back() if rng.random() < 0.3 else None)
+    small, f = reduce_frame(scene.image)
+    quads = [c.corners for c in scene.cards] + list(scene.backs)
+    visible = [c.visible * min(1.0, c.inside) for c in scene.cards] + [1.0] * len(scene.backs)
+    quads = np.array(quads, np.float32).reshape(-1, 4, 2) * f
+    return LocatorScene(small, quads, np.clip(np.array(visible, np.float32), 0, 1))
+
+
+def make_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=None, size=RENDER, table_rate: float = 0.0) -> LocatorScene:
+    """One training scene (see module doc); ``decks`` is a list of face tuples; ``table_rate``
+    of them are real-table scenes (:func:`make_table_locator_scene`)."""
+    if table_rate and rng.random() < table_rate:
+        return make_table_locator_scene(rng, decks, backgrounds_dir, size)
     w, h = size
     canvas = synth.table_surface(rng, w, h, backgrounds_dir)
     faces = decks[int(rng.integers(len(decks)))]
