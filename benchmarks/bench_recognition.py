@@ -253,13 +253,15 @@ def main(argv=None) -> int:
     p.add_argument("--only-table", action="store_true", help="run only the real-table set")
     p.add_argument("--deck", default=None, help="only the decks whose name contains this (real-table set)")
     p.add_argument("--models-dir", default=None, help="models folder (default models/)")
+    p.add_argument("--locator-threshold", type=float, default=None, help="the locator's peak threshold (default: the model's)")
+    p.add_argument("--threshold", type=float, default=None, help="the card model's acceptance threshold (default: the model's)")
     p.add_argument("--quick", action="store_true")
     a = p.parse_args(argv)
     if a.quick:
         a.scenes, a.tricks, a.closeups, a.unknown, a.table = 6, 3, 40, 60, 8
     cv2.setNumThreads(1)
-    namer = Namer.load(a.models_dir, threads=1)
-    find_cards = localiser(a.localiser) if a.models_dir is None else _localiser_in(a.models_dir, a.localiser)
+    namer = Namer.load(a.models_dir, threads=1, threshold=a.threshold)
+    find_cards = _localiser_in(a.models_dir, a.localiser, a.locator_threshold)
     # the runtime's own footprint: model loaded, one frame localised and a few crops named
     frame = np.full((720, 1280, 3), (40, 110, 30), np.uint8)
     find_cards(frame)
@@ -329,14 +331,16 @@ def main(argv=None) -> int:
     return 0
 
 
-def _localiser_in(folder: str, kind: str | None):
-    """The card finder with the locator network of ``folder`` (when there), else the default."""
+def _localiser_in(folder: str | None, kind: str | None, threshold: float | None = None):
+    """The card finder with the locator network of ``folder`` (default models/; when there),
+    at ``threshold`` (default: the model's), else the default card finder."""
     from vision.locator import LOCATOR_FILE, CardLocator
+    from vision.namer import models_dir as default_models
 
-    path = Path(folder) / LOCATOR_FILE
+    path = Path(folder or default_models()) / LOCATOR_FILE
     if kind == "classic" or not path.is_file():
         return localiser(kind)
-    return CardLocator.load(path, threads=1)
+    return CardLocator.load(path, threads=1, threshold=threshold)
 
 
 if __name__ == "__main__":

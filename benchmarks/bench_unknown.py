@@ -116,11 +116,10 @@ def main(argv=None) -> int:
     if a.quick:
         a.scenes, a.negatives, a.crops = 6, 8, 20
     cv2.setNumThreads(1)
-    from vision.localise import localiser
     from vision.namer import Namer
 
     namer = Namer.load(a.models_dir, threads=1)
-    find_cards = localiser(None) if a.models_dir is None else br._localiser_in(a.models_dir, None)
+    find_cards = br._localiser_in(a.models_dir, None)
     bg = a.backgrounds if Path(a.backgrounds).is_dir() else None
     decks = {"builtin": synth.builtin_faces()}
     if Path(a.decks).is_dir():
