@@ -57,6 +57,7 @@ class Namer:
         self.model_path: Path | None = None
         self.model_id: str | None = None
         self.deck = deck
+        self.still_threshold = self.threshold  # the bar for a single still image (tarotmate classify)
         self._input = session.get_inputs()[0].name
         outputs = [o.name for o in session.get_outputs()]
         self._outputs = ["logits", "embedding"] if {"logits", "embedding"} <= set(outputs) else outputs[:2]
@@ -103,6 +104,8 @@ class Namer:
             raise TarotmateError(f"{labels_path} has {len(labels)} labels but the model has {n_out} outputs")
         thr = threshold if threshold is not None else float(info.get("threshold", DEFAULT_THRESHOLD))
         namer = cls(session, labels, thr, (int(size[0]), int(size[1])))
+        # a single still image has no second look: its bar (tarotmate classify) is stricter when the model says so
+        namer.still_threshold = threshold if threshold is not None else float(info.get("still_threshold", thr))
         namer.model_path = model
         namer.model_id = "sha256:" + hashlib.sha256(model.read_bytes()).hexdigest()[:16]
         namer.run([np.zeros((namer.input_size[1], namer.input_size[0], 3), np.uint8)])  # first run allocates: do it now

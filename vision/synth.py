@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from engine.cards import CODES
+from vision.card_geometry import card_quad
 
 UNKNOWN = "unknown"
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
@@ -302,19 +303,6 @@ def paste(canvas: np.ndarray, face: Face, quad: np.ndarray, shade: float = 1.0) 
     return cover
 
 
-def card_quad(centre, length: float, angle: float, aspect: float, tilt: float = 0.0, rng=None) -> np.ndarray:
-    """Corners (TL, TR, BR, BL of the face) of a card of long side ``length`` centred at ``centre``,
-    turned by ``angle`` radians; ``tilt`` adds a mild perspective (corner jitter, fraction of the width)."""
-    w, h = length / aspect, length
-    local = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]], np.float32)
-    c, s = np.cos(angle), np.sin(angle)
-    rot = np.array([[c, -s], [s, c]], np.float32)
-    q = local @ rot.T + np.asarray(centre, np.float32)
-    if tilt and rng is not None:
-        q += rng.uniform(-tilt, tilt, (4, 2)).astype(np.float32) * w
-    return q.astype(np.float32)
-
-
 def hand_blob(canvas: np.ndarray, rng: np.random.Generator, centre, size: float) -> np.ndarray:
     """Draw a skin-coloured hand-like blob (palm + fingers); return its mask."""
     h, w = canvas.shape[:2]
@@ -365,6 +353,7 @@ class Scene:
     cards: list[PlacedCard] = field(default_factory=list)
     distractors: list[str] = field(default_factory=list)
     conditions: dict | None = None  # the real-table conditions drawn (TableConditions.to_dict()), when any
+    backs: list = field(default_factory=list)  # corners of the face-down cards (real-table scenes)
 
 
 def make_scene(
@@ -505,7 +494,7 @@ def make_table_scene(
                     codes.append(face.code)
                     piles.append(None)
                     break
-    kinds = []
+    kinds, back_quads = [], []
     for _ in range(int(rng.integers(0, 3)) if distractors is None else distractors):
         kind = str(rng.choice(["back", "coin"]))
         for _ in range(30):
@@ -516,7 +505,9 @@ def make_table_scene(
             if (probe.astype(bool) & occupied).any():
                 continue
             if kind == "back":
-                occupied |= paste(canvas, back or random_back(rng), card_quad(c, length, rng.uniform(0, 2 * np.pi), aspect, 0.01, rng))
+                bq = card_quad(c, length, rng.uniform(0, 2 * np.pi), aspect, 0.01, rng)
+                occupied |= paste(canvas, back or random_back(rng), bq)
+                back_quads.append(bq)
             else:
                 occupied |= coin(canvas, rng, c, r)
             kinds.append(kind)
@@ -530,7 +521,7 @@ def make_table_scene(
     record = conditions.to_dict()
     record["layout"] = layout
     record["card_length"] = round(float(length), 1)
-    return Scene(render.image, cards, kinds, record)
+    return Scene(render.image, cards, kinds, record, [tc.warp_points(render.homography, q) for q in back_quads])
 
 
 # ---------------------------------------------------------------- crops
@@ -576,6 +567,165 @@ def make_crop(
         paste(canvas, occluder, card_quad(centre, length, rng.uniform(0, 2 * np.pi), h / w))
     crop = canvas[pad : pad + h, pad : pad + w]
     return photometric(crop, rng, strength=effects, colour=colour)
+
+
+def make_table_crop(
+    rng: np.random.Generator,
+    face: Face,
+    size: tuple[int, int],
+    pool=(),
+    backgrounds_dir: str | Path | None = None,
+    severity: float = 1.0,
+    jitter: float = 0.05,
+) -> tuple[np.ndarray, frozenset]:
+    """A crop of ``face`` as the card finder + warp give it at a real table: the card as big as a
+    camera 60-80 cm up sees it (90-210 px long), alone, on top of a pile or under one (cards of
+    ``pool`` around it), under the real-table conditions of :mod:`vision.table_conditions`
+    (light, glare, hands and shadows, tilt, blur, noise, JPEG), then warped from its corners
+    (jittered by up to ``jitter`` of its width, either way up) to ``size``. Returns the crop and
+    the card's condition labels."""
+    from vision import table_conditions as tc
+    from vision.warp import warp_card
+
+    length = float(rng.uniform(90, 210))
+    side = int(length * rng.uniform(2.0, 2.6))
+    canvas = table_surface(rng, side, side, backgrounds_dir)
+    aspect = face.bgr.shape[0] / face.bgr.shape[1]
+    role = rng.choice(["alone", "top", "under"], p=[0.4, 0.3, 0.3]) if len(pool) else "alone"
+    centre = np.array([side / 2, side / 2], np.float32) + rng.uniform(-0.05, 0.05, 2).astype(np.float32) * side
+    others = [pool[int(i)] for i in rng.integers(0, len(pool), int(rng.integers(1, 4)))] if role != "alone" else []
+    quads, covers, piles = [], [], []
+    target = 0
+    if role == "alone":
+        quads = [card_quad(centre, length, rng.uniform(0, 2 * np.pi), aspect, 0.01, rng)]
+        faces_laid = [face]
+    else:
+        spots = tc.pile_quads(rng, centre, length, aspect, len(others) + 1)
+        if role == "top":
+            faces_laid = others + [face]
+            target = len(others)
+            quads = spots
+        else:  # under: the target lands first, the others over it (not over its centre)
+            faces_laid = [face] + others
+            quads = [card_quad(centre, length, rng.uniform(0, 2 * np.pi), aspect, 0.01, rng)]
+            for q in spots[1:]:
+                shift = q.mean(0) - centre
+                d = np.linalg.norm(shift)
+                push = (rng.uniform(0.35, 0.65) * length - d) if d < 0.35 * length else 0.0
+                ang = rng.uniform(0, 2 * np.pi) if d < 1e-3 else np.arctan2(shift[1], shift[0])
+                quads.append(q + push * np.array([np.cos(ang), np.sin(ang)], np.float32))
+    for f, q in zip(faces_laid, quads):
+        cover = paste(canvas, f, q, shade=rng.uniform(0.9, 1.05))
+        for c in covers:
+            c &= ~cover
+        covers.append(cover.copy())
+    piles = [None] if role == "alone" else ["under"] * (len(quads) - 1) + ["top"]
+    conditions = tc.draw_conditions(rng, len(quads), severity=severity, targets=[target])
+    render = tc.apply_conditions(canvas, quads, covers, conditions, rng, piles)
+    from vision.localise import order_quad
+
+    q = order_quad(render.quads[target].copy())
+    width = float(np.linalg.norm(q[1] - q[0]))
+    q = q + rng.uniform(-jitter, jitter, (4, 2)).astype(np.float32) * width
+    if rng.random() < 0.5:
+        q = np.roll(q, 2, axis=0)  # upside down: the model names both ways up
+    return warp_card(render.image, q, size), render.labels[target]
+
+
+# ---------------------------------------------------------------- things that are not cards
+NEGATIVE_KINDS = ("screen", "text", "back", "hand", "coins", "table")
+_WORDS = ("PASS", "GARDE", "PRISE", "TRICK", "SCORE", "NORTH", "EAST", "DEAL", "OK", "Petit", "Excuse", "chien",
+          "12:04", "+25", "-50", "menu", "BACK", "NEXT", "2/3", "atout", "score 41", "Alice", "Bob", "Tarotmate")
+
+
+def _random_text(rng: np.random.Generator, k: int) -> str:
+    return " ".join(str(rng.choice(_WORDS)) for _ in range(k))
+
+
+def screen_image(rng: np.random.Generator, size: tuple[int, int] = (128, 64)) -> np.ndarray:
+    """A small monochrome OLED-like screen (BGR): lines of text, a frame, bars, as a screenshot."""
+    w, h = size
+    fg = [(255, 255, 255), (255, 220, 120), (120, 230, 255)][int(rng.integers(3))]
+    img = np.zeros((h, w, 3), np.uint8)
+    y = int(rng.integers(8, 14))
+    while y < h - 2:
+        scale = float(rng.uniform(0.25, 0.45))
+        cv2.putText(img, _random_text(rng, int(rng.integers(1, 4))), (int(rng.integers(0, 10)), y), cv2.FONT_HERSHEY_SIMPLEX, scale, fg, 1, cv2.LINE_8)
+        y += int(rng.integers(10, 18))
+    if rng.random() < 0.5:
+        cv2.rectangle(img, (0, 0), (w - 1, h - 1), fg, 1)
+    if rng.random() < 0.4:
+        x0 = int(rng.integers(0, w // 2))
+        cv2.rectangle(img, (x0, h - 12), (x0 + int(rng.integers(10, w // 2)), h - 4), fg, -1)
+    if rng.random() < 0.3:
+        img = 255 - img  # an inverted (highlighted) screen
+    return img
+
+
+def text_page(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """A printed page (rules, a score sheet): dark text lines on paper."""
+    paper = rng.uniform(200, 250, 3)
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = paper.astype(np.uint8)
+    ink = tuple(int(v) for v in rng.uniform(0, 80, 3))
+    scale = float(rng.uniform(0.4, 1.2)) * max(1.0, h / 400)
+    step = int(30 * scale) + 4
+    for y in range(step, h, step):
+        cv2.putText(img, _random_text(rng, int(rng.integers(2, 7))), (int(rng.integers(0, 20)), y), cv2.FONT_HERSHEY_SIMPLEX, scale, ink, max(1, int(scale * 1.5)), cv2.LINE_AA)
+    if rng.random() < 0.4:  # a grid (a score sheet)
+        for x in range(0, w, int(rng.integers(40, 120))):
+            cv2.line(img, (x, 0), (x, h), ink, 1)
+    return img
+
+
+def negative_frame(rng: np.random.Generator, kind: str, size: tuple[int, int] = (1280, 720), backgrounds_dir=None) -> np.ndarray:
+    """A whole frame with no card face in it, of ``kind`` (:data:`NEGATIVE_KINDS`): an OLED
+    screenshot enlarged, a printed page, card backs, hands, coins or an empty table, under
+    real-table conditions (except the screenshot, which is a file: enlarged and JPEG'd)."""
+    from vision import table_conditions as tc
+
+    w, h = size
+    if kind == "screen":
+        img = cv2.resize(screen_image(rng), (w, h), interpolation=cv2.INTER_NEAREST if rng.random() < 0.6 else cv2.INTER_LINEAR)
+        return tc.jpeg(img, int(rng.integers(60, 95)))
+    if kind == "text":
+        canvas = table_surface(rng, w, h, backgrounds_dir)
+        pw, ph = int(w * rng.uniform(0.4, 0.9)), int(h * rng.uniform(0.5, 1.0))
+        x0, y0 = int(rng.integers(0, w - pw + 1)), int(rng.integers(0, h - ph + 1))
+        canvas[y0 : y0 + ph, x0 : x0 + pw] = text_page(rng, pw, ph)
+    else:
+        canvas = table_surface(rng, w, h, backgrounds_dir)
+    length = tc.draw_card_length(rng, h)
+    if kind == "back":
+        aspect = 1.8
+        for q in tc.pile_quads(rng, (w * rng.uniform(0.3, 0.7), h * rng.uniform(0.3, 0.7)), length, aspect, int(rng.integers(1, 5))):
+            paste(canvas, random_back(rng) if rng.random() < 0.6 else builtin_back(), q)
+    elif kind == "coins":
+        for _ in range(int(rng.integers(1, 6))):
+            coin(canvas, rng, rng.uniform([0.1 * w, 0.1 * h], [0.9 * w, 0.9 * h]), length * rng.uniform(0.08, 0.15))
+    cond = tc.draw_conditions(rng, 0, severity=1.0)
+    if kind == "hand" and not cond.hands:
+        cond = tc.draw_conditions(np.random.default_rng(int(rng.integers(1 << 31))), 0, severity=1.5)
+        while not cond.hands:
+            cond = tc.draw_conditions(np.random.default_rng(int(rng.integers(1 << 31))), 0, severity=1.5)
+    return tc.apply_conditions(canvas, [], [], cond, rng).image
+
+
+def make_negative_crop(rng: np.random.Generator, size: tuple[int, int], kind: str | None = None, backgrounds_dir=None) -> tuple[np.ndarray, str]:
+    """What the card finder may hand the namer from a frame with no card there: a card-shaped
+    region of a :func:`negative_frame` (a screenshot, a page of text, a back, a hand, coins, the
+    table), warped to ``size`` as a card crop. Returns (crop, kind)."""
+    from vision.warp import warp_card
+
+    kind = kind or str(rng.choice(NEGATIVE_KINDS))
+    w, h = 480, 320
+    frame = negative_frame(rng, kind, (w, h), backgrounds_dir)
+    length = rng.uniform(0.35, 0.95) * h
+    c = rng.uniform([length * 0.3, length * 0.3], [w - length * 0.3, h - length * 0.3])
+    from vision.localise import order_quad
+
+    q = order_quad(card_quad(c, length, rng.uniform(0, 2 * np.pi), rng.uniform(1.5, 1.9)))
+    return warp_card(frame, q, size), kind
 
 
 def make_unknown_crop(

@@ -177,7 +177,7 @@ def pile_quads(rng: np.random.Generator, centre, length: float, aspect: float, n
     """Corners (TL, TR, BR, BL) of ``n`` cards thrown onto one pile near ``centre``, in the
     order they land (the last lies on top): each lands within a third of a card length of
     the centre, turned anyhow; the cards under it show only in part."""
-    from vision.synth import card_quad
+    from vision.card_geometry import card_quad
 
     centre = np.asarray(centre, np.float32)
     quads = []

@@ -27,7 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--whole", action="store_true", help="each image is one card close-up: name it without localising")
     parser.add_argument("--deck", metavar="NAME", default=None, help="deck profile to name the cards with (default: the built-in model)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
-    parser.add_argument("--threshold", type=float, default=None, help="minimum confidence to accept a card (default: the model's)")
+    parser.add_argument("--threshold", type=float, default=None, help="minimum confidence to accept a card (default: the model's bar for still images)")
 
 
 def _card_json(card: str, confidence: float, corners) -> dict:
@@ -79,6 +79,10 @@ def run(args: argparse.Namespace) -> int:
     from vision.native_log import NativeStderr
 
     namer = load_namer(deck=args.deck, threshold=args.threshold)
+    if args.threshold is None and hasattr(namer, "still_threshold"):
+        # one still image, no second look: the model's bar for still images (chosen from bench_unknown.py's curve);
+        # a deck profile keeps its own rejection threshold
+        namer.threshold = float(namer.still_threshold)
     results, failed = [], 0
     for path in args.images:
         with NativeStderr(prefix=f"classify: {path}: ") as quiet:  # libjpeg's warnings go to the log

@@ -80,3 +80,52 @@ def test_unknown_deck(capsys, table_photo):
     assert main(["classify", "--deck", "no-such-deck", str(table_photo)]) == 2
     err = capsys.readouterr().err
     assert "no-such-deck" in err and "default" in err
+
+
+# ---------------------------------------------------------------- unknown means unknown
+GOLDEN = sorted((models_dir().parent / "tests" / "screens" / "golden" / "en").glob("*.png"))
+
+
+def no_card_images(tmp_path) -> list:
+    """Images with no card face: Tarotmate's own screens saved as JPEG (as they are and enlarged
+    to 1280x640), a card back on a table, an empty table."""
+    from vision import synth
+    from vision.builtin_deck import render_back
+
+    paths = []
+    for g in GOLDEN[::4]:
+        img = cv2.imread(str(g), cv2.IMREAD_COLOR)
+        for name, im in ((g.stem, img), (g.stem + "_big", cv2.resize(img, (1280, 640), interpolation=cv2.INTER_NEAREST))):
+            p = tmp_path / f"{name}.jpg"
+            cv2.imwrite(str(p), im, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            paths.append(p)
+    canvas = table((40, 110, 30))
+    back = synth.face_from_image("unknown", np.array(render_back()))
+    synth.paste(canvas, back, synth.card_quad(np.array([640, 360], np.float32), 250, 0.4, 1.8))
+    cv2.imwrite(str(tmp_path / "back.png"), canvas)
+    cv2.imwrite(str(tmp_path / "empty.png"), table((40, 110, 30), seed=3))
+    return paths + [tmp_path / "back.png", tmp_path / "empty.png"]
+
+
+def test_no_card_is_reported_where_there_is_none(capsys, tmp_path):
+    assert GOLDEN, "the screens' golden images are missing"
+    paths = no_card_images(tmp_path)
+    status, result, _ = run_json(capsys, *paths)
+    assert status == 0
+    reported = {e["image"]: e["cards"] for e in result if e["cards"]}
+    assert reported == {}
+
+
+def test_whole_no_card_image_is_no_card(capsys, tmp_path):
+    paths = no_card_images(tmp_path)
+    status, result, _ = run_json(capsys, "--whole", *paths)
+    assert status == 0
+    assert {e["image"]: e["cards"] for e in result if e["cards"]} == {}
+
+
+def test_still_image_bar_is_the_models_and_can_be_overridden():
+    from vision.namer import Namer
+
+    namer = Namer.load()
+    assert namer.still_threshold >= namer.threshold  # one look at a still image needs more certainty
+    assert Namer.load(threshold=0.5).still_threshold == 0.5  # an explicit threshold is used for both

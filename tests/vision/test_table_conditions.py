@@ -215,3 +215,73 @@ def test_low_resolution_frame():
     s = synth.make_table_scene(np.random.default_rng(3), synth.builtin_faces(), size=(640, 480), layout="scattered")
     assert s.image.shape == (480, 640, 3)
     assert all("small" in c.labels for c in s.cards)  # 12-27 % of 480 rows is under 120 px
+
+
+# ---------------------------------------------------------------- training synthesis at a real table
+def test_table_crop_is_a_card_crop_with_its_labels():
+    faces = synth.builtin_faces()
+    rng = np.random.default_rng(7)
+    seen = set()
+    for _ in range(12):
+        crop, labels = synth.make_table_crop(rng, faces[3], (112, 192), faces)
+        assert crop.shape == (192, 112, 3) and crop.dtype == np.uint8
+        assert labels <= set(tc.LABELS) and labels
+        seen |= labels
+    assert {"pile_top", "pile_under"} <= seen
+    a, _ = synth.make_table_crop(np.random.default_rng(1), faces[3], (112, 192), faces)
+    b, _ = synth.make_table_crop(np.random.default_rng(1), faces[3], (112, 192), faces)
+    assert np.array_equal(a, b)
+
+
+def test_table_crop_shows_the_card():
+    """With the conditions off, the crop of a lone card is that card (close to a clean crop of it)."""
+    faces = synth.builtin_faces()
+    crop, labels = synth.make_table_crop(np.random.default_rng(3), faces[40], (112, 192), (), severity=0, jitter=0)
+    assert labels <= {"clean", "small"}  # a lone card, nothing on it (it may be drawn small)
+    grey = lambda im: cv2.cvtColor(im, cv2.COLOR_BGR2GRAY)[12:-12, 8:-8].astype(float).ravel()  # noqa: E731 - inside the edge
+    face = cv2.resize(faces[40].bgr, (112, 192), interpolation=cv2.INTER_AREA)
+    corr = max(np.corrcoef(grey(crop), grey(f))[0, 1] for f in (face, face[::-1, ::-1]))
+    other = max(np.corrcoef(grey(crop), grey(cv2.resize(faces[k].bgr, (112, 192))))[0, 1] for k in (10, 60))
+    assert corr > 0.85 and corr > other + 0.1
+
+
+@pytest.mark.parametrize("kind", synth.NEGATIVE_KINDS)
+def test_negative_frames_and_crops(kind):
+    rng = np.random.default_rng(11)
+    frame = synth.negative_frame(rng, kind, (640, 360))
+    assert frame.shape == (360, 640, 3)
+    crop, got = synth.make_negative_crop(rng, (112, 192), kind)
+    assert got == kind and crop.shape == (192, 112, 3)
+
+
+def test_screen_is_mostly_dark_with_bright_text():
+    img = synth.screen_image(np.random.default_rng(0))
+    assert img.shape == (64, 128, 3)
+    bright = (img.max(axis=2) > 128).mean()
+    assert 0.02 < bright < 0.5 or 0.5 < bright < 0.98  # text on a dark screen, or an inverted screen
+
+
+def test_training_recipe_draws_table_crops_and_negatives():
+    from vision.training.data import UNKNOWN_INDEX, Recipe, make_sample, training_decks
+
+    decks = training_decks(None)
+    rng = np.random.default_rng(0)
+    recipe = Recipe(None, None, (56, 96), unknown_rate=1.0, negative_rate=1.0)
+    kinds = {make_sample(rng, recipe, decks)[2] for _ in range(30)}
+    assert kinds <= set(synth.NEGATIVE_KINDS) and len(kinds) >= 4
+    recipe = Recipe(None, None, (56, 96), unknown_rate=0.0, table_rate=1.0)
+    crop, label, src = make_sample(rng, recipe, decks)
+    assert crop.shape == (96, 56, 3) and label != UNKNOWN_INDEX and src == "builtin"
+
+
+def test_locator_table_scene_targets():
+    from vision.training.locator_data import make_table_locator_scene
+
+    decks = [synth.builtin_faces()]
+    for seed in range(4):
+        s = make_table_locator_scene(np.random.default_rng(seed), decks)
+        assert s.image.shape == (180, 320, 3)
+        assert len(s.quads) == len(s.visible) >= 2
+        assert ((s.visible >= 0) & (s.visible <= 1)).all()
+        centres = s.quads.mean(1)
+        assert ((centres > -40) & (centres < [360, 220])).all()  # in the reduced frame's pixels

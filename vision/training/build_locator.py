@@ -38,6 +38,7 @@ def parse_args(argv=None):
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--workers", type=int, default=2, help="processes drawing scenes")
     p.add_argument("--seed", type=int, default=3)
+    p.add_argument("--table-rate", type=float, default=0.5, help="fraction of real-table scenes (vision.synth.make_table_scene) among those drawn")
     p.add_argument("--resume", action="store_true", help="start from the last checkpoint in --work")
     p.add_argument("--threshold", type=float, default=None, help="peak threshold to ship (default: the best held-out trade-off)")
     p.add_argument("--export-only", action="store_true", help="measure and export the last checkpoint, no training")
@@ -56,7 +57,7 @@ def scene_set(path: Path, count: int, seed: int, args) -> dict:
         if len(data["images"]) >= count:
             return data
     print(f"drawing {count} scenes -> {path}", file=sys.stderr)
-    data = draw_set(count, seed, args.decks, args.backgrounds, args.workers)
+    data = draw_set(count, seed, args.decks, args.backgrounds, args.workers, table_rate=args.table_rate)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".part.npz")
     np.savez(tmp, **data)
@@ -161,8 +162,9 @@ def main(argv=None) -> int:
     rng = np.random.default_rng(args.seed)
     work = Path(args.work)
     tag = "quick" if args.quick else "full"
-    train = scene_set(work / f"locator_scenes_{tag}.npz", args.scenes, 100_000_000, args)
-    val = scene_set(work / f"locator_val_{tag}.npz", args.val, 200_000_000, args)
+    rate = f"_t{args.table_rate:g}" if args.table_rate else ""  # a cache per recipe
+    train = scene_set(work / f"locator_scenes_{tag}{rate}.npz", args.scenes, 100_000_000, args)
+    val = scene_set(work / f"locator_val_{tag}{rate}.npz", args.val, 200_000_000, args)
     h, w = train["images"].shape[1:3]
     height = input_shape(w, h)[1]
     net = LocatorNet()
@@ -216,7 +218,8 @@ def main(argv=None) -> int:
     print(json.dumps(res, indent=1), file=sys.stderr)
     meta = {"input_width": 320, "stride": 4, "threshold": float(best), "steps": step, "minutes": round(minutes, 1),
             "held_out_scenes": args.val, "held_out_recall": round(res[best]["recall"], 4),
-            "held_out_false_per_card": round(res[best]["false_per_card"], 4), "median_iou": round(res["median_iou"], 3)}
+            "held_out_false_per_card": round(res[best]["false_per_card"], 4), "median_iou": round(res["median_iou"], 3),
+            "table_rate": args.table_rate}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     export(net, out / LOCATOR_FILE, meta)

@@ -49,6 +49,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--workers", type=int, default=1, help="processes synthesising batches")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--size", default="112x192", help="crop size WxH")
+    p.add_argument("--table-rate", type=float, default=0.5, help="fraction of card crops drawn at a real table (piles, light, glare, hands, tilt, blur)")
+    p.add_argument("--unknown-rate", type=float, default=0.12, help="fraction of unknown crops")
+    p.add_argument("--negative-rate", type=float, default=0.5, help="fraction of the unknown crops that are screens, text, backs, hands, coins, table under real-table conditions")
     p.add_argument("--quick", action="store_true", help="smoke run: 1 short epoch, small held-out set")
     p.add_argument("--work", default="/tmp/tarotmate-train", help="checkpoints go here (not in models/)")
     p.add_argument("--resume", action="store_true", help="start from the last checkpoint in --work (a further cosine cycle)")
@@ -206,7 +209,8 @@ def main(argv=None) -> int:
     if args.exclude and decks_dir is None:
         print(f"error: --exclude needs the deck folder {args.decks}", file=sys.stderr)
         return 2
-    recipe = Recipe(decks_dir, bg, (w, h), exclude=args.exclude)
+    recipe = Recipe(decks_dir, bg, (w, h), unknown_rate=args.unknown_rate, exclude=args.exclude,
+                    table_rate=args.table_rate, negative_rate=args.negative_rate)
     try:
         decks = training_decks(decks_dir, args.exclude)
     except ValueError as exc:
@@ -314,6 +318,8 @@ def write_models(net, out: Path, size, threshold: float, res: dict, args, elapse
         "heldout_card_accuracy": round(res["card_acc"], 4),
         "heldout_unknown_accuracy": round(res["unknown_acc"], 4),
         "train_minutes": round(elapsed / 60, 1),
+        "table_rate": args.table_rate,
+        "negative_rate": args.negative_rate,
     }
     if args.exclude:
         meta["excluded_decks"] = list(args.exclude)

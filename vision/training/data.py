@@ -29,6 +29,8 @@ class Recipe:
     size: tuple[int, int]
     unknown_rate: float = 0.1
     occlusion_rate: float = 0.2
+    table_rate: float = 0.0  # fraction of the card crops drawn at a real table (synth.make_table_crop)
+    negative_rate: float = 0.0  # fraction of the unknown crops that are screens, text, hands, ... (synth.make_negative_crop)
     exclude: tuple[str, ...] = ()  # deck folders of decks_dir left out (a leave-one-deck-out model)
 
 
@@ -92,11 +94,17 @@ def make_sample(rng: np.random.Generator, recipe: Recipe, decks: dict[str, tuple
     names = list(decks)
     if rng.random() < recipe.unknown_rate:
         pool = decks[names[rng.integers(len(names))]]
+        if rng.random() < recipe.negative_rate:
+            crop, kind = synth.make_negative_crop(rng, recipe.size, backgrounds_dir=recipe.backgrounds_dir)
+            return crop, UNKNOWN_INDEX, kind
         crop, kind = synth.make_unknown_crop(rng, recipe.size, pool, recipe.backgrounds_dir, effects=rng.uniform(0.3, 1.2))
         return crop, UNKNOWN_INDEX, kind
     name = names[rng.choice(len(names), p=deck_weights(names))]
     faces = decks[name]
     k = int(rng.integers(len(faces)))
+    if rng.random() < recipe.table_rate:
+        crop, _ = synth.make_table_crop(rng, faces[k], recipe.size, faces, recipe.backgrounds_dir, severity=rng.uniform(0.2, 1.2))
+        return crop, CODES.index(faces[k].code), name
     occluder = None
     if rng.random() < recipe.occlusion_rate:
         other = decks[names[rng.integers(len(names))]]

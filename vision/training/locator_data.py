@@ -22,6 +22,7 @@ import numpy as np
 
 from vision import synth
 from vision.locator import reduce_frame
+from vision.card_geometry import card_quad
 
 RENDER = (640, 360)
 
@@ -45,8 +46,25 @@ def _quad_mask(shape, quad, grow: int = 0) -> np.ndarray:
     return m > 0
 
 
-def make_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=None, size=RENDER) -> LocatorScene:
-    """One training scene (see module doc); ``decks`` is a list of face tuples."""
+def make_table_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=None, size=RENDER) -> LocatorScene:
+    """A real-table training scene (:func:`vision.synth.make_table_scene`: a trick pile or scattered
+    cards, light, glare, hands and shadows, tilt, blur), reduced like a camera frame; face-down
+    cards are targets too."""
+    faces = decks[int(rng.integers(len(decks)))]
+    scene = synth.make_table_scene(rng, faces, size=size, backgrounds_dir=backgrounds_dir,
+                                   back=synth.builtin_back() if rng.random() < 0.3 else None)
+    small, f = reduce_frame(scene.image)
+    quads = [c.corners for c in scene.cards] + list(scene.backs)
+    visible = [c.visible * min(1.0, c.inside) for c in scene.cards] + [1.0] * len(scene.backs)
+    quads = np.array(quads, np.float32).reshape(-1, 4, 2) * f
+    return LocatorScene(small, quads, np.clip(np.array(visible, np.float32), 0, 1))
+
+
+def make_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=None, size=RENDER, table_rate: float = 0.0) -> LocatorScene:
+    """One training scene (see module doc); ``decks`` is a list of face tuples; ``table_rate``
+    of them are real-table scenes (:func:`make_table_locator_scene`)."""
+    if table_rate and rng.random() < table_rate:
+        return make_table_locator_scene(rng, decks, backgrounds_dir, size)
     w, h = size
     canvas = synth.table_surface(rng, w, h, backgrounds_dir)
     faces = decks[int(rng.integers(len(decks)))]
@@ -76,7 +94,7 @@ def make_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=No
         spread = rng.uniform(0.3, 0.65)
         for k in range(n):
             a = base + 2 * np.pi * k / n + rng.uniform(-0.25, 0.25)
-            q = synth.card_quad(centre + length * spread * np.array([np.cos(a), np.sin(a)]), length,
+            q = card_quad(centre + length * spread * np.array([np.cos(a), np.sin(a)]), length,
                                 a + np.pi / 2 + rng.uniform(-0.4, 0.4), aspect, 0.04, rng)
             lay(q)
     elif group in ("row", "touch"):
@@ -87,7 +105,7 @@ def make_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=No
         step = short * (rng.uniform(0.35, 0.8) if group == "row" else rng.uniform(1.0, 1.06))
         start = np.array([w / 2, h / 2]) + rng.uniform(-0.2, 0.2, 2) * [w, h] - d * step * (n - 1) / 2
         for k in range(n):
-            lay(synth.card_quad(start + d * step * k, length, ang + np.pi / 2 + rng.uniform(-0.06, 0.06), aspect, 0.03, rng))
+            lay(card_quad(start + d * step * k, length, ang + np.pi / 2 + rng.uniform(-0.06, 0.06), aspect, 0.03, rng))
     for c in covers:
         occupied |= c
     if placed:
@@ -96,7 +114,7 @@ def make_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=No
         for _ in range(25):
             angle = rng.uniform(0, 2 * np.pi)
             centre = rng.uniform([length * 0.55, length * 0.55], [w - length * 0.55, h - length * 0.55])
-            q = synth.card_quad(centre, length, angle, aspect, 0.04, rng)
+            q = card_quad(centre, length, angle, aspect, 0.04, rng)
             m = _quad_mask((h, w), q, 7)
             if _fits(m, occupied):
                 lay(q)
