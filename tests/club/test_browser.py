@@ -53,7 +53,7 @@ def screenshot(driver, name: str) -> None:
         driver.save_screenshot(str(DOCS_IMG / name))
 
 
-def wait_until(driver, script: str, timeout: float = 5.0):
+def wait_until(driver, script: str, timeout: float = 15.0):  # a page to arrive on a loaded machine; latencies are asserted apart
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = driver.execute_script(script)
