@@ -132,6 +132,7 @@ def test_the_director_pairs_a_table_in_the_browser(browser, live_club, store):
     assert browser.current_url.endswith("/director/login")
     browser.find_element("id", "password").send_keys("wrong password")
     browser.find_element("css selector", "form button").click()
+    wait_until(browser, "return !!document.getElementById('error')")  # the refused form's page has arrived
     assert "Wrong password" in browser.find_element("id", "error").text
     browser.find_element("id", "password").send_keys(PASSWORD)
     browser.find_element("css selector", "form button").click()
