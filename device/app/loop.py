@@ -21,6 +21,7 @@ import signal as signals
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from typing import Callable
 
 from device.app.camera import PlainFrames, as_camera, camera_status, gives_up, lost_view, open_camera
@@ -87,7 +88,6 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     outputs = open_outputs(config, report) if outputs is None else outputs
     show_camera_status(outputs, config, "starting")
     rules = game_for(config.game.kind)
-    names = config.game.seat_names()
     log = app = menus = camera = session = online = None
     frames = 0
     ready = False
@@ -115,31 +115,8 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
             return 0  # stopped while the camera started: nothing was written
         if first is OPENED_BUT_LOST:
             first = None
-        log = open_deal_log(store)
-        online = Online.from_config(config, log, report)
-        names = online.seating(names)  # the club players chosen on the OLED, if any
-        close_other_game(log, rules.kind, names, config.game.options, report)
-        session = GameSession.resume_or_start(
-            log, rules, names, config.game.options, label="device", first_setup=first_setup(config),
-        )
-        if session.replayed:
-            report(f"resumed deal {session.deal.number}: {session.replayed} operations replayed from {log.path}")
-        app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
-        menus = MenuDriver(app, online)
-        app.hooks.append(menus.sync)
-        app.hooks.append(lambda: online.update(app.session))
-        online.update(session)
-
-        def tell_tracker() -> None:
-            """The cards the player named, and those the rules say the camera may see now
-            (see ``Controller.possible_cards``)."""
-            controller = app.controller
-            while controller.answered:
-                tracker.identify(*controller.answered.pop(0))
-            tracker.possible = controller.possible_cards()
-
-        tell_tracker()
-        app.hooks.append(tell_tracker)
+        game = start_game(config, store, rules, outputs, tracker, report)
+        log, online, session, app, menus = game.log, game.online, game.session, game.app, game.menus
         for event in early:
             menus.on_button(event)
         while not stop:
@@ -192,6 +169,57 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
         if sys.exc_info()[0] is None:  # an error is reported by the command, once
             report(f"stopped ({stop.reason or reason or 'stopped'}) after {frames} frames")
     return exit_code
+
+
+@dataclass
+class StartedGame:
+    """What the loop plays once the camera delivers: the deal log, the club link,
+    the game resumed or started, the table app and its menus."""
+
+    log: DealLog
+    online: Online
+    session: GameSession
+    app: TableApp
+    menus: MenuDriver
+
+
+def start_game(config, store, rules, outputs: Outputs, tracker, report: Callable[[str], None]) -> StartedGame:
+    """Open the deal log, resume its open game or start one, and wire the table
+    app, its menus, the club link and the tracker's hints together. What was
+    opened is closed again when a later step fails."""
+    log = open_deal_log(store)
+    online = None
+    try:
+        online = Online.from_config(config, log, report)
+        names = online.seating(config.game.seat_names())  # the club players chosen on the OLED, if any
+        close_other_game(log, rules.kind, names, config.game.options, report)
+        session = GameSession.resume_or_start(
+            log, rules, names, config.game.options, label="device", first_setup=first_setup(config),
+        )
+        if session.replayed:
+            report(f"resumed deal {session.deal.number}: {session.replayed} operations replayed from {log.path}")
+        app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
+        menus = MenuDriver(app, online)
+        app.hooks.append(menus.sync)
+        app.hooks.append(lambda: online.update(app.session))
+        online.update(session)
+
+        def tell_tracker() -> None:
+            """The cards the player named, and those the rules say the camera may see now
+            (see ``Controller.possible_cards``)."""
+            controller = app.controller
+            while controller.answered:
+                tracker.identify(*controller.answered.pop(0))
+            tracker.possible = controller.possible_cards()
+
+        tell_tracker()
+        app.hooks.append(tell_tracker)
+    except BaseException:
+        for close in (getattr(online, "close", None), log.close):
+            if close is not None:
+                close()
+        raise
+    return StartedGame(log, online, session, app, menus)
 
 
 OPENED_BUT_LOST = object()  # the camera opened but fails to deliver: the game starts, played from the buttons

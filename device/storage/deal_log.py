@@ -538,21 +538,20 @@ class DealLog:
 
     def open_game(self, label: str | None = None) -> GameRow | None:
         """The latest unfinished game (with that label, when given)."""
-        sql = "SELECT * FROM games WHERE finished IS NULL"
-        params: tuple = ()
-        if label is not None:
-            sql += " AND label = ?"
-            params = (label,)
-        rows = self._select(sql + " ORDER BY id DESC LIMIT 1", params)
-        return self._game_row(rows[0]) if rows else None
+        return self._latest_game(label, unfinished=True)
 
     def latest_game(self, label: str | None = None) -> GameRow | None:
-        sql = "SELECT * FROM games"
+        """The latest game, finished or not (with that label, when given)."""
+        return self._latest_game(label, unfinished=False)
+
+    def _latest_game(self, label: str | None, *, unfinished: bool) -> GameRow | None:
+        conditions = ["finished IS NULL"] if unfinished else []
         params: tuple = ()
         if label is not None:
-            sql += " WHERE label = ?"
+            conditions.append("label = ?")
             params = (label,)
-        rows = self._select(sql + " ORDER BY id DESC LIMIT 1", params)
+        where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
+        rows = self._select(f"SELECT * FROM games{where} ORDER BY id DESC LIMIT 1", params)
         return self._game_row(rows[0]) if rows else None
 
     def finish_game(self, game_id: int) -> None:
