@@ -47,9 +47,9 @@ def test_every_card_found_on_each_table_colour(name, finder):
     assert len(found) == len(truths)
 
 
-# Derandomised: the network finder misses the bound on about one card in 900 random
-# angles (see test_known_miss_of_the_network_finder), which a random draw of 24 cards
-# would turn into a test failing now and then for no change.
+# Derandomised: each finder misses the bound in about one scene in 75 at random angles
+# (benchmarks/bench_corners.py; test_known_miss_of_the_network_finder), which a random
+# draw would turn into a test failing now and then for no change.
 @settings(max_examples=4, deadline=None, derandomize=True)
 @given(st.lists(st.floats(0, 360), min_size=6, max_size=6), st.integers(0, 1000))
 def test_any_rotation(finder, angles, seed):
@@ -62,8 +62,8 @@ def test_any_rotation(finder, angles, seed):
                    "short side turns more than 4 degrees from the other, which drops the right one; the corners "
                    "then follow the network's size (7.3 % of the long side)")
 def test_known_miss_of_the_network_finder():
-    """One card of the 150 random scenes (900 cards) measured with the network finder:
-    the king of spades at 191.3 degrees. It passes once the miss is mended."""
+    """The worst miss of ``benchmarks/bench_corners.py`` (150 scenes, 900 cards): the
+    king of spades at 191.3 degrees. It passes once the miss is mended."""
     if not (models_dir() / LOCATOR_FILE).is_file():
         pytest.skip("models/locator.onnx not built")
     canvas, truths = scattered((50, 90, 40), [162.5, 18.3, 6.8, 191.3, 88.0, 95.0], 467)
