@@ -137,7 +137,7 @@ _MARKERS = {"N_", "tr", "_"}
 # The engines' reasons (message ids with arguments, see engine.reasons) are
 # translated too: the templates given to _refuse/_refused/Reason, and the
 # values of the tables of templates below.
-ENGINE_SOURCES = ("tarot/state.py", "trivium/rules.py", "trivium/combinations.py")
+ENGINE_SOURCES = ("tarot/state.py", "tarot/evidence.py", "trivium/rules.py", "trivium/combinations.py")
 _REASON_CALLS = {"_refuse": 1, "_refused": 1, "Reason": 0}  # function -> index of the template
 _REASON_TABLES = {"_REASONS", "_ONLY_MAY", "_EXCHANGE_FIRST"}
 

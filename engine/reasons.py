@@ -12,7 +12,7 @@ Arguments are typed by their name:
 * ``seat``, or a name ending in ``_seat``: a seat number (English: ``seat 2``);
 * ``card``, or a name ending in ``_card``: a card code (English: the code);
 * ``cards``: a list of card codes (English: ``S01, H07``);
-* ``bid``/``contract`` (or ending so), ``phase``, ``level``, ``rank``: a key
+* ``bid``/``contract`` (or ending so), ``phase``, ``level``, ``rank``, ``suit``: a key
   of the rules' vocabulary, shown as the key in English;
 * a :class:`Reason`: a sub-sentence, rendered the same way;
 * anything else (counts, trick numbers, player names): as it is.
@@ -32,7 +32,7 @@ def kind_of(name: str) -> str:
         return "card"
     if name == "cards" or name.endswith("_cards"):
         return "cards"
-    if name in ("bid", "contract", "phase", "level", "rank") or name.endswith(("_bid", "_contract", "_level", "_rank")):
+    if name in ("bid", "contract", "phase", "level", "rank", "suit") or name.endswith(("_bid", "_contract", "_level", "_rank", "_suit")):
         return "word"
     return "value"
 

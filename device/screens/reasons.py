@@ -23,6 +23,9 @@ WORDS = {
     "simple": N_("single"), "double": N_("double"), "triple": N_("triple"),
     # court ranks
     "Jack": N_("Jack"), "Knight": N_("Knight"), "Queen": N_("Queen"), "King": N_("King"),
+    # suits, as the evidence of a violation names them ("trumped on hearts")
+    "spades": N_("spades"), "hearts": N_("hearts"), "diamonds": N_("diamonds"), "clubs": N_("clubs"),
+    "trumps": N_("trumps"), "the Excuse": N_("the Excuse"),
 }
 
 

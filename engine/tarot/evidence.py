@@ -15,9 +15,10 @@ tricks with the hands rebuilt from the plays (:func:`audit_tricks`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from engine.reasons import Reason
 from engine.tarot.legality import LeadRules, forbidden_if_held, legal_plays
 from engine.tarot.tables import (CODE, EXCUSE_SUIT, RANK, SUIT, SUIT_CARDS, SUIT_NAMES,
                                  TRUMP, TRUMPS)
@@ -36,12 +37,21 @@ class Violation:
     0; ``rule`` is a short name (``follow_suit``, ``must_trump``,
     ``must_overtrump``, ``lead_out_of_turn``, ``no_trump_lead``,
     ``called_suit_lead``, ``poignee``, ``misere``, ``ecart``, ``call``).
+    ``evidence`` is the proof in English (records, ``replay --json``); ``why``
+    the same as a :class:`~engine.reasons.Reason`, for a screen in any
+    language (None for a violation read back from a record).
     """
 
     trick: int
     seat: int
     rule: str
     evidence: str
+    why: Reason | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def proven(cls, trick: int, seat: int, rule: str, why: Reason) -> "Violation":
+        """A violation whose proof is ``why`` (its English sentence the ``evidence``)."""
+        return cls(trick, seat, rule, str(why), why)
 
     def to_dict(self) -> dict[str, Any]:
         return {"trick": self.trick, "seat": self.seat, "rule": self.rule,
@@ -59,7 +69,7 @@ class Constraint:
     forbidden: frozenset[int]
     rule_if_suit: str
     rule_if_trump: str
-    what: str
+    what: Reason
     reported: bool = False
     violation: Violation | None = None   # as reported
 
@@ -78,23 +88,24 @@ def play_constraint(card: int, trick: Sequence[int], trick_no: int,
     if led < 0:
         if SUIT[card] == TRUMP:
             return Constraint(trick_no, forbidden, "no_trump_lead", "no_trump_lead",
-                              f"led {code} before trumps were broken")
+                              Reason("led {card} before trumps were broken", {"card": code}))
         return Constraint(trick_no, forbidden, "called_suit_lead", "called_suit_lead",
-                          f"led {code} in the called suit at the opening lead")
+                          Reason("led {card} in the called suit at the opening lead", {"card": code}))
     top = max((RANK[c] for c in trick if SUIT[c] == TRUMP), default=0)
     if led == TRUMP:
         if SUIT[card] == TRUMP:
             return Constraint(trick_no, forbidden, "must_overtrump", "must_overtrump",
-                              f"played {code} under T{top:02d}")
+                              Reason("played {card} under {top_card}", {"card": code, "top_card": f"T{top:02d}"}))
         return Constraint(trick_no, forbidden, "must_trump", "must_trump",
-                          f"discarded {code} on a trump lead")
+                          Reason("discarded {card} on a trump lead", {"card": code}))
     suit = SUIT_NAMES[led]
     if SUIT[card] == TRUMP:
-        what = (f"trumped on {suit} with {code} under T{top:02d}" if RANK[card] < top
-                else f"trumped on {suit}")
+        what = (Reason("trumped on {suit} with {card} under {top_card}",
+                       {"suit": suit, "card": code, "top_card": f"T{top:02d}"}) if RANK[card] < top
+                else Reason("trumped on {suit}", {"suit": suit}))
         return Constraint(trick_no, forbidden, "follow_suit", "must_overtrump", what)
     return Constraint(trick_no, forbidden, "follow_suit", "must_trump",
-                      f"discarded {code} on {suit}")
+                      Reason("discarded {card} on {suit}", {"card": code, "suit": suit}))
 
 
 class Evidence:
@@ -122,10 +133,12 @@ class Evidence:
             if k.reported and not (k.violation is not None and SUIT[card] != TRUMP
                                    and k.violation.rule != k.rule_for(card)):
                 continue
-            v = Violation(
+            v = Violation.proven(
                 k.trick or BEFORE_PLAY, seat, k.rule_for(card),
-                f"{k.what} at trick {k.trick} but played {CODE[card]} at trick {trick_no}"
-                if k.trick else f"{k.what} but played {CODE[card]} at trick {trick_no}",
+                Reason("{what} at trick {trick} but played {card} at trick {later}",
+                       {"what": k.what, "trick": k.trick, "card": CODE[card], "later": trick_no})
+                if k.trick else Reason("{what} but played {card} at trick {later}",
+                                       {"what": k.what, "card": CODE[card], "later": trick_no}),
             )
             if k.violation is not None and k.reported:
                 self.corrections.append((k.violation, v))
@@ -187,9 +200,10 @@ def audit_tricks(players: int, tricks: Sequence[tuple[int, Sequence[int], Sequen
                 later = [x for x in order[s] if x in k.forbidden and x in hands[s] and x != c]
                 # holding the suit led, the rule broken is following it
                 first = next((x for x in later if SUIT[x] != TRUMP), later[0]) if later else None
-                found.append(Violation(i + 1, s, k.rule_for(first) if later else "illegal",
-                                       f"{k.what} at trick {i + 1} while holding "
-                                       f"{', '.join(CODE[x] for x in later)}"))
+                found.append(Violation.proven(
+                    i + 1, s, k.rule_for(first) if later else "illegal",
+                    Reason("{what} at trick {trick} while holding {cards}",
+                           {"what": k.what, "trick": i + 1, "cards": [CODE[x] for x in later]})))
             hands[s].discard(c)
     return found
 

@@ -699,9 +699,9 @@ class TarotDeal(GameState[Operation]):
             if self.audit_mode:
                 for c in sorted(ints):
                     if c in KINGS or OUDLER[c]:
-                        self._violations.append(Violation(
+                        self._violations.append(Violation.proven(
                             BEFORE_PLAY, taker, "ecart",
-                            f"discarded {CODE[c]}: Kings and oudlers may never be discarded"))
+                            Reason("discarded {card}: Kings and oudlers may never be discarded", {"card": CODE[c]})))
         else:
             for c in shown:
                 self._out[c] = Reason("in the écart (shown)")
@@ -712,7 +712,7 @@ class TarotDeal(GameState[Operation]):
             eligible = frozenset(c for c in range(78) if SUIT[c] < TRUMP and c not in KINGS)
             first = CODE[min(shown)]
             self._evidence.add(taker, Constraint(
-                0, eligible, "ecart", "ecart", f"discarded {first} in the écart"))
+                0, eligible, "ecart", "ecart", Reason("discarded {card} in the écart", {"card": first})))
         self._ecart_done = True
         self._start_play()
 
@@ -731,9 +731,10 @@ class TarotDeal(GameState[Operation]):
         shown = _trim([index_of(c) for c in op.shown], need)
         if len(op.shown) > need and self.options.poignee_overfull == "refuse":
             # only in audit mode (a record): counted as the exact poignée, and reported
-            self._violations.append(Violation(
+            self._violations.append(Violation.proven(
                 self.trick_number, op.seat, "poignee",
-                f"showed {len(op.shown)} cards for a {op.level} poignée of exactly {need}"))
+                Reason("showed {count} cards for a {level} poignée of exactly {need}",
+                       {"count": len(op.shown), "level": op.level, "need": need})))
         for c in shown:
             if c not in self._ecart_trumps:
                 self._owner[c] = (op.seat, Reason("shown in {seat}'s poignée", {"seat": op.seat}))
@@ -743,14 +744,14 @@ class TarotDeal(GameState[Operation]):
             others = frozenset(c for c in range(21) if c not in shown)
             self._evidence.add(op.seat, Constraint(
                 trick, others, "poignee", "poignee",
-                "showed the Excuse in a poignée (so no other trump)"))
+                Reason("showed the Excuse in a poignée (so no other trump)")))
 
     def _do_misere(self, op: DeclareMisere) -> None:
         self._misere.append((op.seat, op.misere))
         spoil = frozenset(c for c in range(78) if _spoils_misere(c, op.misere, self.options))
         trick = self.trick_number
         self._evidence.add(op.seat, Constraint(
-            trick, spoil, "misere", "misere", f"declared a misère {op.misere}"))
+            trick, spoil, "misere", "misere", Reason("declared a misère {misere}", {"misere": op.misere})))
 
     def _do_play(self, op: Play) -> None:
         c = index_of(op.card)
@@ -758,9 +759,10 @@ class TarotDeal(GameState[Operation]):
         n = self.players
         trick_no = len(self._tricks) + 1
         if not self._cur_cards and seat != self._cur_leader:
-            self._violations.append(Violation(
+            self._violations.append(Violation.proven(
                 trick_no, seat, "lead_out_of_turn",
-                f"led {op.card} at trick {trick_no} but seat {self._cur_leader} was to lead"))
+                Reason("led {card} at trick {trick} but {leader_seat} was to lead",
+                       {"card": op.card, "trick": trick_no, "leader_seat": self._cur_leader})))
             self._cur_leader = seat
         rules = self._lead_rule_now()
         hand = self._hands.get(seat)
@@ -799,9 +801,10 @@ class TarotDeal(GameState[Operation]):
             if str(why).startswith("in the chien") and self._ecart is None:
                 continue  # it may have gone into the unseen écart
             k.reported = True
-            k.violation = Violation(
+            k.violation = Violation.proven(
                 k.trick, seat, k.rule_for(c),
-                f"{k.what} at trick {k.trick} while holding {CODE[c]} ({why})")
+                Reason("{what} at trick {trick} while holding {card} ({why})",
+                       {"what": k.what, "trick": k.trick, "card": CODE[c], "why": why}))
             self._violations.append(k.violation)
             return
 
@@ -857,13 +860,14 @@ class TarotDeal(GameState[Operation]):
             for s in range(4):
                 x = _suit_card(s, higher)
                 if self._chien_seen and self._chien is not None and x in self._chien:
-                    culprits.append(f"{CODE[x]} was in the chien")
+                    culprits.append(Reason("{card} was in the chien", {"card": CODE[x]}))
                 elif x in self._played_at and self._played_at[x][1] != taker:
-                    culprits.append(f"{CODE[x]} was played by seat {self._played_at[x][1]}")
+                    culprits.append(Reason("{card} was played by {seat}", {"card": CODE[x], "seat": self._played_at[x][1]}))
         if culprits:
-            self._violations.append(Violation(
+            self._violations.append(Violation.proven(
                 BEFORE_PLAY, taker, "call",
-                f"called {CODE[called]} without holding every higher card: {culprits[0]}"))
+                Reason("called {card} without holding every higher card: {why}",
+                       {"card": CODE[called], "why": culprits[0]})))
 
     def _end_of_deal_checks(self) -> None:
         """The unseen cards are now known: audit the écart."""
@@ -876,19 +880,20 @@ class TarotDeal(GameState[Operation]):
             return
         for c in sorted(ecart):
             if c in KINGS or OUDLER[c]:
-                self._violations.append(Violation(
+                self._violations.append(Violation.proven(
                     BEFORE_PLAY, taker, "ecart",
-                    f"discarded {CODE[c]} (never played, so in the écart): Kings and oudlers "
-                    "may never be discarded"))
+                    Reason("discarded {card} (never played, so in the écart): Kings and oudlers "
+                           "may never be discarded", {"card": CODE[c]})))
         trumps = [c for c in ecart if SUIT[c] == TRUMP and c not in self._ecart_trumps]
         if trumps and not self._ecart_trumps:
             kept = [c for c, (t, s) in self._played_at.items()
                     if s == taker and SUIT[c] < TRUMP and c not in KINGS]
             if kept:
-                self._violations.append(Violation(
+                self._violations.append(Violation.proven(
                     BEFORE_PLAY, taker, "ecart",
-                    f"discarded {CODE[min(trumps)]} in the écart but played {CODE[kept[0]]}, "
-                    "which could have been discarded instead"))
+                    Reason("discarded {card} in the écart but played {played_card}, "
+                           "which could have been discarded instead",
+                           {"card": CODE[min(trumps)], "played_card": CODE[kept[0]]})))
 
     def _unseen(self) -> frozenset[int]:
         return frozenset(range(78)) - frozenset(self._played_at) - frozenset(self._cur_cards)

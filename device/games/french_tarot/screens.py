@@ -87,7 +87,8 @@ def violation_view(violation, names: list[str], deal=None) -> ViolationView:
         elif led is not None:
             suit = "T"
     return ViolationView(kind, seat_name(names, violation.seat), violation.trick, suit if kind != "other" else None,
-                         card, detail=str(violation.evidence))
+                         card, detail=str(violation.evidence), why=getattr(violation, "why", None),
+                         names=tuple(names))
 
 
 def deal_end_view(deal, names: list[str]) -> DealEndView | None:
