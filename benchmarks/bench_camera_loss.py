@@ -39,7 +39,6 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-BIDS = ["pass", "prise", "garde", "garde_sans", "garde_contre"]
 WATCHDOG_USEC = 2_000_000  # pings due every second; systemd would restart after 2 s without one
 
 
@@ -54,12 +53,9 @@ def deal_with_chien():
 
 
 def bidding_presses(truth) -> list[tuple[str, str]]:
-    presses, best = [], None
-    for _, bid in truth.bids:
-        options = ["pass"] + (BIDS[BIDS.index(best) + 1:] if best else BIDS[1:])
-        presses += [("down", "press")] * options.index(bid) + [("ok", "press")]
-        best = bid if bid != "pass" else best
-    return presses
+    from device.games.french_tarot.menus import BiddingFlow
+
+    return BiddingFlow.presses([bid for _, bid in truth.bids])
 
 
 def card_presses(code: str) -> list[tuple[str, str]]:

@@ -11,6 +11,7 @@ import pytest
 from device.app.loop import StopFlag, run_device
 from device.hardware.outputs import Outputs
 from device.config import config_from_dict
+from device.games.french_tarot.menus import BiddingFlow
 from device.hardware.display import open_display
 from device.storage.deal_log import DealLog
 from engine.tarot import random_deal
@@ -18,7 +19,6 @@ from vision.simulator import GroundTruthRecogniser, TableSimulator, Trick, frenc
 from vision.sources import Frame
 from vision.tracker import Tracker
 
-BIDS = ["pass", "prise", "garde", "garde_sans", "garde_contre"]
 
 
 class ScriptedButtons:
@@ -60,12 +60,7 @@ class EcartDoneAfterChien(ScriptedButtons):
 
 def bidding_presses(truth):
     """The presses that enter the truth's bids in the bidding menu (down to the bid, OK)."""
-    presses, best = [], None
-    for _, bid in truth.bids:
-        options = ["pass"] + (BIDS[BIDS.index(best) + 1:] if best else BIDS[1:])
-        presses += [("down", "press")] * options.index(bid) + [("ok", "press")]
-        best = bid if bid != "pass" else best
-    return presses
+    return BiddingFlow.presses([bid for _, bid in truth.bids])
 
 
 def table(truth, tricks):

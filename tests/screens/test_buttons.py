@@ -7,6 +7,8 @@ import time
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from device.hardware.buttons import ButtonPanel, PygameKeys, parse_keys
 from device.app.flows import ConfirmCardFlow
@@ -222,3 +224,21 @@ def test_keyboard_buttons_without_a_file_descriptor():
     keys._thread.join(timeout=2)
     keys.close()
     assert got == [("down", "press"), ("ok", "long")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 5), st.data())
+def test_the_presses_of_any_auction_enter_that_auction(players, data):
+    """BiddingFlow.presses (the scripted players' presses) fed to a real bidding flow
+    gives back the bids, whatever the auction."""
+    bids, best = [], None
+    for _ in range(players):
+        higher = BiddingFlow.ORDER[BiddingFlow.ORDER.index(best) + 1:] if best else BiddingFlow.ORDER
+        bid = data.draw(st.sampled_from(["pass", *higher]))
+        bids.append(bid)
+        best = bid if bid != "pass" else best
+    flow = BiddingFlow([f"P{k}" for k in range(players)], dealer=players - 1)
+    decisions = []
+    for event in BiddingFlow.presses(bids):
+        decisions += flow.handle(event)
+    assert [d[2] for d in decisions if d[0] == "bid"] == bids

@@ -46,6 +46,18 @@ class BiddingFlow(Flow):
                 seat, best = s, bid
         return seat, best
 
+    @classmethod
+    def presses(cls, bids: Sequence[str]) -> list[tuple[str, str]]:
+        """The button events that enter ``bids`` (in the order they are spoken) with short
+        presses: down from "pass" to the bid, then OK (scripted players, tests, benchmarks)."""
+        events: list[tuple[str, str]] = []
+        best = None
+        for bid in bids:
+            options = ["pass", *(cls.ORDER[cls.ORDER.index(best) + 1:] if best else cls.ORDER)]
+            events += [("down", "press")] * options.index(bid) + [("ok", "press")]
+            best = bid if bid != "pass" else best
+        return events
+
     def _ask(self) -> None:
         seat = self.seat_to_bid()
         _, best = self.best()
