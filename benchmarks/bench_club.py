@@ -144,6 +144,11 @@ def run_load(args, work: Path, pw: Path) -> bool:
               f"p99 {percentile(r.latencies, 0.99) * 1000:.1f} ms, max {max(r.latencies) * 1000:.1f} ms "
               f"({len(r.latencies)} publications); inside the server p50 "
               f"{percentile(r.server_times, 0.5) * 1000:.1f} ms, p99 {percentile(r.server_times, 0.99) * 1000:.1f} ms")
+        for stage in ("replay", "commit"):
+            v = [st[stage] for st in r.server_stages if stage in st]
+            if v:
+                print(f"load: inside the server, {stage}: p50 {percentile(v, 0.5) * 1000:.1f} ms, "
+                      f"p99 {percentile(v, 0.99) * 1000:.1f} ms")
         print(f"load: server peak RSS {server.peak_rss_kb / 1024:.1f} MiB")
         return ok and r.ok
     finally:
