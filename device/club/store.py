@@ -311,59 +311,76 @@ class ClubStore:
         """Store a checked deal once; a resend of the same id and record is a duplicate."""
         for _attempt in range(3):
             try:
-                with self._write() as tx:
-                    return self._publish_tx(tx, table, deal)
+                result = self.publish_many([(table, deal)])[0]
             except Exception as exc:  # the same id arrived twice at once: answer from the first
                 if not self.db.is_unique_violation(exc):
                     raise
+                continue
+            if isinstance(result, Exception):
+                raise result
+            return result
         raise Refused("the deal could not be stored; try again")
 
     def publish_many(self, items: list[tuple[ClubTable, CheckedDeal]]) -> list[Stored | Exception]:
-        """Store several checked deals in one transaction (one commit: one disk flush for all).
+        """Store several checked deals in one transaction: one commit (one disk flush) and three
+        statements for all of them, however many.
 
-        Each deal is stored, a duplicate, or refused on its own (a savepoint each): the
-        answer for each is its :class:`Stored` or the exception that refused it. When the
-        transaction as a whole fails (the database, a race with another server process)
-        this raises and nothing is stored."""
-        results: list[Stored | Exception] = []
+        Each deal is stored, a duplicate (its id was stored before, or earlier in ``items``, with
+        the same record), or refused (the same id with another record): the answer for each is
+        its :class:`Stored` or the :class:`Refused` that turned it down. When the transaction as
+        a whole fails (the database, a race with another server process) this raises and nothing
+        is stored."""
+        results: list[Stored | Exception | None] = [None] * len(items)
+        records = [deal.record_json() for _t, deal in items]
         with self._write() as tx:
-            for table, deal in items:
-                tx.execute("SAVEPOINT deal")
-                learned = dict(tx.memo)
-                try:
-                    results.append(self._publish_tx(tx, table, deal))
-                except Refused as exc:
-                    tx.execute("ROLLBACK TO SAVEPOINT deal")
-                    tx.memo = learned
-                    results.append(exc)
-                tx.execute("RELEASE SAVEPOINT deal")
-        return results
+            keys = list(dict.fromkeys((table.id, deal.uid) for table, deal in items))
+            existing = {(t, u): (i, s, r, o) for i, s, r, o, t, u in tx.all(
+                "SELECT id, session_id, round, original, table_id, uid FROM deals WHERE "
+                + " OR ".join(["(table_id = ? AND uid = ?)"] * len(keys)), [v for k in keys for v in k])}
+            first: dict[tuple[int, str], int] = {}  # a key's first publication in this batch
+            fresh: list[int] = []
+            for n, (table, deal) in enumerate(items):
+                key = (table.id, deal.uid)
+                if key in existing:
+                    deal_id, session_id, rnd, original = existing[key]
+                    results[n] = (Stored("duplicate", int(deal_id), int(session_id), int(rnd))
+                                  if original == records[n] else _other_record(deal.uid))
+                elif key in first:
+                    results[n] = None if records[first[key]] == records[n] else _other_record(deal.uid)
+                else:
+                    first[key] = n
+                    fresh.append(n)
+            if fresh:
+                session_id, current_round = self._open_session_tx(tx)
+                now = now_iso()
+                rows = []
+                for n in fresh:
+                    table, deal = items[n]
+                    rows.append((deal.uid, table.id, session_id, deal.round or current_round, deal.game, records[n],
+                                 records[n], deal.contract, None if deal.won is None else int(deal.won), now))
+                ids = {(t, u): i for i, t, u in tx.all(
+                    "INSERT INTO deals (uid, table_id, session_id, round, game, record, original, contract, won, "
+                    "received_at) VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
+                    + " RETURNING id, table_id, uid", [v for row in rows for v in row])}
+                for n, row in zip(fresh, rows):
+                    table, deal = items[n]
+                    results[n] = Stored("stored", int(ids[(table.id, deal.uid)]), session_id, row[3])
+                self._write_seats(tx, [(results[n].deal, items[n][1]) for n in fresh])  # type: ignore[union-attr]
+            for n, (table, deal) in enumerate(items):
+                if results[n] is None:  # the same publication twice in this batch: a duplicate of the first
+                    s = results[first[(table.id, deal.uid)]]
+                    results[n] = Stored("duplicate", s.deal, s.session, s.round)  # type: ignore[union-attr]
+        return results  # type: ignore[return-value]
 
-    def _publish_tx(self, tx: Any, table: ClubTable, deal: CheckedDeal) -> Stored:
-        record = deal.record_json()
-        old = tx.one("SELECT id, session_id, round, original FROM deals WHERE table_id = ? AND uid = ?",
-                     (table.id, deal.uid))
-        if old is not None:
-            if old[3] != record:
-                raise Refused(f"id {deal.uid!r} was already published with another record", "id")
-            return Stored("duplicate", int(old[0]), int(old[1]), int(old[2]))
-        session_id, current_round = self._open_session_tx(tx)
-        rnd = deal.round or current_round
-        deal_id = int(tx.value(
-            "INSERT INTO deals (uid, table_id, session_id, round, game, record, original, "
-            "contract, won, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            (deal.uid, table.id, session_id, rnd, deal.game, record, record, deal.contract,
-             None if deal.won is None else int(deal.won), now_iso())))
-        self._write_seats(tx, deal_id, deal, new=True)
-        return Stored("stored", deal_id, session_id, rnd)
-
-    def _write_seats(self, tx: Any, deal_id: int, deal: CheckedDeal, new: bool = False) -> None:
-        if not new:
-            tx.execute("DELETE FROM deal_players WHERE deal_id = ?", (deal_id,))
-        for s in deal.seats:
-            tx.execute("INSERT INTO deal_players (deal_id, seat, player_id, score, taker, partner) "
-                       "VALUES (?, ?, ?, ?, ?, ?)",
-                       (deal_id, s.seat, self._player_id(tx, s.name), s.score, int(s.taker), int(s.partner)))
+    def _write_seats(self, tx: Any, deals: list[tuple[int, CheckedDeal]], replace: bool = False) -> None:
+        """The seats of ``deals`` ((deal id, checked deal)), in one statement."""
+        if replace:
+            for deal_id, _deal in deals:
+                tx.execute("DELETE FROM deal_players WHERE deal_id = ?", (deal_id,))
+        rows = [(deal_id, s.seat, self._player_id(tx, s.name), s.score, int(s.taker), int(s.partner))
+                for deal_id, deal in deals for s in deal.seats]
+        tx.execute("INSERT INTO deal_players (deal_id, seat, player_id, score, taker, partner) VALUES "
+                   + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(rows)), [v for row in rows for v in row])
 
     def correct(self, deal_id: int, record: Any, scores: Any, reason: str) -> None:
         """Replace a deal's record by a corrected one (replayed); the old one is kept."""
@@ -379,7 +396,7 @@ class ClubStore:
             after = canonical_json(rec)
             tx.execute("UPDATE deals SET record = ?, game = ?, contract = ?, won = ? WHERE id = ?",
                        (after, game, contract, None if won is None else int(won), deal_id))
-            self._write_seats(tx, deal_id, checked)
+            self._write_seats(tx, [(deal_id, checked)], replace=True)
             tx.execute("INSERT INTO corrections (deal_id, created_at, kind, reason, before, after) "
                        "VALUES (?, ?, 'correct', ?, ?, ?)", (deal_id, now_iso(), reason, before, after))
 
@@ -457,6 +474,10 @@ class ClubStore:
                     "partner": bool(pt), "at": at}
                    for i, s, sn, t, r, g, c, w, sc, tk, pt, at in rows]
         return {"name": name, "history": history, "stats": player_statistics(history)}
+
+
+def _other_record(uid: str) -> Refused:
+    return Refused(f"id {uid!r} was already published with another record", "id")
 
 
 def player_statistics(history: list[dict[str, Any]]) -> dict[str, Any]:
