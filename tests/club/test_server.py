@@ -17,7 +17,7 @@ with warnings.catch_warnings():
 from device.club.server import ClubApp
 from engine.tarot.record import replay_record
 
-from .helpers import PASSWORD, paired_token, publication
+from .helpers import PASSWORD, publication
 
 
 @pytest.fixture
