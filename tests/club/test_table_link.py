@@ -91,3 +91,14 @@ def test_a_trivium_game_from_the_deal_log_reaches_the_club(paired_table, store):
         link.close()
     deal = store.deals(store.current_session()["id"])[0]
     assert deal["game"] == "trivium" and [s["score"] for s in deal["seats"]] == int_scores(scores)
+
+
+def test_the_page_shows_a_trivium_game_as_trivium(tmp_path):
+    with DealLog.open(tmp_path / "log.db") as log:
+        session = GameSession.resume_or_start(log, game_for("trivium"), NAMES[:3], label="t")
+        state = table_page_state(log, session.game, session.state, "Window")
+        assert state["deal"]["game"] == "trivium" and state["deal"]["contract_label"] == "Trivium"
+        assert (state["deal"]["phase"], state["deal"]["phase_label"]) == ("deal", "Dealing")  # not "Game over"
+        assert state["deal"]["result"] is None
+        tarot = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="u")
+        assert table_page_state(log, tarot.game, tarot.state)["deal"]["game"] == "french-tarot"
