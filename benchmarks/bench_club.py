@@ -1,7 +1,8 @@
 """Club server under an evening's load, and under kill -9.
 
     .venv/bin/python benchmarks/bench_club.py [--tables 60] [--deals 8] [--pace 1.0] [--kills 4]
-                                              [--offline 60] [--db postgresql://...]
+                                              [--offline 60] [--db postgresql://... | --postgres]
+                                              [--runs load,faults,offline]
 
 Three runs against ``tarotmate club serve`` started here as a separate process on 127.0.0.1:
 
@@ -9,13 +10,23 @@ Three runs against ``tarotmate club serve`` started here as a separate process o
    plays ``--deals`` deals through the engine and publishes them through its
    outbox, a deal every ``--pace`` seconds on average, all tables at once):
    every deal stored once, standings = the sum of the replays of
-   ``/api/deals``, the publish latency seen by the tables (p50/p99), the
-   server's peak RSS;
+   ``/api/deals``, the publish latency seen by the tables (p50/p99: from
+   the moment a table's publisher sends the request to the moment it has
+   read the acknowledgement), the server's own time by stage (its
+   ``Server-Timing`` header: replay, commit), its peak RSS and CPU;
 2. faults: the same evening again on a fresh database while the server is
    killed with SIGKILL ``--kills`` times at random moments and restarted:
    no deal lost or doubled;
 3. offline: the server is down for ``--offline`` seconds while 4 tables play
    on; once it is back, how long until every table has caught up.
+
+The simulated tables run in this process, on the same CPUs as the server
+(their engine, HTTP clients and outbox fsyncs are part of the measurement's
+environment; on a real evening each table is its own Pi). The load average
+is printed before and after every run: read every figure with it.
+``--postgres`` starts a throwaway PostgreSQL cluster (Debian's ``initdb``
+and ``pg_ctl``, its durable defaults: fsync and synchronous_commit on) and
+stores the load and faults runs in it.
 
 Prints one line per figure; exits 1 if a deal was lost or doubled.
 """
@@ -325,6 +336,10 @@ def main() -> int:
     finally:
         if args.pg is not None:
             args.pg.stop()
+    if platform.machine() not in ("aarch64", "armv7l"):
+        print("not measured on a Raspberry Pi: on the Pi that runs the club server, run "
+              "`.venv/bin/python benchmarks/bench_club.py --runs load,faults` (and with --postgres when the club "
+              "stores in PostgreSQL); the simulated tables then share the Pi's CPUs with the server")
     print("RESULT: " + ("ok" if ok else "FAIL: a deal was lost, doubled or refused"))
     return 0 if ok else 1
 

@@ -47,6 +47,15 @@ def _contract(value: str | None) -> str:
     return CONTRACT_NAMES.get(value or "", value or "passed")
 
 
+class NotPublished(Exception):
+    """A publication answered without storing it: the HTTP status and the JSON answer."""
+
+    def __init__(self, status: int, answer: dict[str, Any]) -> None:
+        super().__init__(answer.get("error", ""))
+        self.status = status
+        self.answer = answer
+
+
 class ClubApp:
     """Holds the store and the change feed; builds the Starlette application."""
 
@@ -242,19 +251,18 @@ class ClubApp:
         except Refused as exc:
             return JSONResponse({"status": "refused", "error": str(exc), "field": exc.field}, status_code=413)
         t0 = time.perf_counter()
-        # the replay is CPU work: off the event loop, first come first served; the commit is the group committer's
-        checked = await asyncio.get_running_loop().run_in_executor(self.replayer, self.check, token, raw)
-        t1 = time.perf_counter()
-        if isinstance(checked, tuple) and isinstance(checked[0], int):
-            status, answer = checked
-        else:
-            table, deal = checked
-            try:
-                stored = await asyncio.wrap_future(self.committer.submit(table, deal))
-            except Refused as exc:
-                status, answer = 409, {"status": "refused", "error": str(exc), "field": exc.field}
-            else:
-                status, answer = 200, self._stored_answer(table, deal, stored)
+        t1 = t0
+        try:
+            # the replay is CPU work: off the event loop, first come first served
+            table, deal = await asyncio.get_running_loop().run_in_executor(self.replayer, self.check, token, raw)
+            t1 = time.perf_counter()
+            # the commit: the group committer answers once the deal is on disk
+            stored = await asyncio.wrap_future(self.committer.submit(table, deal))
+            status, answer = 200, self._stored_answer(table, deal, stored)
+        except NotPublished as exc:
+            status, answer = exc.status, exc.answer
+        except Refused as exc:  # from the store: the id was published with another record
+            status, answer = 409, {"status": "refused", "error": str(exc), "field": exc.field}
         t2 = time.perf_counter()
         if answer.get("status") == "stored":
             self.feed.bump()
@@ -264,24 +272,23 @@ class ClubApp:
             headers["WWW-Authenticate"] = "Bearer"
         return JSONResponse(answer, status_code=status, headers=headers)
 
-    def check(self, token: str | None, raw: bytes) -> tuple[ClubTable, CheckedDeal] | tuple[int, dict[str, Any]]:
-        """Authenticate and replay a publication: (table, checked deal), or the (HTTP status, answer) refusing it."""
+    def check(self, token: str | None, raw: bytes) -> tuple[ClubTable, CheckedDeal]:
+        """Authenticate and replay a publication; :class:`NotPublished` says why not."""
         table = self.store.table_for_token(token)
         if table is None:
-            return 401, {"status": "unauthorized", "error": "this table is not paired (unknown token)"}
+            raise NotPublished(401, {"status": "unauthorized", "error": "this table is not paired (unknown token)"})
         try:
             return table, check_publication(parse_body(raw))
         except Refused as exc:
-            return 422, {"status": "refused", "error": str(exc), "field": exc.field}
+            raise NotPublished(422, {"status": "refused", "error": str(exc), "field": exc.field}) from None
 
     def publish(self, token: str | None, raw: bytes) -> tuple[int, dict[str, Any]]:
         """(HTTP status, answer) for one publication: authenticate, replay, store once (blocking)."""
-        checked = self.check(token, raw)
-        if isinstance(checked[0], int):
-            return checked  # type: ignore[return-value]
-        table, deal = checked  # type: ignore[misc]
         try:
+            table, deal = self.check(token, raw)
             stored = self.committer.publish(table, deal)
+        except NotPublished as exc:
+            return exc.status, exc.answer
         except Refused as exc:
             return 409, {"status": "refused", "error": str(exc), "field": exc.field}
         return 200, self._stored_answer(table, deal, stored)
