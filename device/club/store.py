@@ -330,6 +330,8 @@ class ClubStore:
         its :class:`Stored` or the :class:`Refused` that turned it down. When the transaction as
         a whole fails (the database, a race with another server process) this raises and nothing
         is stored."""
+        if not items:
+            return []
         results: list[Stored | Exception | None] = [None] * len(items)
         records = [deal.record_json() for _t, deal in items]
         with self._write() as tx:
