@@ -1,7 +1,8 @@
 """Club server under an evening's load, and under kill -9.
 
     .venv/bin/python benchmarks/bench_club.py [--tables 60] [--deals 8] [--pace 1.0] [--kills 4]
-                                              [--offline 60] [--db postgresql://...]
+                                              [--offline 60] [--db postgresql://... | --postgres]
+                                              [--runs load,faults,offline]
 
 Three runs against ``tarotmate club serve`` started here as a separate process on 127.0.0.1:
 
@@ -9,13 +10,23 @@ Three runs against ``tarotmate club serve`` started here as a separate process o
    plays ``--deals`` deals through the engine and publishes them through its
    outbox, a deal every ``--pace`` seconds on average, all tables at once):
    every deal stored once, standings = the sum of the replays of
-   ``/api/deals``, the publish latency seen by the tables (p50/p99), the
-   server's peak RSS;
+   ``/api/deals``, the publish latency seen by the tables (p50/p99: from
+   the moment a table's publisher sends the request to the moment it has
+   read the acknowledgement), the server's own time by stage (its
+   ``Server-Timing`` header: replay, commit), its peak RSS and CPU;
 2. faults: the same evening again on a fresh database while the server is
    killed with SIGKILL ``--kills`` times at random moments and restarted:
    no deal lost or doubled;
 3. offline: the server is down for ``--offline`` seconds while 4 tables play
    on; once it is back, how long until every table has caught up.
+
+The simulated tables run in this process, on the same CPUs as the server
+(their engine, HTTP clients and outbox fsyncs are part of the measurement's
+environment; on a real evening each table is its own Pi). The load average
+is printed before and after every run: read every figure with it.
+``--postgres`` starts a throwaway PostgreSQL cluster (Debian's ``initdb``
+and ``pg_ctl``, its durable defaults: fsync and synchronous_commit on) and
+stores the load and faults runs in it.
 
 Prints one line per figure; exits 1 if a deal was lost or doubled.
 """
@@ -23,10 +34,14 @@ Prints one line per figure; exits 1 if a deal was lost or doubled.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import glob
 import json
 import os
 import platform
+import pwd
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -95,6 +110,12 @@ class ServerProcess:
                     pass
             time.sleep(0.1)
 
+    def cpu_s(self) -> float:
+        """CPU seconds (user + system) the server process has used so far."""
+        assert self.proc is not None
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def kill9(self) -> None:
         assert self.proc is not None
         self.proc.send_signal(signal.SIGKILL)
@@ -105,6 +126,56 @@ class ServerProcess:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             self.proc.wait(10)
+
+
+class ThrowawayPostgres:
+    """A PostgreSQL cluster started here (Debian's postgresql package: initdb, pg_ctl) on 127.0.0.1,
+    with its durable defaults (fsync, synchronous_commit on): what a club would run."""
+
+    def __init__(self) -> None:
+        def binary(name: str) -> str:
+            found = shutil.which(name) or next(iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))[-1:]), None)
+            if not found:
+                raise SystemExit(f"--postgres: {name} not found (apt-get install postgresql)")
+            return found
+
+        self.initdb, self.pg_ctl = binary("initdb"), binary("pg_ctl")
+        self.dir = Path(tempfile.mkdtemp(prefix="tarotmate-bench-pg-"))
+        self.port = free_port()
+        self.user = None
+        if os.geteuid() == 0:  # initdb refuses root
+            self.user = "nobody"
+            pw = pwd.getpwnam(self.user)
+            os.chown(self.dir, pw.pw_uid, pw.pw_gid)
+        self._count = 0
+
+    def _run(self, *cmd: str) -> None:
+        full = (["runuser", "-u", self.user, "--"] if self.user else []) + list(cmd)
+        subprocess.run(full, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=self.dir)
+
+    def start(self) -> "ThrowawayPostgres":
+        data = self.dir / "data"
+        self._run(self.initdb, "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C")
+        self._run(self.pg_ctl, "-D", str(data), "-o", f"-h 127.0.0.1 -p {self.port} -k {self.dir}",
+                  "-l", str(self.dir / "log"), "-w", "start")
+        return self
+
+    def new_database(self) -> str:
+        import psycopg
+
+        self._count += 1
+        name = f"club_bench_{self._count}"
+        with psycopg.connect(f"postgresql://postgres@127.0.0.1:{self.port}/postgres", autocommit=True) as con:
+            con.execute(f"CREATE DATABASE {name}")
+            settings = {k: con.execute(f"SHOW {k}").fetchone()[0] for k in ("fsync", "synchronous_commit")}
+        print(f"postgresql: a fresh database {name} (fsync {settings['fsync']}, "
+              f"synchronous_commit {settings['synchronous_commit']})")
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
+
+    def stop(self) -> None:
+        with contextlib.suppress(subprocess.CalledProcessError):
+            self._run(self.pg_ctl, "-D", str(self.dir / "data"), "-m", "fast", "-w", "stop")
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def get_json(url: str):
@@ -124,17 +195,32 @@ def check_evening(server: ServerProcess, expected_deals: int, totals: dict[str, 
                 f"{standings == replayed}; = the tables' own totals: {replayed == totals}")
 
 
+def load_average() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} (1, 5, 15 min)"
+
+
 def percentile(values: list[float], q: float) -> float:
     v = sorted(values)
     return v[min(len(v) - 1, int(q * len(v)))] if v else float("nan")
 
 
+def database(args, work: Path, run: str) -> str:
+    """Where a run stores: --db (the load run only: it must be empty), a fresh database of --postgres, or SQLite."""
+    if args.db and run == "load":
+        return args.db
+    if args.pg is not None:
+        return args.pg.new_database()
+    return str(work / f"{run}.db")
+
+
 def run_load(args, work: Path, pw: Path) -> bool:
     total = args.tables * args.deals
-    server = ServerProcess(args.db or str(work / "load.db"), free_port(), pw)
+    server = ServerProcess(database(args, work, "load"), free_port(), pw)
     server.start()
     print(f"server: start-up to first answer {server.startup_s:.2f} s, RSS then {server.idle_rss_kb / 1024:.1f} MiB")
     try:
+        cpu0 = server.cpu_s()
         r = simulate(server.url, args.tables, args.deals, PASSWORD, seed=args.seed, workdir=work / "load",
                      pace_s=args.pace, timeout_s=600)
         ok, text = check_evening(server, total, r.totals)
@@ -144,7 +230,14 @@ def run_load(args, work: Path, pw: Path) -> bool:
               f"p99 {percentile(r.latencies, 0.99) * 1000:.1f} ms, max {max(r.latencies) * 1000:.1f} ms "
               f"({len(r.latencies)} publications); inside the server p50 "
               f"{percentile(r.server_times, 0.5) * 1000:.1f} ms, p99 {percentile(r.server_times, 0.99) * 1000:.1f} ms")
-        print(f"load: server peak RSS {server.peak_rss_kb / 1024:.1f} MiB")
+        for stage in ("replay", "commit"):
+            v = [st[stage] for st in r.server_stages if stage in st]
+            if v:
+                print(f"load: inside the server, {stage}: p50 {percentile(v, 0.5) * 1000:.1f} ms, "
+                      f"p99 {percentile(v, 0.99) * 1000:.1f} ms")
+        cpu = server.cpu_s() - cpu0
+        print(f"load: server peak RSS {server.peak_rss_kb / 1024:.1f} MiB; server CPU {cpu:.1f} s during the evening "
+              f"({cpu / max(1, len(r.latencies)) * 1000:.1f} ms a publication, pairing included)")
         return ok and r.ok
     finally:
         server.stop()
@@ -152,7 +245,7 @@ def run_load(args, work: Path, pw: Path) -> bool:
 
 def run_faults(args, work: Path, pw: Path) -> bool:
     total = args.tables * args.deals
-    server = ServerProcess(str(work / "faults.db"), free_port(), pw)
+    server = ServerProcess(database(args, work, "faults"), free_port(), pw)
     server.start()
     rng = random.Random(args.seed)
     kills: list[float] = []
@@ -219,20 +312,34 @@ def main() -> int:
     ap.add_argument("--kills", type=int, default=4)
     ap.add_argument("--offline", type=float, default=60.0, help="seconds the server is down in the offline run")
     ap.add_argument("--db", help="a PostgreSQL URL for the load run (an empty database)")
+    ap.add_argument("--postgres", action="store_true",
+                    help="start a throwaway PostgreSQL cluster here (initdb, pg_ctl; durable defaults) and store "
+                         "the load and faults runs in it")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--runs", default="load,faults,offline", help="which runs, comma-separated")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="tarotmate-bench-club-"))
     pw = work / "password"
     pw.write_text(PASSWORD + "\n")
-    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; "
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {load_average()}; "
           f"python {platform.python_version()}")
     runs = {"load": run_load, "faults": run_faults, "offline": run_offline}
-    ok = True
     for name in args.runs.split(","):
         if name not in runs:
             raise SystemExit(f"--runs: unknown run {name!r} (load, faults, offline)")
-        ok &= runs[name](args, work, pw)
+    args.pg = ThrowawayPostgres().start() if args.postgres else None
+    ok = True
+    try:
+        for name in args.runs.split(","):
+            ok &= runs[name](args, work, pw)
+            print(f"{name}: done; {load_average()}")
+    finally:
+        if args.pg is not None:
+            args.pg.stop()
+    if platform.machine() not in ("aarch64", "armv7l"):
+        print("not measured on a Raspberry Pi: on the Pi that runs the club server, run "
+              "`.venv/bin/python benchmarks/bench_club.py --runs load,faults` (and with --postgres when the club "
+              "stores in PostgreSQL); the simulated tables then share the Pi's CPUs with the server")
     print("RESULT: " + ("ok" if ok else "FAIL: a deal was lost, doubled or refused"))
     return 0 if ok else 1
 

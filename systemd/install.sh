@@ -17,13 +17,19 @@
 #      in it by the venv's own pip (Debian's, not upgraded from the network),
 #      without upgrading numpy (numpy 2 breaks python3-picamera2);
 #   5. /etc/tarotmate/tarotmate.toml from the example (kept if it exists);
-#   6. the unit /etc/systemd/system/tarotmate.service, enabled and started.
+#   6. the network drop-in /etc/systemd/system/tarotmate.service.d/online.conf
+#      (`tarotmate club dropin`) when the configuration enables [web] or [club]:
+#      the unit denies all IP traffic, the drop-in opens the LAN only; without
+#      [web] and [club] a drop-in left by an earlier install is removed;
+#   7. the unit /etc/systemd/system/tarotmate.service, enabled and started.
 # The service user can write only its state directory (/var/lib/tarotmate);
 # the code it runs, and that the next `sudo install.sh` runs, belongs to root.
 # It does not enable I2C or the camera: run `sudo raspi-config nonint do_i2c 0`
 # (and reboot) first if /dev/i2c-1 is missing.
 #
 #   sudo systemd/install.sh --copy-only DEST   # step 3 alone, into DEST (for tests)
+#   sudo systemd/install.sh --dropin-only CONFIG DROPIN TAROTMATE
+#                                       # step 6 alone: DROPIN for CONFIG, by the TAROTMATE command (for tests)
 set -euo pipefail
 umask 022
 
@@ -33,6 +39,7 @@ APP_DIR="$PREFIX/src"
 SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CONFIG_DIR=/etc/tarotmate
 UNIT=/etc/systemd/system/tarotmate.service
+DROPIN=/etc/systemd/system/tarotmate.service.d/online.conf
 SERVICE_USER=tarotmate
 
 if [[ $EUID -ne 0 ]]; then
@@ -91,6 +98,38 @@ check_root_only() {
     fi
 }
 
+# Step 6: the drop-in $2 that opens the LAN for $1's [web]/[club] (by the command $3), or none.
+install_dropin() {
+    local config=$1 dropin=$2 tarotmate=$3 text rc=0
+    text=$("$tarotmate" club dropin --config "$config") || rc=$?
+    case $rc in
+        0)
+            mkdir -p "$(dirname "$dropin")"
+            printf '%s\n' "$text" > "$dropin.new"
+            chmod 0644 "$dropin.new"
+            chown root:root "$dropin.new"
+            mv "$dropin.new" "$dropin"
+            echo "network drop-in $dropin: the LAN is open for [web]/[club]"
+            ;;
+        1)  # neither [web] nor [club]: the unit stays closed to IP traffic
+            if [[ -e "$dropin" ]]; then
+                rm -f "$dropin"
+                rmdir "$(dirname "$dropin")" 2>/dev/null || true
+                echo "network drop-in $dropin removed: [web] and [club] are disabled"
+            fi
+            ;;
+        *)  # the command said why, on stderr
+            echo "install.sh: cannot tell what $config opens; the network drop-in is left as it was" >&2
+            return 1
+            ;;
+    esac
+}
+
+if [[ ${1:-} == --dropin-only ]]; then
+    install_dropin "${2:?--dropin-only CONFIG DROPIN TAROTMATE}" "${3:?--dropin-only CONFIG DROPIN TAROTMATE}" \
+        "${4:?--dropin-only CONFIG DROPIN TAROTMATE}" || exit 1
+    exit 0
+fi
 if [[ ${1:-} == --copy-only ]]; then
     copy_tracked_files "$SRC_DIR" "${2:?--copy-only DEST}"
     check_root_only "$2" || exit 1
@@ -169,6 +208,9 @@ if [[ ! -e "$CONFIG_DIR/tarotmate.toml" ]]; then
     sed -i 's|^path = "tarotmate.db"|path = "/var/lib/tarotmate/tarotmate.db"|' "$CONFIG_DIR/tarotmate.toml"
 fi
 "$VENV/bin/tarotmate" config check "$CONFIG_DIR/tarotmate.toml"
+
+echo "==> network ([web], [club])"
+install_dropin "$CONFIG_DIR/tarotmate.toml" "$DROPIN" "$VENV/bin/tarotmate"
 
 echo "==> service"
 install -m 0644 "$APP_DIR/systemd/tarotmate.service" "$UNIT"

@@ -51,6 +51,7 @@ class Game:
     variants: tuple[tuple[str, str], ...] = ()  # the setup menu's (label, key) of each variant
     aliases: tuple[str, ...] = ()              # other names the command line accepts
     simulated_hint: Callable[[Any, int], str] | None = None  # (game config, seed) -> what to enter to follow it
+    page_view: Callable[[Any, Any], dict] | None = None  # (engine state, names) -> the table page's deal in progress
 
     # ------------------------------------------------------------ the engine, for the session
     def new_state(self, game, setup: dict[str, Any]) -> Any:

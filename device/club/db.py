@@ -25,6 +25,7 @@ class _Tx:
     def __init__(self, cur: Any, dialect: str) -> None:
         self._cur = cur
         self.dialect = dialect
+        self.memo: dict[str, Any] = {}  # what the store learns in this transaction, kept once it commits
 
     def _sql(self, sql: str) -> str:
         return sql.replace("?", "%s") if self.dialect == "postgresql" else sql
@@ -57,6 +58,8 @@ class Database:
         self._local = threading.local()
         self._sqlite: sqlite3.Connection | None = None
         self._pg_connections: list[Any] = []
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()  # not the writer's: a reader never waits for a write
         if self.dialect == "sqlite":
             self._open_sqlite()
         else:
@@ -76,14 +79,18 @@ class Database:
         if path.parent and not path.parent.exists():
             raise DatabaseError(f"{path.parent}: no such directory")
         try:
-            con = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+            con = self._connect_sqlite()
             con.execute("PRAGMA journal_mode=WAL")
-            con.execute("PRAGMA synchronous=FULL")
-            con.execute("PRAGMA foreign_keys=ON")
-            con.execute("PRAGMA busy_timeout=30000")
         except sqlite3.DatabaseError as exc:
             raise DatabaseError(f"{path}: not a club database ({exc})") from None
         self._sqlite = con
+
+    def _connect_sqlite(self) -> sqlite3.Connection:
+        con = sqlite3.connect(self.target, check_same_thread=False, isolation_level=None, timeout=30)
+        con.execute("PRAGMA synchronous=FULL")  # a commit is on disk when it returns (WAL: one flush)
+        con.execute("PRAGMA foreign_keys=ON")
+        con.execute("PRAGMA busy_timeout=30000")
+        return con
 
     def _pg(self) -> Any:
         con = getattr(self._local, "con", None)
@@ -127,6 +134,28 @@ class Database:
                 self._local.con = None
                 raise DatabaseError(f"PostgreSQL: {str(exc).strip().splitlines()[0]}") from None
 
+    @contextlib.contextmanager
+    def read(self) -> Iterator[_Tx]:
+        """A read-only transaction. On SQLite it has its own connection (one per thread): in WAL
+        mode readers see the last commit and never wait for the writer, nor the writer for them."""
+        if self.dialect != "sqlite":
+            with self.transaction() as tx:
+                yield tx
+            return
+        con = getattr(self._local, "reader", None)
+        if con is None or con not in self._readers:  # none yet in this thread, or closed
+            con = self._connect_sqlite()
+            con.execute("PRAGMA query_only=ON")
+            self._local.reader = con
+            with self._readers_lock:
+                self._readers.append(con)
+        cur = con.cursor()
+        cur.execute("BEGIN")  # one snapshot for every statement of the read
+        try:
+            yield _Tx(cur, "sqlite")
+        finally:
+            cur.execute("COMMIT")
+
     def is_unique_violation(self, exc: BaseException) -> bool:
         if isinstance(exc, sqlite3.IntegrityError):
             return "UNIQUE" in str(exc)
@@ -136,6 +165,11 @@ class Database:
         if self._sqlite is not None:
             self._sqlite.close()
             self._sqlite = None
+        with self._readers_lock:
+            for reader in self._readers:
+                with contextlib.suppress(Exception):
+                    reader.close()
+            self._readers.clear()
         with self._lock:
             for con in self._pg_connections:
                 with contextlib.suppress(Exception):

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from engine.errors import TarotmateError
+from engine.tarot.record import RecordError, deal_from_record, replay_deal
+from engine.trivium.record import RecordError as TriviumRecordError, game_from_record, game_to_record
 
 UID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 MAX_NAME = 40
@@ -96,8 +98,6 @@ def _claimed_scores(value: Any, count: int) -> list[int] | None:
 
 def check_tarot(record: Any, claimed: Any) -> tuple[dict, tuple[SeatResult, ...], str | None, bool | None]:
     """Replay a ``tarot-deal/1`` record (validated once, by the engine); the record is kept as sent."""
-    from engine.tarot.record import RecordError, deal_from_record, replay_deal
-
     try:
         deal = deal_from_record(record)
     except RecordError as exc:
@@ -121,11 +121,9 @@ def check_tarot(record: Any, claimed: Any) -> tuple[dict, tuple[SeatResult, ...]
 
 
 def check_trivium(record: Any, claimed: Any) -> tuple[dict, tuple[SeatResult, ...], str | None, bool | None]:
-    from engine.trivium.record import RecordError, game_from_record, game_to_record
-
     try:
         game = game_from_record(record)
-    except RecordError as exc:
+    except TriviumRecordError as exc:
         raise Refused(str(exc), "record") from None
     except (TypeError, ValueError, KeyError, AttributeError) as exc:
         raise Refused(f"the record does not replay: {exc}", "record") from None

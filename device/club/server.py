@@ -9,11 +9,13 @@ change, the login's CSRF token (form field ``csrf`` or header
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import hmac
 import io
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import quote
@@ -28,13 +30,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from device.web.feed import ChangeFeed
-from device.club.records import MAX_BODY, Refused, check_publication, parse_body
-from device.club.store import ClubStore
+from device.club.committer import GroupCommit
+from device.club.records import MAX_BODY, CheckedDeal, Refused, check_publication, parse_body
+from device.club.store import ClubStore, ClubTable, Stored
 
 COOKIE = "tarotmate_director"
 HERE = Path(__file__).parent
 STATIC = HERE.parent / "web" / "static"
 MAX_PENDING_PAIRINGS = 200
+REPLAY_THREADS = 2
 
 CONTRACT_NAMES = {"prise": "Prise", "garde": "Garde", "garde_sans": "Garde sans", "garde_contre": "Garde contre"}
 
@@ -43,12 +47,25 @@ def _contract(value: str | None) -> str:
     return CONTRACT_NAMES.get(value or "", value or "passed")
 
 
+class NotPublished(Exception):
+    """A publication answered without storing it: the HTTP status and the JSON answer."""
+
+    def __init__(self, status: int, answer: dict[str, Any]) -> None:
+        super().__init__(answer.get("error", ""))
+        self.status = status
+        self.answer = answer
+
+
 class ClubApp:
     """Holds the store and the change feed; builds the Starlette application."""
 
     def __init__(self, store: ClubStore) -> None:
         self.store = store
         self.feed = ChangeFeed()
+        self.committer = GroupCommit(store)
+        # Replays hold the GIL: two threads (not the 40 of the request pool) keep them in arrival order
+        # instead of slicing the CPU between dozens of them, each finishing late.
+        self.replayer = ThreadPoolExecutor(max_workers=REPLAY_THREADS, thread_name_prefix="club-replay")
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         self.templates.env.filters["contract"] = _contract
         self.templates.env.filters["urlname"] = lambda s: quote(s, safe="")
@@ -234,29 +251,58 @@ class ClubApp:
         except Refused as exc:
             return JSONResponse({"status": "refused", "error": str(exc), "field": exc.field}, status_code=413)
         t0 = time.perf_counter()
-        status, answer = await run_in_threadpool(self.publish, token, raw)
+        t1 = t0
+        try:
+            # the replay is CPU work: off the event loop, first come first served
+            table, deal = await asyncio.get_running_loop().run_in_executor(self.replayer, self.check, token, raw)
+            t1 = time.perf_counter()
+            # the commit: the group committer answers once the deal is on disk
+            stored = await asyncio.wrap_future(self.committer.submit(table, deal))
+            status, answer = 200, self._stored_answer(table, deal, stored)
+        except NotPublished as exc:
+            status, answer = exc.status, exc.answer
+        except Refused as exc:  # from the store: the id was published with another record
+            status, answer = 409, {"status": "refused", "error": str(exc), "field": exc.field}
+        t2 = time.perf_counter()
         if answer.get("status") == "stored":
             self.feed.bump()
-        headers = {"Server-Timing": f"publish;dur={(time.perf_counter() - t0) * 1000:.1f}"}
+        headers = {"Server-Timing": f"publish;dur={(t2 - t0) * 1000:.1f}, replay;dur={(t1 - t0) * 1000:.1f}, "
+                                    f"commit;dur={(t2 - t1) * 1000:.1f}"}
         if status == 401:
             headers["WWW-Authenticate"] = "Bearer"
         return JSONResponse(answer, status_code=status, headers=headers)
 
-    def publish(self, token: str | None, raw: bytes) -> tuple[int, dict[str, Any]]:
-        """(HTTP status, answer) for one publication: authenticate, replay, store once."""
+    def check(self, token: str | None, raw: bytes) -> tuple[ClubTable, CheckedDeal]:
+        """Authenticate and replay a publication; :class:`NotPublished` says why not."""
         table = self.store.table_for_token(token)
         if table is None:
-            return 401, {"status": "unauthorized", "error": "this table is not paired (unknown token)"}
+            raise NotPublished(401, {"status": "unauthorized", "error": "this table is not paired (unknown token)"})
         try:
-            checked = check_publication(parse_body(raw))
+            return table, check_publication(parse_body(raw))
         except Refused as exc:
-            return 422, {"status": "refused", "error": str(exc), "field": exc.field}
+            raise NotPublished(422, {"status": "refused", "error": str(exc), "field": exc.field}) from None
+
+    def publish(self, token: str | None, raw: bytes) -> tuple[int, dict[str, Any]]:
+        """(HTTP status, answer) for one publication: authenticate, replay, store once (blocking)."""
         try:
-            stored = self.store.publish(table, checked)
+            table, deal = self.check(token, raw)
+            stored = self.committer.publish(table, deal)
+        except NotPublished as exc:
+            return exc.status, exc.answer
         except Refused as exc:
             return 409, {"status": "refused", "error": str(exc), "field": exc.field}
-        return 200, {"status": stored.status, "id": checked.uid, "deal": stored.deal, "session": stored.session,
-                     "table": table.number, "round": stored.round, "scores": checked.scores}
+        return 200, self._stored_answer(table, deal, stored)
+
+    @staticmethod
+    def _stored_answer(table: ClubTable, deal: CheckedDeal, stored: Stored) -> dict[str, Any]:
+        return {"status": stored.status, "id": deal.uid, "deal": stored.deal, "session": stored.session,
+                "table": table.number, "round": stored.round, "scores": deal.scores}
+
+    def close(self) -> None:
+        """Answer the publications still queued for commit; end the event streams."""
+        self.feed.close()
+        self.replayer.shutdown(wait=True)
+        self.committer.close()
 
     # ------------------------------------------------------------ director
 
@@ -502,13 +548,16 @@ def make_server(app: Starlette, host: str, port: int, feed: ChangeFeed | None = 
     """A uvicorn server for ``app`` that ends the open event streams first when it stops."""
     import uvicorn
 
-    feed = feed or getattr(getattr(app.state, "club", None), "feed", None)
+    club = getattr(app.state, "club", None)
+    feed = feed or getattr(club, "feed", None)
 
     class Server(uvicorn.Server):
         async def shutdown(self, sockets=None):
             if feed is not None:
                 feed.close()
             await super().shutdown(sockets)
+            if club is not None:
+                club.close()
 
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
                             timeout_graceful_shutdown=2, lifespan="off")

@@ -49,6 +49,7 @@ class SimulationResult:
     latencies: list[float]
     totals: dict[str, int]
     server_times: list[float] = field(default_factory=list)
+    server_stages: list[dict[str, float]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -135,13 +136,22 @@ def simulate(server: str, tables: int, deals: int, password: str, *, seed: int =
     t0 = time.perf_counter()
     director = Director(server, password, timeout_s)
     sims = [SimTable(i, names=names[i * players:(i + 1) * players]) for i in range(tables)]
+    answered = threading.Condition()
+    answers = [0]  # publications acknowledged or refused, as the publishers report them
+
+    def answer(_uid: str, _what: object) -> None:
+        with answered:
+            answers[0] += 1
+            answered.notify_all()
+
     for n in names:
         director.post("/api/director/players", {"name": n})
     for sim in sims:
         sim.number, sim.token = pair_table(server, director, f"Simulated table {sim.index + 1}", timeout_s)
         sim.outbox = Outbox(workdir / f"table-{sim.index + 1}-outbox.db")
         sim.outbox.set_link(url=server, table=str(sim.number))
-        sim.publisher = Publisher(sim.outbox, server, sim.token, record_latency=True, backoff_max=2.0).start()
+        sim.publisher = Publisher(sim.outbox, server, sim.token, record_latency=True, backoff_max=2.0,
+                                  on_acked=answer, on_refused=answer).start()
     say(f"{tables} tables paired")
     seeds = [[rng.randrange(2 ** 32) for _ in range(deals)] for _ in range(tables)]
     expected: dict[str, int] = {}
@@ -170,6 +180,9 @@ def simulate(server: str, tables: int, deals: int, password: str, *, seed: int =
     deadline = time.monotonic() + timeout_s
     last = -1
     while True:
+        # the publishers' callbacks wake this loop; the outboxes themselves are read once a second
+        with answered:
+            answered.wait_for(lambda: answers[0] >= total, timeout=1.0)
         counts = [s.outbox.counts() for s in sims if s.outbox]
         acked = sum(c["acked"] for c in counts)
         refused = sum(c["refused"] for c in counts)
@@ -178,23 +191,24 @@ def simulate(server: str, tables: int, deals: int, password: str, *, seed: int =
             last = acked
         if acked + refused >= total or time.monotonic() > deadline:
             break
-        time.sleep(0.1)
     for th in players_threads:
         th.join(1.0)
     latencies: list[float] = []
     server_times: list[float] = []
+    server_stages: list[dict[str, float]] = []
     refusals: list[tuple[str, str]] = []
     for s in sims:
         assert s.publisher and s.outbox
         s.publisher.stop()
         latencies += s.publisher.status.latencies or []
         server_times += s.publisher.status.server_times or []
+        server_stages += s.publisher.status.server_stages
         refusals += s.outbox.refusals()
         s.outbox.close()
     if tmp is not None:
         tmp.cleanup()
     return SimulationResult(tables, total, acked, refusals, time.perf_counter() - t0, latencies, expected,
-                            server_times)
+                            server_times, server_stages)
 
 
 def print_progress(message: str) -> None:

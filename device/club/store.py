@@ -8,13 +8,14 @@ same id with another record is refused. Standings and statistics are sums over
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import secrets
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Iterator
 
 from device.club.auth import hash_password, verify_password
 from device.club.db import Database
@@ -64,7 +65,7 @@ class ClubStore:
     # ------------------------------------------------------------ settings
 
     def setting(self, key: str) -> str | None:
-        with self.db.transaction() as tx:
+        with self.db.read() as tx:
             return tx.value("SELECT value FROM settings WHERE key = ?", (key,))
 
     def set_setting(self, key: str, value: str) -> None:
@@ -98,7 +99,7 @@ class ClubStore:
         """The CSRF token of a live director login, else None."""
         if not login:
             return None
-        with self.db.transaction() as tx:
+        with self.db.read() as tx:
             return tx.value("SELECT csrf FROM director_logins WHERE id_hash = ? AND expires >= ?",
                             (token_hash(login), time.time()))
 
@@ -124,7 +125,7 @@ class ClubStore:
         return code, request
 
     def pending_pairings(self) -> list[dict[str, Any]]:
-        with self.db.transaction() as tx:
+        with self.db.read() as tx:
             rows = tx.all("SELECT name, created_at FROM pairings WHERE table_id IS NULL ORDER BY created_at")
         return [{"name": n, "since": c} for n, c in rows]
 
@@ -185,7 +186,7 @@ class ClubStore:
         cached = self._tokens.get(key)
         if cached is not None and time.monotonic() - cached[0] < TOKEN_CACHE_S:
             return cached[1]
-        with self.db.transaction() as tx:
+        with self.db.read() as tx:
             row = tx.one("SELECT id, number, name FROM club_tables WHERE token_hash = ? AND revoked = 0", (key,))
         if row is None:
             return None
@@ -194,7 +195,7 @@ class ClubStore:
         return table
 
     def tables(self) -> list[dict[str, Any]]:
-        with self.db.transaction() as tx:
+        with self.db.read() as tx:
             rows = tx.all("SELECT id, number, name, paired_at, revoked FROM club_tables ORDER BY number")
         return [{"id": i, "number": n, "name": nm, "paired_at": p, "revoked": bool(r)} for i, n, nm, p, r in rows]
 
@@ -207,7 +208,7 @@ class ClubStore:
     # ------------------------------------------------------------ players
 
     def players(self) -> list[dict[str, Any]]:
-        with self.db.transaction() as tx:
+        with self.db.read() as tx:
             rows = tx.all("SELECT id, name, active FROM players ORDER BY lower(name)")
         return [{"id": i, "name": n, "active": bool(a)} for i, n, a in rows]
 
@@ -215,7 +216,7 @@ class ClubStore:
         name = " ".join(str(name).split())
         if not name or len(name) > 40:
             raise Refused("a player's name has 1 to 40 characters", "name")
-        with self.db.transaction() as tx:
+        with self._write() as tx:
             return self._player_id(tx, name)
 
     def rename_player(self, player_id: int, name: str) -> None:
@@ -235,22 +236,30 @@ class ClubStore:
         with self.db.transaction() as tx:
             tx.execute("UPDATE players SET active = ? WHERE id = ?", (int(active), player_id))
 
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[Any]:
+        """A transaction whose players' ids are remembered once it has committed."""
+        with self.db.transaction() as tx:
+            yield tx
+        self._player_ids.update(tx.memo)
+
     def _player_id(self, tx: Any, name: str) -> int:
-        pid = self._player_ids.get(name)
+        pid = self._player_ids.get(name) or tx.memo.get(name)
         if pid is not None:
             return pid
         pid = tx.value("SELECT id FROM players WHERE name = ?", (name,))
-        if pid is not None:  # a committed row (players are never deleted): safe to remember
-            self._player_ids[name] = int(pid)
-            return int(pid)
-        tx.execute("INSERT INTO players (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-                   (name, now_iso()))
-        return int(tx.value("SELECT id FROM players WHERE name = ?", (name,)))
+        if pid is None:
+            tx.execute("INSERT INTO players (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                       (name, now_iso()))
+            pid = tx.value("SELECT id FROM players WHERE name = ?", (name,))
+        # players are never deleted: the id is safe to remember once this transaction commits
+        tx.memo[name] = int(pid)
+        return int(pid)
 
     # ------------------------------------------------------------ sessions
 
     def sessions(self) -> list[dict[str, Any]]:
-        with self.db.transaction() as tx:
+        with self.db.read() as tx:
             rows = tx.all("SELECT s.id, s.name, s.started_at, s.closed_at, s.current_round, "
                           "(SELECT count(*) FROM deals d WHERE d.session_id = s.id AND d.voided = 0) "
                           "FROM sessions s ORDER BY s.id DESC")
@@ -300,37 +309,80 @@ class ClubStore:
 
     def publish(self, table: ClubTable, deal: CheckedDeal) -> Stored:
         """Store a checked deal once; a resend of the same id and record is a duplicate."""
-        record = deal.record_json()
         for _attempt in range(3):
             try:
-                with self.db.transaction() as tx:
-                    old = tx.one("SELECT id, session_id, round, original FROM deals WHERE table_id = ? AND uid = ?",
-                                 (table.id, deal.uid))
-                    if old is not None:
-                        if old[3] != record:
-                            raise Refused(f"id {deal.uid!r} was already published with another record", "id")
-                        return Stored("duplicate", int(old[0]), int(old[1]), int(old[2]))
-                    session_id, current_round = self._open_session_tx(tx)
-                    rnd = deal.round or current_round
-                    deal_id = int(tx.value(
-                        "INSERT INTO deals (uid, table_id, session_id, round, game, record, original, "
-                        "contract, won, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                        (deal.uid, table.id, session_id, rnd, deal.game, record, record, deal.contract,
-                         None if deal.won is None else int(deal.won), now_iso())))
-                    self._write_seats(tx, deal_id, deal, new=True)
-                return Stored("stored", deal_id, session_id, rnd)
+                result = self.publish_many([(table, deal)])[0]
             except Exception as exc:  # the same id arrived twice at once: answer from the first
                 if not self.db.is_unique_violation(exc):
                     raise
+                continue
+            if isinstance(result, Exception):
+                raise result
+            return result
         raise Refused("the deal could not be stored; try again")
 
-    def _write_seats(self, tx: Any, deal_id: int, deal: CheckedDeal, new: bool = False) -> None:
-        if not new:
-            tx.execute("DELETE FROM deal_players WHERE deal_id = ?", (deal_id,))
-        for s in deal.seats:
-            tx.execute("INSERT INTO deal_players (deal_id, seat, player_id, score, taker, partner) "
-                       "VALUES (?, ?, ?, ?, ?, ?)",
-                       (deal_id, s.seat, self._player_id(tx, s.name), s.score, int(s.taker), int(s.partner)))
+    def publish_many(self, items: list[tuple[ClubTable, CheckedDeal]]) -> list[Stored | Exception]:
+        """Store several checked deals in one transaction: one commit (one disk flush) and three
+        statements for all of them, however many.
+
+        Each deal is stored, a duplicate (its id was stored before, or earlier in ``items``, with
+        the same record), or refused (the same id with another record): the answer for each is
+        its :class:`Stored` or the :class:`Refused` that turned it down. When the transaction as
+        a whole fails (the database, a race with another server process) this raises and nothing
+        is stored."""
+        if not items:
+            return []
+        results: list[Stored | Exception | None] = [None] * len(items)
+        records = [deal.record_json() for _t, deal in items]
+        with self._write() as tx:
+            keys = list(dict.fromkeys((table.id, deal.uid) for table, deal in items))
+            existing = {(t, u): (i, s, r, o) for i, s, r, o, t, u in tx.all(
+                "SELECT id, session_id, round, original, table_id, uid FROM deals WHERE "
+                + " OR ".join(["(table_id = ? AND uid = ?)"] * len(keys)), [v for k in keys for v in k])}
+            first: dict[tuple[int, str], int] = {}  # a key's first publication in this batch
+            fresh: list[int] = []
+            for n, (table, deal) in enumerate(items):
+                key = (table.id, deal.uid)
+                if key in existing:
+                    deal_id, session_id, rnd, original = existing[key]
+                    results[n] = (Stored("duplicate", int(deal_id), int(session_id), int(rnd))
+                                  if original == records[n] else _other_record(deal.uid))
+                elif key in first:
+                    results[n] = None if records[first[key]] == records[n] else _other_record(deal.uid)
+                else:
+                    first[key] = n
+                    fresh.append(n)
+            if fresh:
+                session_id, current_round = self._open_session_tx(tx)
+                now = now_iso()
+                rows = []
+                for n in fresh:
+                    table, deal = items[n]
+                    rows.append((deal.uid, table.id, session_id, deal.round or current_round, deal.game, records[n],
+                                 records[n], deal.contract, None if deal.won is None else int(deal.won), now))
+                ids = {(t, u): i for i, t, u in tx.all(
+                    "INSERT INTO deals (uid, table_id, session_id, round, game, record, original, contract, won, "
+                    "received_at) VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
+                    + " RETURNING id, table_id, uid", [v for row in rows for v in row])}
+                for n, row in zip(fresh, rows):
+                    table, deal = items[n]
+                    results[n] = Stored("stored", int(ids[(table.id, deal.uid)]), session_id, row[3])
+                self._write_seats(tx, [(results[n].deal, items[n][1]) for n in fresh])  # type: ignore[union-attr]
+            for n, (table, deal) in enumerate(items):
+                if results[n] is None:  # the same publication twice in this batch: a duplicate of the first
+                    s = results[first[(table.id, deal.uid)]]
+                    results[n] = Stored("duplicate", s.deal, s.session, s.round)  # type: ignore[union-attr]
+        return results  # type: ignore[return-value]
+
+    def _write_seats(self, tx: Any, deals: list[tuple[int, CheckedDeal]], replace: bool = False) -> None:
+        """The seats of ``deals`` ((deal id, checked deal)), in one statement."""
+        if replace:
+            for deal_id, _deal in deals:
+                tx.execute("DELETE FROM deal_players WHERE deal_id = ?", (deal_id,))
+        rows = [(deal_id, s.seat, self._player_id(tx, s.name), s.score, int(s.taker), int(s.partner))
+                for deal_id, deal in deals for s in deal.seats]
+        tx.execute("INSERT INTO deal_players (deal_id, seat, player_id, score, taker, partner) VALUES "
+                   + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(rows)), [v for row in rows for v in row])
 
     def correct(self, deal_id: int, record: Any, scores: Any, reason: str) -> None:
         """Replace a deal's record by a corrected one (replayed); the old one is kept."""
@@ -339,14 +391,14 @@ class ClubStore:
             raise Refused("say why the deal is corrected", "reason")
         game, rec, seats, contract, won = check_record(record, scores)
         checked = CheckedDeal("correction", game, rec, seats, contract, won, None)
-        with self.db.transaction() as tx:
+        with self._write() as tx:
             before = tx.value("SELECT record FROM deals WHERE id = ?", (deal_id,))
             if before is None:
                 raise Refused(f"no deal {deal_id}", "deal")
             after = canonical_json(rec)
             tx.execute("UPDATE deals SET record = ?, game = ?, contract = ?, won = ? WHERE id = ?",
                        (after, game, contract, None if won is None else int(won), deal_id))
-            self._write_seats(tx, deal_id, checked)
+            self._write_seats(tx, [(deal_id, checked)], replace=True)
             tx.execute("INSERT INTO corrections (deal_id, created_at, kind, reason, before, after) "
                        "VALUES (?, ?, 'correct', ?, ?, ?)", (deal_id, now_iso(), reason, before, after))
 
@@ -366,7 +418,7 @@ class ClubStore:
         if not rows:
             return None
         d = rows[0]
-        with self.db.transaction() as tx:
+        with self.db.read() as tx:
             d["corrections"] = [
                 {"at": a, "kind": k, "reason": r, "before": json.loads(b) if b else None,
                  "after": json.loads(x) if x else None}
@@ -379,7 +431,7 @@ class ClubStore:
 
     def _deals(self, where: str, params: tuple, include_voided: bool) -> list[dict[str, Any]]:
         cond = where if include_voided else f"{where} AND d.voided = 0"
-        with self.db.transaction() as tx:
+        with self.db.read() as tx:
             rows = tx.all("SELECT d.id, d.uid, t.number, d.round, d.game, d.record, d.contract, d.won, "
                           "d.received_at, d.voided, d.session_id, "
                           "(SELECT count(*) FROM corrections c WHERE c.deal_id = d.id) "
@@ -399,7 +451,7 @@ class ClubStore:
                 for i, u, t, r, g, rec, c, w, at, v, s, n in rows]
 
     def standings(self, session_id: int) -> list[dict[str, Any]]:
-        with self.db.transaction() as tx:
+        with self.db.read() as tx:
             rows = tx.all("SELECT p.name, sum(dp.score), count(*) FROM deal_players dp "
                           "JOIN deals d ON d.id = dp.deal_id JOIN players p ON p.id = dp.player_id "
                           "WHERE d.session_id = ? AND d.voided = 0 GROUP BY p.name", (session_id,))
@@ -410,7 +462,7 @@ class ClubStore:
     # ------------------------------------------------------------ player statistics
 
     def player(self, name: str) -> dict[str, Any] | None:
-        with self.db.transaction() as tx:
+        with self.db.read() as tx:
             pid = tx.value("SELECT id FROM players WHERE name = ?", (name,))
             if pid is None:
                 return None
@@ -424,6 +476,10 @@ class ClubStore:
                     "partner": bool(pt), "at": at}
                    for i, s, sn, t, r, g, c, w, sc, tk, pt, at in rows]
         return {"name": name, "history": history, "stats": player_statistics(history)}
+
+
+def _other_record(uid: str) -> Refused:
+    return Refused(f"id {uid!r} was already published with another record", "id")
 
 
 def player_statistics(history: list[dict[str, Any]]) -> dict[str, Any]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from device.web.views import deal_view, page_state, sheet_view
+from device.app.registry import game_for
+from device.web.views import page_state, sheet_view
 
 
 def _sheet_rows(deals: list[Any]) -> list[dict[str, Any]]:
@@ -18,25 +19,12 @@ def _sheet_rows(deals: list[Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def trivium_view(game: Any, names: list[str]) -> dict[str, Any]:
-    """The Trivium game in progress, in the page's deal shape."""
-    state = game.state
-    return {
-        "game": "trivium", "phase": state.phase, "phase_label": "Playing" if state.phase == "play" else "Game over",
-        "contract": None, "contract_label": "Trivium", "taker": None, "partner": None, "called_card": None,
-        "trick_number": None, "to_play": None, "trick": [], "tricks": [],
-        "target": None, "points": None, "oudlers": None, "tricks_left": None,
-        "result": None if state.winner is None else {"won": True, "diff": 0, "scores": list(state.scores)},
-    }
-
-
 def table_page_state(log: Any, game: Any, state: Any, title: str = "Tarotmate",
                      club: dict[str, Any] | None = None, history_games: int = 5) -> dict[str, Any]:
     """What the table's page shows: the open deal, this game's score sheet, the last games."""
     names = list(game.names)
     deals = log.deals(game.id)
-    # a state with tricks is a French tarot deal; otherwise a Trivium game
-    current = deal_view(state, names) if hasattr(state, "current_trick") else trivium_view(state, names)
+    current = game_for(game.kind).page_view(state, names)  # each game says how its deal in progress is shown
     sheet = sheet_view(names, _sheet_rows(deals))
     history = []
     for g in reversed(log.games()):

@@ -2,6 +2,7 @@
 
 * :func:`deal_view` — the deal in progress: contract, taker, partner, target,
   points so far, the trick on the table and the tricks played;
+* :func:`trivium_view` — a Trivium game in progress, in the same shape;
 * :func:`sheet_view` — the game's score sheet: every finished deal, the totals
   and the running totals by player (the chart's series);
 * :func:`page_state` — both, with the table's title, as the page receives it.
@@ -16,6 +17,8 @@ from engine.card_names import short_name
 CONTRACT_LABEL = {"prise": "Prise", "garde": "Garde", "garde_sans": "Garde sans", "garde_contre": "Garde contre"}
 PHASE_LABEL = {"bidding": "Bidding", "call": "Calling a card", "chien": "The chien", "ecart": "The écart",
                "play": "Playing", "done": "Deal over", "redeal": "Everyone passed"}
+
+TRIVIUM_PHASE_LABEL = {"deal": "Dealing", "play": "Playing", "finished": "Game over"}
 
 
 def _card(code: str) -> dict[str, str]:
@@ -52,6 +55,18 @@ def deal_view(deal: Any, names: Sequence[str]) -> dict[str, Any]:
         view.update(target=r.target, points=r.attack_points, oudlers=r.attack_oudlers,
                     result={"won": r.won, "diff": r.diff, "scores": list(r.scores)})
     return view
+
+
+def trivium_view(game: Any, names: Sequence[str]) -> dict[str, Any]:
+    """The Trivium game in progress, in the page's deal shape."""
+    state = game.state
+    return {
+        "game": "trivium", "phase": state.phase, "phase_label": TRIVIUM_PHASE_LABEL.get(state.phase, state.phase),
+        "contract": None, "contract_label": "Trivium", "taker": None, "partner": None, "called_card": None,
+        "trick_number": None, "to_play": None, "trick": [], "tricks": [],
+        "target": None, "points": None, "oudlers": None, "tricks_left": None,
+        "result": None if state.winner is None else {"won": True, "diff": 0, "scores": list(state.scores)},
+    }
 
 
 def sheet_view(names: Sequence[str], deals: Sequence[dict[str, Any]]) -> dict[str, Any]:

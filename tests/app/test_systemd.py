@@ -7,30 +7,24 @@ from pathlib import Path
 
 import pytest
 
+from tests.systemd_units import needs_root, needs_systemd, rated_ok, security, verify
+
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "tarotmate.service"
-
-needs_systemd = pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
 
 
 @needs_systemd
 def test_verify_prints_nothing():
-    # verify exits 0 even on bad values: what matters is that it says nothing.
-    result = subprocess.run(["systemd-analyze", "verify", str(UNIT)], capture_output=True, text=True)
+    result = verify(UNIT)
     assert result.returncode == 0
     assert result.stdout == "" and result.stderr == ""
 
 
 @needs_systemd
 def test_security_rating_is_ok_or_better():
-    result = subprocess.run(
-        ["systemd-analyze", "security", "--offline=true", "--threshold=40", str(UNIT)],
-        capture_output=True,
-        text=True,
-    )
-    last = result.stdout.strip().splitlines()[-1]
+    result, last = security(UNIT, threshold=40)
     assert result.returncode == 0, last
-    assert any(word in last for word in ("OK", "SAFE", "PERFECT")), last
+    assert rated_ok(last), last
 
 
 def test_unit_keeps_what_the_device_needs():
@@ -69,10 +63,6 @@ def test_install_script_copies_only_tracked_files_as_root_and_never_upgrades_pip
     assert "git archive" in text and "--no-same-owner" in text
     assert "--upgrade pip" not in text and "pip install --upgrade" not in text
     assert "tar -C \"$SRC_DIR\"" not in text  # the old copy of the whole folder
-
-
-needs_root = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("git") is None or shutil.which("setpriv") is None,
-                                reason="needs root, git and setpriv (the installer runs as root)")
 
 
 @needs_root

@@ -10,7 +10,7 @@ import pytest
 from device.club.db import Database
 from device.club.store import ClubStore
 
-from .helpers import PASSWORD, LiveServer, PostgresServer
+from .helpers import PASSWORD, LiveServer, PostgresServer, pair_outbox
 
 
 @pytest.fixture(scope="session")
@@ -56,3 +56,9 @@ def live_club(store):
     server.club = club
     yield server
     server.stop()
+
+
+@pytest.fixture
+def paired_table(tmp_path, live_club, store):
+    """A table paired with ``live_club``: ``tmp_path/club-outbox.db`` knows the server, the token, table 1."""
+    return pair_outbox(store, live_club.url, tmp_path / "club-outbox.db")

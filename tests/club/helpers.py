@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -80,6 +81,38 @@ class PostgresServer:
         with psycopg.connect(self.url(), autocommit=True) as con:
             con.execute(f"CREATE DATABASE {name}")
         return self.url(name)
+
+
+def wait_for(cond, timeout: float = 15.0) -> bool:
+    """True once ``cond()`` is, polling every 50 ms; False after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@dataclass(frozen=True)
+class PairedTable:
+    """A table paired with a live club server: its outbox file holds the server, the token and the number."""
+
+    outbox: Path  # club-outbox.db, where a deal log at tmp_path/*.db looks for it
+    url: str
+    token: str
+    number: int
+
+
+def pair_outbox(store: ClubStore, url: str, path: Path, name: str = "Window") -> PairedTable:
+    from device.club.outbox import Outbox
+
+    number, token = paired_token(store, name)
+    box = Outbox(path)
+    try:
+        box.set_link(url=url, token=token, table=str(number))
+    finally:
+        box.close()
+    return PairedTable(path, url, token, number)
 
 
 def paired_token(store: ClubStore, name: str = "Table") -> tuple[int, str]:

@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
 from device.club.outbox import Outbox, Publisher, pair_with_server
 from device.club.server import ClubApp
 
-from .helpers import LiveServer, free_port, paired_token, publication
-
-
-def wait_for(cond, timeout=15.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return False
+from .helpers import LiveServer, free_port, paired_token, publication, wait_for
 
 
 def queue(outbox: Outbox, seed: int) -> str:
@@ -60,11 +49,11 @@ def test_deals_wait_while_the_server_is_down_and_go_once_it_is_back(store, tmp_p
         publisher.stop()
 
 
-def test_a_refused_deal_is_kept_with_the_reason_and_not_resent(live_club, store, tmp_path):
-    _, token = paired_token(store)
-    box = Outbox(tmp_path / "outbox.db")
+def test_a_refused_deal_is_kept_with_the_reason_and_not_resent(paired_table, store):
+    box = Outbox(paired_table.outbox)
     refusals = []
-    publisher = Publisher(box, live_club.url, token, on_refused=lambda u, r: refusals.append((u, r))).start()
+    publisher = Publisher(box, box.get_link("url"), box.get_link("token"),
+                          on_refused=lambda u, r: refusals.append((u, r))).start()
     try:
         bad = publication(2)
         uid = box.add(bad["record"], [s + 5 for s in bad["scores"]])

@@ -4,7 +4,6 @@ the online menu (long BACK) shows the page's QR code."""
 from __future__ import annotations
 
 import json
-import time
 import urllib.request
 
 from device.app.loop import run_device
@@ -19,18 +18,9 @@ from device.storage.deal_log import DealLog
 from engine.tarot import random_deal
 
 from ..app.test_run import ScriptedButtons, bidding_presses, table
-from .helpers import free_port, paired_token
+from .helpers import free_port, wait_for
 
 NAMES = ["Ana", "Luis", "Marta", "Pau"]
-
-
-def wait_for(cond, timeout=15.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def second_deal_truth():
@@ -42,7 +32,7 @@ def second_deal_truth():
     raise AssertionError("no such deal")
 
 
-def test_run_serves_the_page_and_publishes_finished_deals(tmp_path, live_club, store):
+def test_run_serves_the_page_and_publishes_finished_deals(tmp_path, live_club, store, paired_table):
     db = tmp_path / "device.db"
     # the game's first deal was played and finished before this start
     with DealLog.open(db) as log:
@@ -52,12 +42,7 @@ def test_run_serves_the_page_and_publishes_finished_deals(tmp_path, live_club, s
             assert session.apply(op).ok
         record, scores = session.finish_deal()
         session.next_deal()
-    # the table was paired earlier: its outbox holds the server and the token
-    _, token = paired_token(store, "Window")
-    link = ClubLink(tmp_path / "club-outbox.db", live_club.url)
-    link.outbox.set_link(url=live_club.url, token=token, table="1")
-    link.close()
-
+    # the table was paired earlier (paired_table): its outbox holds the server and the token
     port = free_port()
     config = config_from_dict({
         "game": {"dealer": 0, "names": NAMES}, "display": {"kind": "dummy"}, "ui": {"buzzer": False},
@@ -106,7 +91,7 @@ def test_run_serves_the_page_and_publishes_finished_deals(tmp_path, live_club, s
     assert plays and plays == (list(truth.tricks[0].cards) + list(truth.tricks[1].cards))[:len(plays)]
     assert last["club"]["text"].startswith("club: table 1")
     # the finished deal reached the club once (on this run, or on the next start from the outbox)
-    again = ClubLink(tmp_path / "club-outbox.db", live_club.url)
+    again = ClubLink(paired_table.outbox, live_club.url)
     again.start()
     try:
         assert wait_for(lambda: len(store.deals(store.current_session()["id"])) == 1
@@ -175,17 +160,12 @@ def test_a_long_back_opens_the_online_menu_and_ok_shows_the_qr_code(tmp_path):
         online.close()
 
 
-def test_a_refused_deal_is_shown_on_the_table(tmp_path, live_club, store):
+def test_a_refused_deal_is_shown_on_the_table(tmp_path, live_club, paired_table):
     from device.app.online import Online
 
-    _, token = paired_token(store)
     config = config_from_dict({"club": {"enabled": True, "url": live_club.url},
                                "store": {"path": str(tmp_path / "d.db")}})
     shown = []
-    from device.club.outbox import Outbox
-    box = Outbox(tmp_path / "club-outbox.db")
-    box.set_link(url=live_club.url, token=token, table="1")
-    box.close()
     online = Online.from_config(config, None, lambda t: None)
     online.show = shown.append
     try:

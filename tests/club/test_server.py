@@ -17,7 +17,7 @@ with warnings.catch_warnings():
 from device.club.server import ClubApp
 from engine.tarot.record import replay_record
 
-from .helpers import PASSWORD, paired_token, publication
+from .helpers import PASSWORD, publication
 
 
 @pytest.fixture
@@ -91,6 +91,21 @@ def test_a_resend_is_acknowledged_and_not_counted_twice(client):
     assert first["deal"] == second["deal"]
     assert len(client.get("/api/deals").json()) == 1
     assert sum(p["deals"] for p in client.get("/api/standings").json()["players"]) == 4
+
+
+def test_the_same_id_with_another_record_is_refused_and_the_stages_are_timed(client):
+    from device.club.outbox import server_timing
+
+    token = pair_over_http(client)
+    first = client.post("/api/publish", json=publication(3, uid="same"), headers=bearer(token))
+    assert first.status_code == 200
+    stages = server_timing(first.headers["server-timing"])
+    assert set(stages) == {"publish", "replay", "commit"}
+    assert stages["publish"] >= stages["replay"] and stages["publish"] >= stages["commit"]
+    other = client.post("/api/publish", json=publication(4, uid="same"), headers=bearer(token))
+    assert other.status_code == 409
+    assert other.json()["field"] == "id" and "another record" in other.json()["error"]
+    assert [d["id"] for d in client.get("/api/deals").json()] == ["same"]
 
 
 def test_scores_that_do_not_replay_are_refused_with_the_reason(client):

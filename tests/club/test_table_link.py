@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from device.club.table_link import ClubLink, int_scores
 from device.app.session import GameSession
 from device.app.registry import game_for
@@ -11,16 +9,9 @@ from device.storage.deal_log import DealLog
 from device.web.table_state import table_page_state
 from engine.tarot.simulate import random_deal
 
+from .helpers import wait_for
+
 NAMES = ["Ana", "Luis", "Marta", "Pau"]
-
-
-def wait_for(cond, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def play_deal(session: GameSession, seed: int) -> None:
@@ -85,17 +76,13 @@ def test_a_table_without_a_server_plays_on(tmp_path):
     link.close()
 
 
-def test_a_trivium_game_from_the_deal_log_reaches_the_club(tmp_path, live_club, store):
+def test_a_trivium_game_from_the_deal_log_reaches_the_club(paired_table, store):
     from engine.trivium.bot import random_game
 
-    code, request = store.start_pairing("Trivium table")
-    store.confirm_pairing(code)
-    token = store.collect_pairing(request)["token"]
     rules = game_for("trivium")
     game = random_game(["Ana", "Luis", "Marta"], seed=3)
     record, scores = rules.write_record(game), rules.scores(game)
-    link = ClubLink(tmp_path / "outbox.db", url=live_club.url)
-    link.outbox.set_link(url=live_club.url, token=token, table="1")
+    link = ClubLink(paired_table.outbox, url=paired_table.url)
     link.start()
     try:
         link.publish(1, record, scores)
@@ -104,3 +91,14 @@ def test_a_trivium_game_from_the_deal_log_reaches_the_club(tmp_path, live_club, 
         link.close()
     deal = store.deals(store.current_session()["id"])[0]
     assert deal["game"] == "trivium" and [s["score"] for s in deal["seats"]] == int_scores(scores)
+
+
+def test_the_page_shows_a_trivium_game_as_trivium(tmp_path):
+    with DealLog.open(tmp_path / "log.db") as log:
+        session = GameSession.resume_or_start(log, game_for("trivium"), NAMES[:3], label="t")
+        state = table_page_state(log, session.game, session.state, "Window")
+        assert state["deal"]["game"] == "trivium" and state["deal"]["contract_label"] == "Trivium"
+        assert (state["deal"]["phase"], state["deal"]["phase_label"]) == ("deal", "Dealing")  # not "Game over"
+        assert state["deal"]["result"] is None
+        tarot = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="u")
+        assert table_page_state(log, tarot.game, tarot.state)["deal"]["game"] == "french-tarot"

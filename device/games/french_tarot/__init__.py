@@ -15,6 +15,7 @@ from device.games.french_tarot.demo import TarotDemo
 from device.games.french_tarot.menus import TarotMenus
 from device.games.french_tarot.simulated import simulated_hint, simulated_script
 from device.app.registry import Game
+from device.web import views as page_views
 from engine.tarot import TarotDeal, TarotOptions
 from engine.tarot.operations import CODEC
 from engine.tarot.tables import HAND_SIZE
@@ -56,4 +57,5 @@ GAME = Game(
     variants=(("FFT", "fft"),),
     aliases=("tarot",),
     simulated_hint=simulated_hint,
+    page_view=page_views.deal_view,
 )

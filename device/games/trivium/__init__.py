@@ -10,6 +10,7 @@ the screens (:mod:`.screens`), the simulated table's script
 from __future__ import annotations
 
 from device.app.registry import Game
+from device.web import views as page_views
 from device.games.trivium import screens
 from device.games.trivium.controller import TriviumController
 from device.games.trivium.demo import TriviumDemo
@@ -53,4 +54,5 @@ GAME = Game(
     deal_word="game",
     match_word="match",
     variants=(("Trivium", "standard"),),
+    page_view=page_views.trivium_view,
 )
