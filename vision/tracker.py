@@ -78,17 +78,24 @@ class TrackerSettings:
     quiet_frames: int = 3  # keep localising this many frames after the last motion
     settle_frames: int = 2  # localisations with an unchanged quad before a card is named
     still_tolerance: float = 0.006  # corner drift allowed for a card at rest (~8 px at 1280)
+    jitter: float = 2.5  # times ``still_tolerance``: how far a motionless card's quad may wobble and stay still
     follow_tolerance: float = 0.05  # corner drift between two frames for the same track (~64 px)
     move_distance: float = 1.0  # a named card that comes to rest this many card widths away (same size): moved
     votes: int = 3  # most namings spent on one card
     min_votes: int = 2  # agreeing confident votes that name a card
     min_confidence: float = 0.6  # mean confidence of the winning votes
+    evidence_score: float = 0.45  # without such votes: the mean score of a card every still view puts first...
+    evidence_margin: float = 4.0  # ... and how many times the next card's it must be, to name it
     lost_frames: int = 2  # still, uncovered localisations without a named card before it is lost
     occlusion: float = 0.05  # a lost card this much covered by cards laid after it is hidden, not lost
     max_wait: int = 45  # frames a zone's removals may wait for the zone to settle
     removal_wait: int = 24  # frames before a card taken alone is ``removed`` (it may be ``moved``)
     unchanged: float = 0.08  # mean relative grey change under which a card's place "looks the same"
     min_support: float = 0.2  # namer probability on possible cards under which a crop is not named
+    row_area: float = 1.7  # a quad this many times a named card's area, as tall as a card is long: a row of cards
+    inside_pile: float = 0.85  # an unclear quad this much on the cards named is found across them: not a card
+    landing: int = 12  # frames apart within which two overlapping quads come from one card laid
+    max_area: float = 1.5  # any other quad this many times a named card's area is several cards: not named
 
 
 @dataclass
@@ -133,6 +140,7 @@ class _Track:
     snapshot: np.ndarray | None = None  # the small grey image inside its quad when it was reported
     fresh: bool = False  # created at this frame
     seen_zone: str = ""  # the zone of its latest quad (``zone`` changes only with an event)
+    named_sides: tuple[float, float] | None = None  # (short, long) side of its quad when it was named
 
 
 @dataclass
@@ -168,6 +176,37 @@ def _similar_size(a: Quad, b: Quad, ratio: float = 1.25) -> bool:
     """Whether two quads have areas within ``ratio`` of each other (a whole card both times)."""
     x, y = _quad_area(a), _quad_area(b)
     return min(x, y) > 0 and max(x, y) / min(x, y) <= ratio
+
+
+def _sides(q: Quad) -> tuple[float, float]:
+    """(short, long) side of a quad: the means of its opposite sides."""
+    q = np.asarray(q, np.float32)
+    e = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    x, y = (e[0] + e[2]) / 2, (e[1] + e[3]) / 2
+    return float(min(x, y)), float(max(x, y))
+
+
+def _row_pieces(q: Quad, width: float) -> list[Quad]:
+    """The ``width``-wide quads of the cards lying side by side along the long side of ``q``:
+    as many as fit (at least two), the first and last flush with its ends, the others
+    evenly between (clockwise, a short edge first)."""
+    q = np.asarray(q, np.float32)
+    if np.linalg.norm(q[1] - q[0]) > np.linalg.norm(q[2] - q[1]):
+        q = np.roll(q, -1, axis=0)  # q[0] -> q[1] along the short side, q[1] -> q[2] along the row
+    a, b, c, d = q
+    length = (float(np.linalg.norm(c - b)) + float(np.linalg.norm(d - a))) / 2
+    n = max(2, round(length / (width * 1.08)))
+    w = min(1.0, width / length)
+
+    def at(t: float, u: float) -> np.ndarray:
+        return (1 - t) * ((1 - u) * a + u * b) + t * ((1 - u) * d + u * c)
+
+    out = []
+    for k in range(n):
+        t0 = k * (1 - w) / (n - 1)
+        t1 = t0 + w
+        out.append(np.array([at(t0, 1), at(t1, 1), at(t1, 0), at(t0, 0)], np.float32))
+    return out
 
 
 def covered_fraction(q: Quad, by: Quad) -> float:
@@ -215,6 +254,10 @@ class Tracker:
         self._last: Frame | None = None
         self._zone_masks: dict[str, np.ndarray] = {}
         self._zone_quiet: dict[str, int] = {}  # frames since motion in each zone
+        self._lost: list[_Track] = []  # cards being named that were lost with votes in hand
+        # for diagnosis: called as ``trace(what, frame_index, track_ident, quad, data)`` for every
+        # vote (``what`` = "vote", data: the rescored top cards, support) and verdict ("verdict")
+        self.trace: Callable[[str, int, int, Quad, dict], None] | None = None
 
     # ------------------------------------------------------------ recognition parts
 
@@ -301,11 +344,18 @@ class Tracker:
         if not (moving or self._since_motion <= s.quiet_frames or self._undecided()):
             return []
         quads = [np.asarray(q, np.float32).reshape(4, 2) for q in self.localiser(frame.image)]
+        quads = self._split_rows(quads)
         t2 = time.perf_counter()
         st.localisation += t2 - t1
         st.localised += 1
         events: list[TableEvent] = []
         to_name = self._associate(frame, quads, motion)
+        while self._lost:
+            t = self._lost.pop(0)
+            events += self._conclude(frame, t, final=True, lost=True)
+            t.missing = 0
+            if t.state != PRESENT and t in self._tracks:
+                self._tracks.remove(t)
         t3 = time.perf_counter()
         if to_name:
             self._name(frame, to_name)
@@ -374,6 +424,42 @@ class Tracker:
         cv2.fillConvexPoly(m, pts - (x0, y0), 1)
         return int(np.count_nonzero(patch & (m > 0))) >= self.settings.motion_pixels
 
+    # ------------------------------------------------------------ rows of cards
+
+    def _card_shape(self) -> tuple[float, float] | None:
+        """(short, long) side of the cards named so far (the median), None before the first."""
+        sides = [t.named_sides for t in self._tracks if t.state == PRESENT and t.named_sides is not None]
+        if not sides:
+            return None
+        return float(np.median([a for a, _ in sides])), float(np.median([b for _, b in sides]))
+
+    def _split_rows(self, quads: list[Quad]) -> list[Quad]:
+        """Cards laid side by side in a row may be found as one wide quad (a row of three upright
+        cards is shaped like one card lying across): a quad ``row_area`` times a named card's
+        area or more, whose short side is as long as a card, is replaced by the card-sized quads
+        the row holds; a piece lying on another quad found is left out (that one is kept). Any
+        other quad ``max_area`` times a named card's area or more spans several cards: it is
+        left out (it would be named as none of them)."""
+        shape = self._card_shape()
+        if shape is None:
+            return quads
+        short, long = shape
+        singles, pieces = [], []
+        for q in quads:
+            a, b = _sides(q)
+            if a * b >= self.settings.row_area * short * long and abs(a - long) <= 0.15 * long and b >= 1.8 * short:
+                pieces += _row_pieces(q, short)
+            elif a * b < self.settings.max_area * short * long:
+                singles.append(q)
+        if not pieces:
+            return singles
+        near = 0.25 * short
+        out = list(singles)
+        for p in pieces:
+            if all(quad_distance(p, o) > near for o in out):
+                out.append(p)
+        return out
+
     # ------------------------------------------------------------ association
 
     def _zone_of(self, quad: Quad) -> str | None:
@@ -384,7 +470,7 @@ class Tracker:
 
     def _undecided(self) -> bool:
         return any(
-            (t.state == NEW and (t.stable > 0 or t.votes)) or t.missing > 0 or t.disturbed or t.reverify
+            (t.state == NEW and (t.stable > 0 or t.votes or t.matched)) or t.missing > 0 or t.disturbed or t.reverify
             for t in self._tracks
         )
 
@@ -402,10 +488,11 @@ class Tracker:
         for t in self._tracks:
             t.was_matched, t.matched = t.matched, False
         free = list(range(len(dets)))
-        # settled objects first, then the new ones, each to its nearest quad; a card followed
+        # each quad to its nearest track (a settled one first at equal distance): a card followed
         # at the previous localisation may have moved up to ``follow``, one found again after
-        # being hidden must be where it was
-        for group in ((PRESENT, IGNORED), (NEW,)):
+        # being hidden must be where it was; nearest first, so that a card whose own quad was
+        # not found does not take the quad of the card being laid beside it
+        for group in ((PRESENT, IGNORED, NEW),):
             pairs = []
             for t in self._tracks:
                 if t.state not in group:
@@ -414,8 +501,9 @@ class Tracker:
                 for j in free:
                     d = quad_distance(t.quad, dets[j][0])
                     if d <= reach:
-                        pairs.append((d, t.ident, j))
+                        pairs.append((d, t.state == NEW, t.ident, j))
             pairs.sort()
+            pairs = [(d, tid, j) for d, _, tid, j in pairs]
             used_t: set[int] = set()
             for d, tid, j in pairs:
                 if tid in used_t or j not in free:
@@ -445,7 +533,9 @@ class Tracker:
             if t.fresh:
                 t.fresh = False
                 continue
-            if t.anchor is not None and quad_distance(t.anchor, t.quad) <= still and not self._region_moving(t.quad, motion):
+            # still: nothing moved over it and its quad stays near where it came to rest (the
+            # quads found for overlapping cards wobble by a few pixels from frame to frame)
+            if t.anchor is not None and quad_distance(t.anchor, t.quad) <= s.jitter * still and not self._region_moving(t.quad, motion):
                 t.stable += 1
             else:
                 t.anchor = t.quad
@@ -473,6 +563,13 @@ class Tracker:
 
     def _unmatched(self, frame: Frame, t: _Track, motion) -> None:
         if t.state == NEW:
+            if any(v.card is not None for v in t.votes):
+                # a card being named, hidden for a moment (a hand, a card laid over it): it keeps
+                # its votes; lost for good, it is decided with the votes in hand
+                t.missing += 1
+                if t.missing > self.settings.lost_frames * 3:
+                    self._lost.append(t)
+                return
             self._tracks.remove(t)  # a glimpse: never named
             return
         if t.state == IGNORED:
@@ -539,6 +636,9 @@ class Tracker:
         self.stats.crops += len(crops)
         for t, vote in zip(tracks, self._votes(crops)):
             t.votes.append(vote)
+            if self.trace is not None:
+                self.trace("vote", frame.index, t.ident, t.quad,
+                           {"top": vote.top, "card": vote.card, "conflict": vote.conflict, "state": t.state})
 
     def _votes(self, crops: list[Any]) -> list[_Vote]:
         namer = self.namer
@@ -596,12 +696,36 @@ class Tracker:
                 return "card", card, mean
         if len(votes) < s.votes and not final:
             return "wait", None, 0.0
+        evidence = self._evidence(votes)
+        if evidence is not None:
+            return "card", evidence[0], evidence[1]
         unknown = len(votes) - len(named)
         if sum(v.conflict for v in votes) * 2 >= len(votes):
             return "uncertain", None, 0.0  # a card the rules exclude: ask, never guess a look-alike
         if unknown * 2 > len(votes) and all(v.not_a_card for v in votes if v.card is None):
             return "none", None, 0.0
         return "uncertain", None, 0.0
+
+    def _evidence(self, votes: list[_Vote]) -> tuple[str, float] | None:
+        """(card, mean score) when the still views, none of them confident enough on its own,
+        together leave no doubt: every view's best is the same card, its mean (rescored) score is
+        at least ``evidence_score`` and ``evidence_margin`` times the next card's. None otherwise."""
+        s = self.settings
+        if len(votes) < s.votes or any(v.conflict for v in votes):
+            return None
+        best = {v.top[0][0] for v in votes}
+        if len(best) != 1 or None in best:
+            return None
+        card = best.pop()
+        score: dict[str | None, float] = {}
+        for v in votes:
+            for c, p in v.top:
+                score[c] = score.get(c, 0.0) + p / len(votes)
+        mean = score.pop(card)
+        other = max((p for c, p in score.items() if c is not None), default=0.0)
+        if mean >= s.evidence_score and mean >= s.evidence_margin * max(other, 0.01) and mean > score.get(None, 0.0):
+            return card, mean
+        return None
 
     def _candidates(self, votes: list[_Vote]) -> list[tuple[str | None, float]]:
         score: dict[str | None, float] = {}
@@ -610,10 +734,29 @@ class Tracker:
                 score[card] = score.get(card, 0.0) + p / len(votes)
         return sorted(score.items(), key=lambda kv: -kv[1])[:3]
 
-    def _conclude(self, frame: Frame, t: _Track, final: bool) -> list[TableEvent]:
+    def _conclude(self, frame: Frame, t: _Track, final: bool, lost: bool = False) -> list[TableEvent]:
         verdict, card, conf = self._verdict(t.votes, final)
         if verdict == "wait":
             return []
+        if lost:
+            # a card lost while being named: only a confident naming counts; seen too few times
+            # to be named, it is asked (unless it is a card already lying on the table)
+            if verdict != "card" or any(o is not t and o.state == PRESENT and o.card == card for o in self._tracks):
+                verdict = "none"
+            elif sum(v.card == card for v in t.votes) < self.settings.min_votes:
+                verdict = "uncertain"
+        if verdict == "uncertain" and not t.reverify:
+            twin = self._landing_twin(t)
+            if twin is not None and twin.state == NEW and not final and len(t.votes) < 2 * self.settings.votes:
+                return []  # a card laid at the same moment across it is being named: wait for it
+            if twin is not None and twin.state == PRESENT:
+                verdict = "none"  # the quad of a card just named, found again across the pile
+            elif self._inside_pile(t) >= self.settings.inside_pile:
+                verdict = "none"  # a quad found across the cards named (a new card lies on top of them)
+        if self.trace is not None:
+            self.trace("verdict", frame.index, t.ident, t.quad,
+                       {"verdict": verdict, "card": card, "confidence": conf, "votes": len(t.votes),
+                        "reverify": t.reverify})
         votes, t.votes = t.votes, []
         if t.reverify:
             t.reverify = False
@@ -644,13 +787,59 @@ class Tracker:
                     return []
                 return [self._event(MOVED, frame, t, card=card, confidence=conf)]
             t.state, t.card, t.confidence, t.rest_quad = PRESENT, card, conf, t.quad
+            t.named_sides = _sides(t.quad)
             self._remember_look(t)
             return [self._event(APPEARED, frame, t, card=card, confidence=conf)]
         cands = self._candidates(votes)
+        if self._second_view(t, cands):
+            t.state = IGNORED  # a quad across a card already named, mostly seen as that card
+            return []
         t.state, t.card, t.confidence, t.rest_quad = PRESENT, None, None, t.quad
         self._remember_look(t)
         best = cands[0][1] if cands else None
         return [self._event(UNCERTAIN, frame, t, confidence=best, candidates=cands)]
+
+    def _inside_pile(self, t: _Track) -> float:
+        """How much of ``t``'s quad lies on the cards named so far (their union)."""
+        named = [o.rest_quad if o.rest_quad is not None else o.quad
+                 for o in self._tracks if o is not t and o.state == PRESENT and o.card is not None]
+        if not named:
+            return 0.0
+        k = 0.25
+        q = np.asarray(t.quad, np.float32)
+        x0, y0 = np.floor(q.min(0)).astype(int)
+        x1, y1 = np.ceil(q.max(0)).astype(int)
+        size = (max(1, int((y1 - y0) * k) + 2), max(1, int((x1 - x0) * k) + 2))
+        mine, pile = np.zeros(size, np.uint8), np.zeros(size, np.uint8)
+        cv2.fillConvexPoly(mine, np.round((q - (x0, y0)) * k).astype(np.int32), 1)
+        for o in named:
+            cv2.fillConvexPoly(pile, np.round((np.asarray(o, np.float32) - (x0, y0)) * k).astype(np.int32), 1)
+        area = int(mine.sum())
+        return float((mine & pile).sum()) / area if area else 0.0
+
+    def _landing_twin(self, t: _Track) -> _Track | None:
+        """Another card found at the same moment (born within ``landing`` frames) that overlaps
+        ``t``: cards are laid one at a time, so of two such quads one is a false one found across
+        the pile. A named one first, else one still being named."""
+        twins = [o for o in self._tracks if o is not t and o.state in (PRESENT, NEW)
+                 and (o.state == NEW or o.card is not None) and abs(o.born - t.born) <= self.settings.landing
+                 and max(covered_fraction(t.quad, o.quad), covered_fraction(o.quad, t.quad)) >= 0.25]
+        twins.sort(key=lambda o: o.state != PRESENT)
+        return twins[0] if twins else None
+
+    def _second_view(self, t: _Track, cands: list[tuple[str | None, float]]) -> bool:
+        """Whether an unclear quad is another view of a card already named: the best of its
+        candidates is a card lying on the table that overlaps it (a quad found across two cards
+        of a pile, or half off a card, is named mostly as one of them)."""
+        best = next((c for c, _ in cands if c is not None), None)
+        if best is None:
+            return False
+        for o in self._tracks:
+            if o is not t and o.state == PRESENT and o.card == best:
+                ref = o.rest_quad if o.rest_quad is not None else o.quad
+                if max(covered_fraction(t.quad, ref), covered_fraction(ref, t.quad)) >= 0.25:
+                    return True
+        return False
 
     def _event(self, kind, frame: Frame, t: _Track, *, card=None, confidence=None, candidates=(), corners="quad") -> TableEvent:
         quad = t.quad if corners == "quad" else None
