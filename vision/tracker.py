@@ -84,6 +84,9 @@ class TrackerSettings:
     votes: int = 3  # most namings spent on one card
     min_votes: int = 2  # agreeing confident votes that name a card
     min_confidence: float = 0.6  # mean confidence of the winning votes
+    min_margin: float = 3.0  # the named card's mean score over the next card's, over the views
+    piece_margin: float = 6.0  # the same for a card seen only through a piece cut from a row
+    rival: float = 0.3  # a view that puts another card first with this score makes a confident naming a question
     evidence_score: float = 0.45  # without such votes: the mean score of a card every still view puts first...
     evidence_margin: float = 4.0  # ... and how many times the next card's it must be, to name it
     lost_frames: int = 2  # still, uncovered localisations without a named card before it is lost
@@ -141,6 +144,7 @@ class _Track:
     fresh: bool = False  # created at this frame
     seen_zone: str = ""  # the zone of its latest quad (``zone`` changes only with an event)
     named_sides: tuple[float, float] | None = None  # (short, long) side of its quad when it was named
+    piece: bool = False  # its quad was cut from a row of cards found as one (less sure than a card's own)
 
 
 @dataclass
@@ -209,6 +213,17 @@ def _row_pieces(q: Quad, width: float) -> list[Quad]:
     return out
 
 
+def _best_score(votes: list[_Vote]) -> float:
+    """The mean score of the card the views put first most (0 without views)."""
+    if not votes:
+        return 0.0
+    firsts = Counter(v.top[0][0] for v in votes if v.top)
+    if not firsts:
+        return 0.0
+    card = firsts.most_common(1)[0][0]
+    return sum(p for v in votes for c, p in v.top if c == card) / len(votes)
+
+
 def covered_fraction(q: Quad, by: Quad) -> float:
     """How much of quad ``q``'s area lies inside quad ``by``."""
     a = _quad_area(q)
@@ -254,6 +269,7 @@ class Tracker:
         self._last: Frame | None = None
         self._zone_masks: dict[str, np.ndarray] = {}
         self._zone_quiet: dict[str, int] = {}  # frames since motion in each zone
+        self._pieces: list[Quad] = []  # the quads cut from rows of cards at this frame
         self._lost: list[_Track] = []  # cards being named that were lost with votes in hand
         # for diagnosis: called as ``trace(what, frame_index, track_ident, quad, data)`` for every
         # vote (``what`` = "vote", data: the rescored top cards, support) and verdict ("verdict")
@@ -344,7 +360,7 @@ class Tracker:
         if not (moving or self._since_motion <= s.quiet_frames or self._undecided()):
             return []
         quads = [np.asarray(q, np.float32).reshape(4, 2) for q in self.localiser(frame.image)]
-        quads = self._split_rows(quads)
+        quads = self._split_rows(quads, frame.image)
         t2 = time.perf_counter()
         st.localisation += t2 - t1
         st.localised += 1
@@ -433,13 +449,15 @@ class Tracker:
             return None
         return float(np.median([a for a, _ in sides])), float(np.median([b for _, b in sides]))
 
-    def _split_rows(self, quads: list[Quad]) -> list[Quad]:
+    def _split_rows(self, quads: list[Quad], image: np.ndarray | None = None) -> list[Quad]:
         """Cards laid side by side in a row may be found as one wide quad (a row of three upright
         cards is shaped like one card lying across): a quad ``row_area`` times a named card's
         area or more, whose short side is as long as a card, is replaced by the card-sized quads
-        the row holds; a piece lying on another quad found is left out (that one is kept). Any
+        the row holds, each moved onto the card's edges in ``image``; a piece lying on another
+        quad found is left out (that one is kept). Any
         other quad ``max_area`` times a named card's area or more spans several cards: it is
         left out (it would be named as none of them)."""
+        self._pieces = []
         shape = self._card_shape()
         if shape is None:
             return quads
@@ -453,11 +471,16 @@ class Tracker:
                 singles.append(q)
         if not pieces:
             return singles
+        if image is not None:
+            from vision.locator import snap_quads
+
+            pieces = [np.asarray(p, np.float32) for p in snap_quads(image, pieces)]  # onto the cards' own edges
         near = 0.25 * short
         out = list(singles)
         for p in pieces:
             if all(quad_distance(p, o) > near for o in out):
                 out.append(p)
+                self._pieces.append(p)
         return out
 
     # ------------------------------------------------------------ association
@@ -513,11 +536,13 @@ class Tracker:
                 t = self._track(tid)
                 t.matched = True
                 t.quad, t.seen_zone = dets[j]
+                t.piece = t.piece or any(t.quad is p for p in self._pieces)
                 if t.state == NEW:
                     t.zone = t.seen_zone
         for j in free:
             q, zone = dets[j]
-            self._tracks.append(_Track(self._next_id, q, zone, frame.index, anchor=q, matched=True, fresh=True))
+            self._tracks.append(_Track(self._next_id, q, zone, frame.index, anchor=q, matched=True, fresh=True,
+                                       piece=any(q is p for p in self._pieces)))
             self._next_id += 1
 
         for t in self._tracks:
@@ -681,22 +706,27 @@ class Tracker:
                 events += self._conclude(frame, t, final=False)
         return events
 
-    def _verdict(self, votes: list[_Vote], final: bool) -> tuple[str, str | None, float]:
-        """('card', code, conf) | ('uncertain', None, conf) | ('none', None, 0) | ('wait', None, 0)."""
+    def _verdict(self, votes: list[_Vote], final: bool, piece: bool = False) -> tuple[str, str | None, float]:
+        """('card', code, conf) | ('uncertain', None, conf) | ('none', None, 0) | ('wait', None, 0).
+        ``piece``: the views are of a quad cut from a row, which needs a wider margin."""
         s = self.settings
+        margin = s.piece_margin if piece else s.min_margin
         named = [v for v in votes if v.card is not None]
         counts = Counter(v.card for v in named)
         if counts:
             card, n = counts.most_common(1)[0]
             confs = [v.confidence for v in named if v.card == card]
             mean = float(np.mean(confs))
-            # two thirds of the votes, and no confident vote for another card: a split is a question
-            agree = n * 3 >= 2 * len(votes) and len(counts) == 1
-            if n >= min(s.min_votes, len(votes) if final else s.min_votes) and mean >= s.min_confidence and agree:
+            # two thirds of the votes, and no confident vote for another card, nor a view that puts
+            # another card first with some weight: a split is a question
+            agree = n * 3 >= 2 * len(votes) and len(counts) == 1 and not any(
+                v.top[0][0] not in (card, None) and v.top[0][1] >= s.rival for v in votes)
+            if (n >= min(s.min_votes, len(votes) if final else s.min_votes) and mean >= s.min_confidence and agree
+                    and self._margin(votes, card) >= margin):
                 return "card", card, mean
         if len(votes) < s.votes and not final:
             return "wait", None, 0.0
-        evidence = self._evidence(votes)
+        evidence = None if piece else self._evidence(votes)
         if evidence is not None:
             return "card", evidence[0], evidence[1]
         unknown = len(votes) - len(named)
@@ -705,6 +735,21 @@ class Tracker:
         if unknown * 2 > len(votes) and all(v.not_a_card for v in votes if v.card is None):
             return "none", None, 0.0
         return "uncertain", None, 0.0
+
+    @staticmethod
+    def _scores(votes: list[_Vote]) -> dict[str | None, float]:
+        """Each card's mean (rescored) score over the views (its best three in each)."""
+        score: dict[str | None, float] = {}
+        for v in votes:
+            for c, p in v.top:
+                score[c] = score.get(c, 0.0) + p / len(votes)
+        return score
+
+    def _margin(self, votes: list[_Vote], card: str) -> float:
+        """How many times the next card's mean score ``card``'s is, over the views."""
+        score = self._scores(votes)
+        mine = score.pop(card, 0.0)
+        return mine / max(0.01, max((p for c, p in score.items() if c is not None), default=0.0))
 
     def _evidence(self, votes: list[_Vote]) -> tuple[str, float] | None:
         """(card, mean score) when the still views, none of them confident enough on its own,
@@ -717,10 +762,7 @@ class Tracker:
         if len(best) != 1 or None in best:
             return None
         card = best.pop()
-        score: dict[str | None, float] = {}
-        for v in votes:
-            for c, p in v.top:
-                score[c] = score.get(c, 0.0) + p / len(votes)
+        score = self._scores(votes)
         mean = score.pop(card)
         other = max((p for c, p in score.items() if c is not None), default=0.0)
         if mean >= s.evidence_score and mean >= s.evidence_margin * max(other, 0.01) and mean > score.get(None, 0.0):
@@ -735,7 +777,7 @@ class Tracker:
         return sorted(score.items(), key=lambda kv: -kv[1])[:3]
 
     def _conclude(self, frame: Frame, t: _Track, final: bool, lost: bool = False) -> list[TableEvent]:
-        verdict, card, conf = self._verdict(t.votes, final)
+        verdict, card, conf = self._verdict(t.votes, final, t.piece)
         if verdict == "wait":
             return []
         if lost:
@@ -745,14 +787,19 @@ class Tracker:
                 verdict = "none"
             elif sum(v.card == card for v in t.votes) < self.settings.min_votes:
                 verdict = "uncertain"
-        if verdict == "uncertain" and not t.reverify:
+        if verdict in ("card", "uncertain") and not t.reverify:
+            # cards are laid one at a time: of two overlapping quads found at the same moment, one
+            # is false (found across the pile); the clearer one is decided first, the other then
+            # dropped (a card seen as the same card is left to the twin rules below)
             twin = self._landing_twin(t)
-            if twin is not None and twin.state == NEW and not final and len(t.votes) < 2 * self.settings.votes:
-                return []  # a card laid at the same moment across it is being named: wait for it
-            if twin is not None and twin.state == PRESENT:
-                verdict = "none"  # the quad of a card just named, found again across the pile
-            elif self._inside_pile(t) >= self.settings.inside_pile:
-                verdict = "none"  # a quad found across the cards named (a new card lies on top of them)
+            if (twin is not None and twin.state == NEW and not final and len(t.votes) < 2 * self.settings.votes
+                    and (verdict == "uncertain" or _best_score(twin.votes) > _best_score(t.votes))):
+                return []  # wait for it
+            if (twin is not None and twin.state == PRESENT and twin.card is not None
+                    and (verdict == "uncertain" or card != twin.card)):
+                verdict = "none"
+            elif verdict == "uncertain" and self._inside_pile(t) >= self.settings.inside_pile:
+                verdict = "none"  # a quad found across the cards reported (a new card lies on top of them)
         if self.trace is not None:
             self.trace("verdict", frame.index, t.ident, t.quad,
                        {"verdict": verdict, "card": card, "confidence": conf, "votes": len(t.votes),
@@ -800,9 +847,8 @@ class Tracker:
         return [self._event(UNCERTAIN, frame, t, confidence=best, candidates=cands)]
 
     def _inside_pile(self, t: _Track) -> float:
-        """How much of ``t``'s quad lies on the cards named so far (their union)."""
-        named = [o.rest_quad if o.rest_quad is not None else o.quad
-                 for o in self._tracks if o is not t and o.state == PRESENT and o.card is not None]
+        """How much of ``t``'s quad lies on the cards reported so far (named or asked; their union)."""
+        named = [o.rest_quad if o.rest_quad is not None else o.quad for o in self._tracks if o is not t and o.state == PRESENT]
         if not named:
             return 0.0
         k = 0.25
@@ -822,7 +868,7 @@ class Tracker:
         ``t``: cards are laid one at a time, so of two such quads one is a false one found across
         the pile. A named one first, else one still being named."""
         twins = [o for o in self._tracks if o is not t and o.state in (PRESENT, NEW)
-                 and (o.state == NEW or o.card is not None) and abs(o.born - t.born) <= self.settings.landing
+                 and abs(o.born - t.born) <= self.settings.landing
                  and max(covered_fraction(t.quad, o.quad), covered_fraction(o.quad, t.quad)) >= 0.25]
         twins.sort(key=lambda o: o.state != PRESENT)
         return twins[0] if twins else None
