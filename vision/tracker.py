@@ -793,7 +793,7 @@ class Tracker:
             # dropped (a card seen as the same card is left to the twin rules below)
             twin = self._landing_twin(t)
             if (twin is not None and twin.state == NEW and not final and len(t.votes) < 2 * self.settings.votes
-                    and (verdict == "uncertain" or _best_score(twin.votes) > _best_score(t.votes))):
+                    and (verdict == "uncertain" or not twin.votes or _best_score(twin.votes) > _best_score(t.votes))):
                 return []  # wait for it
             if (twin is not None and twin.state == PRESENT and twin.card is not None
                     and (verdict == "uncertain" or card != twin.card)):
