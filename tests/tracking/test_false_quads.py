@@ -11,6 +11,7 @@ import numpy as np
 from vision.simulator import GroundTruthRecogniser, Idle, Play, Show, Sweep, TableSimulator
 from vision.sources import Frame
 from vision.tracker import Tracker, TrackerSettings
+from vision.zones import default_zones
 
 from .helpers import SMALL
 
@@ -182,3 +183,29 @@ def test_a_card_hidden_while_it_is_named_keeps_its_votes():
 
     events, _ = track([Idle(3), Play(1, "C09"), Idle(12)], hide, namer=namer)
     assert events == [("uncertain", None)]  # seen once, clearly: asked, not lost
+
+
+def test_a_card_whose_quad_is_not_found_does_not_take_the_quad_of_the_card_laid_beside_it():
+    def card(x):
+        return np.array([[x, 100], [x + 60, 100], [x + 60, 210], [x, 210]], np.float32)
+
+    a, b = card(100), card(125)  # B overlaps A, 25 px to its right (within reach of a followed card)
+
+    def localise(image):  # A alone; then B laid over it; then A's own quad no longer found
+        k = frames[0]
+        return [a] if k < 15 else [a, b] if k == 15 else [b]
+
+    def crop(image, quad):
+        return ("H01" if abs(float(quad[0, 0]) - 100) < 5 else "D03"), quad
+
+    frames = [0]
+    tracker = Tracker(default_zones(), localiser=localise, namer=ScoredNamer(), cropper=crop)
+    before = np.zeros((360, 640, 3), np.uint8)
+    cv2.fillConvexPoly(before, a.astype(np.int32), (255, 255, 255))
+    after = before.copy()
+    cv2.fillConvexPoly(after, b.astype(np.int32), (200, 200, 200))  # B laid: the camera sees it change
+    events = []
+    for k in range(32):
+        frames[0] = k
+        events += tracker.process(Frame(before if k < 15 else after, k / 30, k))
+    assert [(e.type, e.card) for e in events] == [("appeared", "H01"), ("appeared", "D03")]
