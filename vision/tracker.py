@@ -9,17 +9,34 @@ Per frame, in order:
 2. **Localisation** (only while something moves, for ``quiet_frames`` after,
    and while a card is still being decided): the localiser gives card quads;
    a quad whose centre lies in no zone is dropped.
-3. **Association**: quads are matched to tracks by corner distance (a card
-   at rest keeps its track; a card moved slowly is followed).
+3. **Association**: quads are matched to tracks by corner distance, nearest
+   first (a card at rest keeps its track; a card moved slowly is followed; a
+   card whose own quad was not found does not take its neighbour's). Once a
+   card is named, its size is known: a quad ``row_area`` times as large and as
+   tall as a card is long is a row of cards laid side by side (a chien), cut
+   into card-sized pieces snapped to the cards' edges; any other quad
+   ``max_area`` times as large spans several cards and is left out.
 4. **Naming** (only for a card that is new or has changed, and is still): a
-   card is *still* when its quad has stayed within ``still_tolerance`` and no
-   motion touched it for ``settle_frames`` localisations. It is then named on
-   each following frame until the votes agree (``min_votes`` confident votes
-   for one card, and no confident vote for another) or ``votes`` are spent.
+   card is *still* when its quad has stayed within ``jitter`` x
+   ``still_tolerance`` and no motion touched it for ``settle_frames``
+   localisations. It is then named on each following frame until the votes
+   agree (``min_votes`` confident votes for one card, no confident vote for
+   another, no view putting another card first with ``rival`` or more, and a
+   mean score ``min_margin`` times the next card's; ``piece_margin`` through a
+   piece of a row) or ``votes`` are spent; views that all put one card first,
+   none confident on its own, name it when its mean score reaches
+   ``evidence_score`` and ``evidence_margin`` times the next card's.
    Agreement gives ``appeared``; a split or weak vote gives ``uncertain``
-   (never a silent guess); a majority of
-   "not a card face" gives nothing. A card that only moved, or was only
-   glimpsed under a hand, is never named, so it never makes an event.
+   (never a silent guess); a majority of "not a card face" gives nothing. A
+   card that only moved, or was only glimpsed under a hand, is never named,
+   so it never makes an event; one hidden while it is being named keeps its
+   votes, and lost for good it is named (enough confident views), asked (too
+   few) or dropped (no confident view). Cards are laid one at a time: of two
+   overlapping quads found at one landing (born within ``landing`` frames),
+   the clearer is decided first and the other then dropped; an unclear quad
+   lying ``inside_pile`` on the cards already reported, or whose best
+   candidate is a card already named that it overlaps, is another view of
+   the pile, never a question.
 5. **Disappearance**: a named card that is no longer found while its place is
    still, looks different and is not covered by cards laid after it is
    missing; after ``lost_frames`` such localisations, once its zone is quiet
