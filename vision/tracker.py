@@ -102,7 +102,7 @@ class TrackerSettings:
     min_votes: int = 2  # agreeing confident votes that name a card
     min_confidence: float = 0.6  # mean confidence of the winning votes
     min_margin: float = 3.0  # the named card's mean score over the next card's, over the views
-    piece_margin: float = 6.0  # the same for a card seen only through a piece cut from a row
+    piece_margin: float = 8.0  # the same for a card seen only through a piece cut from a row
     rival: float = 0.3  # a view that puts another card first with this score makes a confident naming a question
     evidence_score: float = 0.45  # without such votes: the mean score of a card every still view puts first...
     evidence_margin: float = 4.0  # ... and how many times the next card's it must be, to name it
@@ -383,18 +383,18 @@ class Tracker:
         st.localised += 1
         events: list[TableEvent] = []
         to_name = self._associate(frame, quads, motion)
-        while self._lost:
-            t = self._lost.pop(0)
-            events += self._conclude(frame, t, final=True, lost=True)
-            t.missing = 0
-            if t.state != PRESENT and t in self._tracks:
-                self._tracks.remove(t)
         t3 = time.perf_counter()
         if to_name:
             self._name(frame, to_name)
         t4 = time.perf_counter()
         st.classification += t4 - t3
         events += self._decide(frame, to_name)
+        while self._lost:  # after the namings of this frame: a card lost may be one just named
+            t = self._lost.pop(0)
+            events += self._conclude(frame, t, final=True, lost=True)
+            t.missing = 0
+            if t.state != PRESENT and t in self._tracks:
+                self._tracks.remove(t)
         events += self._removals(frame, final=False)
         st.tracking += (t3 - t2) + (time.perf_counter() - t4)
         return events
