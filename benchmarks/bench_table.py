@@ -15,6 +15,12 @@ leaving the middle to its ``cleared``), mean and worst, against the targets.
 
     .venv/bin/python benchmarks/bench_table.py                 # 20 deals x 2 (--fast frames), all cores
     .venv/bin/python benchmarks/bench_table.py --deals 6 --jobs 1
+    .venv/bin/python benchmarks/bench_table.py --deals 6 --jobs 1 --trace /tmp/trace   # then table_causes.py
+
+``--trace DIR`` writes, per deal and help, one JSON line per scene: every
+view the tracker took with the card truly under it, its verdicts and events,
+and what the player had to do; ``benchmarks/table_causes.py DIR`` gives each
+question and wrong card its cause.
 """
 
 from __future__ import annotations
