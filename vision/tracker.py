@@ -114,7 +114,7 @@ class TrackerSettings:
     min_support: float = 0.2  # namer probability on possible cards under which a crop is not named
     row_area: float = 1.7  # a quad this many times a named card's area, as tall as a card is long: a row of cards
     inside_pile: float = 0.85  # an unclear quad this much on the cards named is found across them: not a card
-    landing: int = 12  # frames apart within which two overlapping quads come from one card laid
+    landing: int = 5  # frames apart within which two overlapping quads come from one card laid
     max_area: float = 1.5  # any other quad this many times a named card's area is several cards: not named
 
 

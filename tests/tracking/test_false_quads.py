@@ -107,13 +107,14 @@ def test_a_quad_spanning_several_cards_is_not_named():
     assert events == [("appeared", "H05"), ("appeared", "S10")]
 
 
-def _ghost_between(a, b):
-    """A card finder's false quad: a card-sized quad halfway between cards ``a`` and ``b``, once both lie still."""
+def _ghost_between(a, b, moving=False):
+    """A card finder's false quad: a card-sized quad halfway between cards ``a`` and ``b``, once both lie
+    still (``moving``: as soon as both are in view, the false quad then coming to rest with ``b``)."""
 
     def localise(frame, quads):
-        still = {c.code: c for c in frame.cards if not c.moving}
-        if a in still and b in still:
-            return quads + [(still[a].corners + still[b].corners) / 2]
+        seen = {c.code: c for c in frame.cards if moving or not c.moving}
+        if a in seen and b in seen:
+            return quads + [(seen[a].corners + seen[b].corners) / 2]
         return quads
 
     return localise
@@ -133,7 +134,7 @@ def test_a_false_quad_named_as_another_card_at_the_same_landing_is_dropped():
         return {"SK": 0.8, "S10": 0.04} if code is None else {code: 0.97}
 
     script = [Idle(3), Play(1, "H01"), Play(2, "D03"), Idle(10)]
-    events, _ = track(script, _ghost_between("H01", "D03"), scores, players=5)
+    events, _ = track(script, _ghost_between("H01", "D03", moving=True), scores, players=5)
     assert events == [("appeared", "H01"), ("appeared", "D03")]
 
 
