@@ -843,7 +843,7 @@ class Tracker:
                     return []
                 # the same card: found again where it was (no event), or elsewhere while its old place emptied (moved)
                 self._tracks.remove(twin)
-                t.ident = twin.ident  # keeps its place in the stacking order
+                t.ident, t.born = twin.ident, twin.born  # keeps its place in the stacking order, and when it came
                 t.state, t.card, t.confidence, t.rest_quad = PRESENT, card, conf, t.quad
                 self._remember_look(t)
                 if same_place:

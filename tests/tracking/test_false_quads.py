@@ -210,3 +210,29 @@ def test_a_card_whose_quad_is_not_found_does_not_take_the_quad_of_the_card_laid_
         frames[0] = k
         events += tracker.process(Frame(before if k < 15 else after, k / 30, k))
     assert [(e.type, e.card) for e in events] == [("appeared", "H01"), ("appeared", "D03")]
+
+
+def test_a_card_found_again_as_another_card_lands_is_no_false_quad_of_it():
+    def card(x):
+        return np.array([[x, 100], [x + 60, 100], [x + 60, 210], [x, 210]], np.float32)
+
+    a, a_again, b = card(100), card(140), card(170)  # A found again 40 px off (out of a followed card's reach)
+
+    def localise(image):  # A; then nothing found for a while; then A found again a little off, as B lands
+        k = frames[0]
+        return [a] if k < 12 else [] if k < 15 else [a_again, b]
+
+    def crop(image, quad):
+        return ("H01" if float(quad[0, 0]) < 150 else "D03"), quad
+
+    frames = [0]
+    tracker = Tracker(default_zones(), localiser=localise, namer=ScoredNamer(), cropper=crop)
+    before = np.zeros((360, 640, 3), np.uint8)
+    cv2.fillConvexPoly(before, a.astype(np.int32), (255, 255, 255))
+    after = before.copy()
+    cv2.fillConvexPoly(after, b.astype(np.int32), (200, 200, 200))
+    events = []
+    for k in range(32):
+        frames[0] = k
+        events += tracker.process(Frame(before if k < 15 else after, k / 30, k))
+    assert [(e.type, e.card) for e in events] == [("appeared", "H01"), ("appeared", "D03")]
