@@ -15,6 +15,12 @@ leaving the middle to its ``cleared``), mean and worst, against the targets.
 
     .venv/bin/python benchmarks/bench_table.py                 # 20 deals x 2 (--fast frames), all cores
     .venv/bin/python benchmarks/bench_table.py --deals 6 --jobs 1
+    .venv/bin/python benchmarks/bench_table.py --deals 6 --jobs 1 --trace /tmp/trace   # then table_causes.py
+
+``--trace DIR`` writes, per deal and help, one JSON line per scene: every
+view the tracker took with the card truly under it, its verdicts and events,
+and what the player had to do; ``benchmarks/table_causes.py DIR`` gives each
+question and wrong card its cause.
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ def plan(deals: int, first_seed: int) -> list[tuple[int, int, str]]:
     return [(first_seed + i, (3, 4, 5)[i % 3], ("easy", "hard")[i % 2]) for i in range(deals)]
 
 
-def play(seed: int, players: int, conditions: str, helped: bool, fast: bool) -> dict:
+def play(seed: int, players: int, conditions: str, helped: bool, fast: bool, trace: str | None = None) -> dict:
     """One demo deal; its summary figures and latencies."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
@@ -49,7 +55,9 @@ def play(seed: int, players: int, conditions: str, helped: bool, fast: bool) -> 
 
     with tempfile.TemporaryDirectory(prefix="bench-table-") as out:
         settings = DemoSettings(game="french-tarot", players=players, seed=seed, out=Path(out), fast=fast,
-                                display="none", fresh=True, conditions=conditions, rules_help=helped)
+                                display="none", fresh=True, conditions=conditions, rules_help=helped,
+                                trace=None if trace is None else
+                                Path(trace) / f"{seed}-{players}p-{conditions}-{'help' if helped else 'none'}.jsonl")
         started = time.perf_counter()
         result = run_demo(settings, report=lambda text: None)
         stats = result["stats"]
@@ -108,9 +116,17 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1, help="the first deal's seed (default 1)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="deals played at once (default: all cores)")
     parser.add_argument("--full-size", action="store_true", help="1280x720 frames at normal speed (default: --fast, 960x540)")
+    parser.add_argument("--trace", metavar="DIR", help="for diagnosis: a JSON line per scene and deal in DIR "
+                        "(every vote with the card truly under it, the events, the outcome)")
+    parser.add_argument("--only", choices=("help", "none"), help="play each deal only with (help) or without the rules' help")
     args = parser.parse_args()
-    jobs = [(seed, players, cond, helped, not args.full_size)
-            for seed, players, cond in plan(args.deals, args.seed) for helped in (True, False)]
+    if args.trace:
+        Path(args.trace).mkdir(parents=True, exist_ok=True)
+        for old in Path(args.trace).glob("*.jsonl"):
+            old.unlink()
+    helps = {"help": (True,), "none": (False,), None: (True, False)}[args.only]
+    jobs = [(seed, players, cond, helped, not args.full_size, args.trace)
+            for seed, players, cond in plan(args.deals, args.seed) for helped in helps]
     print(f"Tarotmate table benchmark: {args.deals} French tarot deals (3/4/5 players, easy and hard tables), "
           f"each with and without the rules' help; {'1280x720' if args.full_size else '960x540 --fast'} frames, "
           f"{args.jobs} at once", flush=True)

@@ -308,6 +308,8 @@ class ScriptedDemo:
             tracker.possible = controller.possible_cards() if helped else None
 
         tell_tracker()
+        trace = SceneTrace(recognition, tracker, simulator) if getattr(s, "trace", None) else None
+        counts = (self.stats.wrong, self.stats.confirmed, self.stats.entered_by_hand, len(self.stats.details))
         started = time.perf_counter()
         seen_events = []
         for frame in frames:
@@ -328,6 +330,13 @@ class ScriptedDemo:
         self.enter_missing(app, scope)
         self.keep_in_step(app)
         self.stats.prompts += controller.prompts - prompts
+        if trace is not None:
+            trace.write(s.trace, {
+                "seed": s.seed, "players": s.players, "conditions": getattr(s, "conditions", "easy"), "helped": helped,
+                "scene": what, "events": [e.to_dict() for e in seen_events],
+                "prompts": controller.prompts - prompts, "wrong": self.stats.wrong - counts[0],
+                "confirmed": self.stats.confirmed - counts[1], "by_hand": self.stats.entered_by_hand - counts[2],
+                "details": self.stats.details[counts[3]:]})
         app.tick += 1
         if self.after_scene is not None:
             self.after_scene()
@@ -364,3 +373,42 @@ class ScriptedDemo:
             if len(session.state.operations) <= before:
                 raise TarotmateError(f"the table app refused {self.expected(session)}: "
                                      + "; ".join(n.text for n in app.controller.history[-3:]))
+
+
+class SceneTrace:
+    """For diagnosis (``--trace``): every vote of a scene with the card truly under the
+    voted quad (how visible, moving, how many hands over the table, its weight in the
+    possible cards), written with the scene's expected events, events and outcome as
+    one JSON line."""
+
+    def __init__(self, recognition, tracker, simulator):
+        self.recognition = recognition
+        self.tracker = tracker
+        self.expected = [(e.type, e.frame, e.zone, e.card) for e in simulator.expected]
+        self.votes: list[dict] = []
+        tracker.trace = self.record
+
+    def record(self, what: str, index: int, ident: int, quad, data: dict) -> None:
+        import numpy as np
+
+        from vision.tracker import quad_distance
+
+        sim = self.recognition.sim_frame
+        row = {"what": what, "frame": index, "track": ident, **data}
+        if sim is not None and sim.cards:
+            best = min(sim.cards, key=lambda c: quad_distance(c.corners, np.asarray(quad, np.float32)))
+            possible = self.tracker.possible
+            row.update(truth=best.code, visible=round(float(best.visible), 3), moving=bool(best.moving),
+                       corners_visible=best.corners_visible, hands=sim.hands,
+                       off=round(quad_distance(best.corners, np.asarray(quad, np.float32)), 1),
+                       weight=None if possible is None else possible.weight(best.code))
+        if "top" in row:
+            row["top"] = [[c, round(float(p), 3)] for c, p in row["top"]]
+        self.votes.append(row)
+
+    def write(self, path, scene: dict) -> None:
+        import json
+
+        scene = {**scene, "expected": self.expected, "votes": self.votes}
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(scene) + "\n")

@@ -60,6 +60,7 @@ class DemoSettings:
     target: int | None = None  # the total that ends the game early
     conditions: str = "easy"  # the simulated table: easy or hard (vision.simulator.conditions)
     rules_help: bool = True  # the rules tell the camera which cards are possible (off: for measuring)
+    trace: Path | None = None  # for diagnosis: one JSON line per scene (truth, votes, events, outcome)
 
 
 # ---------------------------------------------------------------- outputs
@@ -97,6 +98,7 @@ class Recognition:
         self.kind = kind
         self.namer = None
         self.fallback = False
+        self.sim_frame = None  # the simulator's frame the tracker reads now
         if kind not in ("auto", "model", "truth"):
             raise TarotmateError(f"unknown recogniser {kind!r}: expected auto, model or truth")
         if kind in ("auto", "model"):
@@ -127,11 +129,17 @@ class Recognition:
 
             truth = GroundTruthRecogniser(simulator)
             tracker = Tracker(simulator.zones, localiser=truth.localise, namer=truth, cropper=truth.crop)
-            frames = (Frame(f.image, f.timestamp, f.index) for f in truth.frames())
+            frames = (Frame(f.image, f.timestamp, f.index) for f in self._remembered(truth.frames()))
         else:
             tracker = Tracker(simulator.zones, namer=self.namer)
-            frames = (Frame(f.image, f.timestamp, f.index) for f in simulator.frames())
+            frames = (Frame(f.image, f.timestamp, f.index) for f in self._remembered(simulator.frames()))
         return tracker, frames
+
+    def _remembered(self, frames):
+        """The simulator's frames, each kept in :attr:`sim_frame` while the tracker reads it (for a trace)."""
+        for f in frames:
+            self.sim_frame = f
+            yield f
 
 
 # ---------------------------------------------------------------- running a demo

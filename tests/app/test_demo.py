@@ -158,3 +158,17 @@ def test_demo_conditions_on_the_command_line(tmp_path):
 
     with pytest.raises(SystemExit):
         main(["demo", "--conditions", "medium", "--out", str(tmp_path)])
+
+
+def test_a_trace_says_for_every_scene_what_the_camera_saw_and_what_lay_there(tmp_path):
+    trace = tmp_path / "trace.jsonl"
+    run_demo(DemoSettings(seed=3, out=tmp_path / "out", trace=trace, **QUICK), report=lambda t: None)
+    scenes = [json.loads(line) for line in trace.read_text().splitlines()]
+    assert [s["scene"] for s in scenes if s["scene"].startswith("trick")] == [f"trick {n}" for n in range(1, 19)]
+    for scene in scenes:
+        assert {"events", "expected", "votes", "prompts", "wrong", "confirmed", "by_hand", "details"} <= set(scene)
+        votes = [v for v in scene["votes"] if v["what"] == "vote"]
+        assert votes and all(v["truth"] and 0 <= v["visible"] <= 1 and v["top"] for v in votes)
+    # with the simulator's truth as the namer, each named card is the card lying under its quad
+    named = [v for s in scenes for v in s["votes"] if v["what"] == "verdict" and v["verdict"] == "card"]
+    assert named and all(v["card"] == v["truth"] for v in named)

@@ -1,0 +1,121 @@
+"""Why the camera asked, or got a card wrong, in the table benchmark's traced deals.
+
+``bench_table.py --trace DIR`` writes one JSON line per scene: the cards the
+simulator laid (and when they came to rest), the tracker's every view with the
+card truly under the quad viewed (how much of it was visible, how far the quad
+lay from it), its verdicts, its events, and what the scripted player had to do
+(questions, wrong cards undone, cards entered by hand). This reads DIR and
+gives each question and each wrong card one cause:
+
+* ``false quad across cards already reported``: the card finder found a quad
+  lying across cards of the pile (or on a card already named), and the
+  tracker asked about it;
+* ``chien row found as one wide quad``: the same, in a row of chien cards;
+* ``real card, unclear (...)``: a question about a card really laid, its best
+  candidate right or wrong; ``partly covered`` when a card or a hand covered
+  part of it while it was viewed;
+* ``card never named, asked when ...``: no event for a card laid; the
+  controller asked for it when the trick was swept (or the chien taken), or
+  the player answered a question with a card still to come;
+* ``a card missed before it``: a wrong card that is another card of the same
+  trick (the card before it was missed, so it was taken for the missed card's
+  seat's);
+* ``confident misread of a card the rules still allow``: named without a
+  question, wrong, and possible for that seat.
+
+    .venv/bin/python benchmarks/bench_table.py --deals 6 --jobs 1 --trace /tmp/trace
+    .venv/bin/python benchmarks/table_causes.py /tmp/trace          # with the rules' help
+    .venv/bin/python benchmarks/table_causes.py /tmp/trace --none   # without
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+FALSE_QUAD = 25.0  # pixels: a quad this far (mean corner distance) from every card is not one card's
+
+
+def scene_causes(scene: dict) -> Counter:
+    """(kind, cause) -> count for one traced scene."""
+    causes: Counter = Counter()
+    chien = scene["scene"].startswith("the chien")
+    laid = [e[3] for e in scene["expected"] if e[0] == "appeared"]
+    views: dict[int, list[dict]] = defaultdict(list)
+    named: set[str] = set()
+    asked = [e for e in scene["events"] if e["type"] == "uncertain"]
+    matched: set[int] = set()
+    for row in scene["votes"]:
+        if row["what"] == "vote":
+            views[row["track"]].append(row)
+            continue
+        seen = views.pop(row["track"], [])
+        if row.get("reverify") or row["verdict"] not in ("card", "uncertain"):
+            continue
+        truth = seen[-1].get("truth") if seen else row.get("truth")
+        if row["verdict"] == "card":
+            named.add(row["card"])
+            continue
+        k = next((i for i, e in enumerate(asked) if e["frame"] == row["frame"] and i not in matched), None)
+        if k is None:
+            continue
+        matched.add(k)
+        off = max((v.get("off", 0.0) for v in seen), default=0.0)
+        visible = min((v.get("visible", 1.0) for v in seen), default=1.0)
+        best = next((c for c, _ in asked[k]["candidates"] if c), None)
+        if off > FALSE_QUAD or truth in named:
+            cause = "chien row found as one wide quad" if chien and off > 60 else "false quad across cards already reported"
+        else:
+            how = "partly covered" if visible < 0.95 else "clear"
+            cause = f"real card, unclear ({how}), best candidate {'right' if best == truth else 'wrong'}"
+        causes["prompt", cause] += 1
+        named.add(truth)
+    others = scene["prompts"] - len(matched)
+    if others > 0:
+        causes["prompt", f"card never named, asked when {'the chien was taken' if chien else 'the trick was swept'}"] += others
+    for line in scene["details"]:
+        got, want = (ast.literal_eval(part) for part in line[len("camera: "):].split(" for "))
+        if got.get("card") in laid and got.get("card") != want.get("card"):
+            causes["wrong", "a card missed before it: the next card taken for the missed card's seat's"] += 1
+        else:
+            causes["wrong", "confident misread of a card the rules still allow"] += 1
+    return causes
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("trace", type=Path, help="the folder bench_table.py --trace wrote")
+    parser.add_argument("--none", action="store_true", help="the deals played without the rules' help")
+    args = parser.parse_args()
+    which = "none" if args.none else "help"
+    files = sorted(args.trace.glob(f"*-{which}.jsonl"))
+    if not files:
+        print(f"table_causes: no *-{which}.jsonl in {args.trace} (run bench_table.py --trace {args.trace})",
+              file=sys.stderr)
+        return 1
+    for table in ("easy", "hard"):
+        mine = [f for f in files if f"-{table}-" in f.name]
+        if not mine:
+            continue
+        causes: Counter = Counter()
+        totals: Counter = Counter()
+        for path in mine:
+            for line in path.read_text(encoding="utf-8").splitlines():
+                scene = json.loads(line)
+                causes += scene_causes(scene)
+                for key in ("prompts", "wrong", "by_hand"):
+                    totals[key] += scene[key]
+        n = len(mine)
+        print(f"{table} table, {n} deals, {'with' if which == 'help' else 'without'} the rules' help: "
+              f"{totals['prompts'] / n:.1f} prompts, {totals['wrong'] / n:.1f} wrong, {totals['by_hand'] / n:.1f} by hand per deal")
+        for (kind, cause), count in sorted(causes.items(), key=lambda kv: (kv[0][0], -kv[1])):
+            print(f"  {kind:<6} {count / n:5.2f} per deal ({count:>3})  {cause}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,238 @@
+"""What the tracker does with what a real card finder gives at a table: a row of cards found as one
+wide quad, quads spanning several cards, false quads across a trick pile, quads that wobble, a card
+hidden while it is being named, and views that disagree. The simulator's ground truth stands in for
+the card finder (altered as a real one errs) and for the namer (with scores chosen per test)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.simulator import GroundTruthRecogniser, Idle, Play, Show, Sweep, TableSimulator
+from vision.sources import Frame
+from vision.tracker import Tracker, TrackerSettings
+from vision.zones import default_zones
+
+from .helpers import SMALL
+
+LABELS = ["SK", "S10", "S01", "C09", "C10", "H01", "H05", "D02", "D03", "T01", "T03", "T13", "T21", "unknown"]
+
+
+class ScoredNamer:
+    """A namer with scores over ``LABELS``: the crop is ``(code under the quad, quad)``; ``scores(code, quad,
+    view)`` gives ``{label: probability}`` (the rest spread evenly), ``view`` counting the crops of that code."""
+
+    labels = LABELS
+
+    def __init__(self, scores=None):
+        self.scores = scores or (lambda code, quad, view: {code: 0.97} if code else {"unknown": 0.9})
+        self.views: dict = {}
+
+    def run(self, crops):
+        out = []
+        for code, quad in crops:
+            view = self.views.get(code, 0)
+            self.views[code] = view + 1
+            given = self.scores(code, quad, view)
+            p = np.zeros(len(LABELS))
+            for label, value in given.items():
+                p[LABELS.index(label if label in LABELS else "unknown")] += value
+            rest = max(0.0, 1.0 - p.sum())
+            free = p == 0
+            p[free] = rest / max(1, free.sum())
+            out.append(p / p.sum())
+        return np.array(out), None
+
+
+def track(script, localise=None, scores=None, players=4, seed=3, settings=TrackerSettings(), namer=None):
+    """(events, simulator) of ``script`` with the altered card finder ``localise(frame, quads)``."""
+    sim = TableSimulator(script, players=players, seed=seed, size=SMALL)
+    oracle = GroundTruthRecogniser(sim, jitter=0.2)
+    namer = namer or ScoredNamer(scores)
+    finder = (lambda image: localise(oracle.current, oracle.localise(image))) if localise else oracle.localise
+    tracker = Tracker(sim.zones, localiser=finder, namer=namer, settings=settings,
+                      cropper=lambda image, quad: (oracle.crop(image, quad), np.asarray(quad)))
+    events = []
+    for f in oracle.frames():
+        events += tracker.process(Frame(f.image, f.timestamp, f.index))
+    events += tracker.flush()
+    return [(e.type, e.card) for e in events], sim
+
+
+def corners(frame, code):
+    return next(c.corners for c in frame.cards if c.code == code)
+
+
+def box(points) -> np.ndarray:
+    return cv2.boxPoints(cv2.minAreaRect(np.asarray(points, np.float32).reshape(-1, 2))).astype(np.float32)
+
+
+def area(q) -> float:
+    return float(abs(cv2.contourArea(np.asarray(q, np.float32))))
+
+
+CHIEN = ("T21", "SK", "C09", "H05", "D02", "T13")
+
+
+def test_a_row_of_cards_found_as_one_wide_quad_is_read_card_by_card():
+    def merge_row(frame, quads):
+        row = [c for c in frame.cards if c.code in CHIEN[2:5] and not c.moving]
+        if len(row) < 3:
+            return quads
+        mine = [c.corners.mean(0) for c in row]
+        kept = [q for q in quads if min(np.linalg.norm(q.mean(0) - m) for m in mine) > 10]
+        return kept + [box([c.corners for c in row])]
+
+    events, sim = track([Idle(3), Show(1, CHIEN), Idle(10), Sweep("middle", 1), Idle(5)], merge_row)
+    assert sorted(c for t, c in events if t == "appeared") == sorted(CHIEN)
+    assert ("uncertain", None) not in events
+
+
+def test_a_quad_spanning_several_cards_is_not_named():
+    def add_big(frame, quads):
+        if len([c for c in frame.cards if not c.moving]) < 2:
+            return quads
+        both = box([corners(frame, "H05"), corners(frame, "S10")])
+        centre = both.mean(0)
+        return quads + [centre + (both - centre) * 1.5]
+
+    def scores(code, quad, view):  # the namer names the big quad confidently, as it may
+        return {"SK": 0.95} if area(quad) > 2.5 * card_area else {code: 0.97} if code else {"unknown": 0.9}
+
+    script = [Idle(3), Play(1, "H05"), Play(2, "S10"), Idle(10)]
+    layout = TableSimulator(script, seed=3, size=SMALL).layout
+    card_area = layout.card_w * layout.card_h
+    # (the rule for two quads found at one landing would drop it too: left out here)
+    events, _ = track(script, add_big, scores, settings=TrackerSettings(landing=-1))
+    assert events == [("appeared", "H05"), ("appeared", "S10")]
+
+
+def _ghost_between(a, b, moving=False):
+    """A card finder's false quad: a card-sized quad halfway between cards ``a`` and ``b``, once both lie
+    still (``moving``: as soon as both are in view, the false quad then coming to rest with ``b``)."""
+
+    def localise(frame, quads):
+        seen = {c.code: c for c in frame.cards if moving or not c.moving}
+        if a in seen and b in seen:
+            return quads + [(seen[a].corners + seen[b].corners) / 2]
+        return quads
+
+    return localise
+
+
+def test_a_false_quad_across_a_pile_is_not_asked_about():
+    def scores(code, quad, view):  # the namer hesitates on the false quad, which lies between two cards
+        return {"T01": 0.25, "T03": 0.2} if code is None else {code: 0.97}
+
+    script = [Idle(3), Play(1, "H01"), Play(2, "D03"), Play(3, "C10"), Idle(10)]
+    events, _ = track(script, _ghost_between("D03", "C10"), scores, players=5)
+    assert events == [("appeared", "H01"), ("appeared", "D03"), ("appeared", "C10")]
+
+
+def test_a_false_quad_named_as_another_card_at_the_same_landing_is_dropped():
+    def scores(code, quad, view):  # the false quad reads as a card, less clearly than the card just laid
+        return {"SK": 0.8, "S10": 0.04} if code is None else {code: 0.97}
+
+    script = [Idle(3), Play(1, "H01"), Play(2, "D03"), Idle(10)]
+    events, _ = track(script, _ghost_between("H01", "D03", moving=True), scores, players=5)
+    assert events == [("appeared", "H01"), ("appeared", "D03")]
+
+
+def test_a_card_whose_quad_wobbles_is_still_named():
+    def wobble(frame, quads):  # the quads found wobble by a few pixels from frame to frame
+        return [q + np.float32(6.0 * (frame.index % 2)) for q in quads]
+
+    script = [Idle(3), Play(1, "H01"), Play(2, "D03"), Play(3, "C10"), Idle(12)]
+    events, _ = track(script, wobble, players=5)
+    assert [c for t, c in events if t == "appeared"] == ["H01", "D03", "C10"]
+
+
+def test_a_close_second_card_makes_a_question_not_a_naming():
+    def scores(code, quad, view):  # T03 read as T01, with T03 close behind
+        return {"T01": 0.62, "T03": 0.3} if code == "T03" else {code: 0.97}
+
+    events, _ = track([Idle(3), Play(1, "T03"), Play(2, "H05"), Idle(8)], scores=scores)
+    assert events == [("uncertain", None), ("appeared", "H05")]
+
+
+def test_a_view_putting_another_card_first_makes_a_question():
+    def scores(code, quad, view):  # one view in three puts T03 first, the others T01, clearly
+        if code != "T03":
+            return {code: 0.97}
+        return {"T03": 0.35, "T01": 0.3} if view % 3 == 1 else {"T01": 0.9, "T03": 0.05}
+
+    events, _ = track([Idle(3), Play(1, "T03"), Play(2, "H05"), Idle(8)], scores=scores)
+    assert events == [("uncertain", None), ("appeared", "H05")]
+
+
+def test_consistent_views_name_a_card_none_of_them_is_sure_of():
+    def scores(code, quad, view):  # every still view puts H01 first, far ahead of the next card
+        return {"H01": 0.5, "H05": 0.06} if code == "H01" else {code: 0.97}
+
+    events, _ = track([Idle(3), Play(1, "H01"), Play(2, "C09"), Idle(8)], scores=scores)
+    assert events == [("appeared", "H01"), ("appeared", "C09")]
+
+
+def test_a_card_hidden_while_it_is_named_keeps_its_votes():
+    namer = ScoredNamer()
+
+    def hide(frame, quads):  # once C09 has been named once, its quad is not found for good
+        if namer.views.get("C09", 0) < 1:
+            return quads
+        c09 = next(c for c in frame.cards if c.code == "C09")
+        return [q for q in quads if np.linalg.norm(q.mean(0) - c09.corners.mean(0)) > 10]
+
+    events, _ = track([Idle(3), Play(1, "C09"), Idle(12)], hide, namer=namer)
+    assert events == [("uncertain", None)]  # seen once, clearly: asked, not lost
+
+
+def test_a_card_whose_quad_is_not_found_does_not_take_the_quad_of_the_card_laid_beside_it():
+    def card(x):
+        return np.array([[x, 100], [x + 60, 100], [x + 60, 210], [x, 210]], np.float32)
+
+    a, b = card(100), card(125)  # B overlaps A, 25 px to its right (within reach of a followed card)
+
+    def localise(image):  # A alone; then B laid over it; then A's own quad no longer found
+        k = frames[0]
+        return [a] if k < 15 else [a, b] if k == 15 else [b]
+
+    def crop(image, quad):
+        return ("H01" if abs(float(quad[0, 0]) - 100) < 5 else "D03"), quad
+
+    frames = [0]
+    tracker = Tracker(default_zones(), localiser=localise, namer=ScoredNamer(), cropper=crop)
+    before = np.zeros((360, 640, 3), np.uint8)
+    cv2.fillConvexPoly(before, a.astype(np.int32), (255, 255, 255))
+    after = before.copy()
+    cv2.fillConvexPoly(after, b.astype(np.int32), (200, 200, 200))  # B laid: the camera sees it change
+    events = []
+    for k in range(32):
+        frames[0] = k
+        events += tracker.process(Frame(before if k < 15 else after, k / 30, k))
+    assert [(e.type, e.card) for e in events] == [("appeared", "H01"), ("appeared", "D03")]
+
+
+def test_a_card_found_again_as_another_card_lands_is_no_false_quad_of_it():
+    def card(x):
+        return np.array([[x, 100], [x + 60, 100], [x + 60, 210], [x, 210]], np.float32)
+
+    a, a_again, b = card(100), card(140), card(170)  # A found again 40 px off (out of a followed card's reach)
+
+    def localise(image):  # A; then nothing found for a while; then A found again a little off, as B lands
+        k = frames[0]
+        return [a] if k < 12 else [] if k < 15 else [a_again, b]
+
+    def crop(image, quad):
+        return ("H01" if float(quad[0, 0]) < 150 else "D03"), quad
+
+    frames = [0]
+    tracker = Tracker(default_zones(), localiser=localise, namer=ScoredNamer(), cropper=crop)
+    before = np.zeros((360, 640, 3), np.uint8)
+    cv2.fillConvexPoly(before, a.astype(np.int32), (255, 255, 255))
+    after = before.copy()
+    cv2.fillConvexPoly(after, b.astype(np.int32), (200, 200, 200))
+    events = []
+    for k in range(32):
+        frames[0] = k
+        events += tracker.process(Frame(before if k < 15 else after, k / 30, k))
+    assert [(e.type, e.card) for e in events] == [("appeared", "H01"), ("appeared", "D03")]
