@@ -285,13 +285,8 @@ class Controller:
         """Close the game (a deal in progress is kept in the log without a
         score) and start a new one with the same players."""
         session = self.session
-        if session.deal.finished is None:
-            if session.deal_over:
-                session.finish_deal()
-            else:
-                session.abandon_deal()
+        session.close_game()
         totals = session.totals()
-        session.finish_game()
         session.start_new_game()
         self.reset_collections()
         self.pending.clear()

@@ -168,12 +168,7 @@ class Online:
         """A new game with the club players chosen on the OLED (the game in progress is closed, as by
         "End the game"); the seating is kept for the next starts."""
         session = app.session
-        if session.deal.finished is None:
-            if session.deal_over:
-                session.finish_deal()
-            else:
-                session.abandon_deal()
-        session.finish_game()
+        session.close_game()
         session.start_new_game(list(names))
         app.controller.reset_collections()
         app.controller.pending.clear()

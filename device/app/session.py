@@ -200,6 +200,16 @@ class GameSession:
         self.log.finish_game(self.game.id)
         self.game = self.log.game(self.game.id)
 
+    def close_game(self) -> None:
+        """End the game: a deal in progress is closed first, with its record and scores when it
+        is over, else kept in the log without a score."""
+        if self.deal.finished is None:
+            if self.deal_over:
+                self.finish_deal()
+            else:
+                self.abandon_deal()
+        self.finish_game()
+
     def start_new_game(self, names: Sequence[str] | None = None) -> None:
         """A new game with the same options and label (after :meth:`finish_game`), with the same
         players or, when given, ``names`` (as many as before, e.g. chosen from the club's list)."""
