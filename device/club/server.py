@@ -282,17 +282,6 @@ class ClubApp:
         except Refused as exc:
             raise NotPublished(422, {"status": "refused", "error": str(exc), "field": exc.field}) from None
 
-    def publish(self, token: str | None, raw: bytes) -> tuple[int, dict[str, Any]]:
-        """(HTTP status, answer) for one publication: authenticate, replay, store once (blocking)."""
-        try:
-            table, deal = self.check(token, raw)
-            stored = self.committer.publish(table, deal)
-        except NotPublished as exc:
-            return exc.status, exc.answer
-        except Refused as exc:
-            return 409, {"status": "refused", "error": str(exc), "field": exc.field}
-        return 200, self._stored_answer(table, deal, stored)
-
     @staticmethod
     def _stored_answer(table: ClubTable, deal: CheckedDeal, stored: Stored) -> dict[str, Any]:
         return {"status": stored.status, "id": deal.uid, "deal": stored.deal, "session": stored.session,
