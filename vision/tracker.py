@@ -532,30 +532,27 @@ class Tracker:
         # at the previous localisation may have moved up to ``follow``, one found again after
         # being hidden must be where it was; nearest first, so that a card whose own quad was
         # not found does not take the quad of the card being laid beside it
-        for group in ((PRESENT, IGNORED, NEW),):
-            pairs = []
-            for t in self._tracks:
-                if t.state not in group:
-                    continue
-                reach = follow if t.was_matched else 2 * still
-                for j in free:
-                    d = quad_distance(t.quad, dets[j][0])
-                    if d <= reach:
-                        pairs.append((d, t.state == NEW, t.ident, j))
-            pairs.sort()
-            pairs = [(d, tid, j) for d, _, tid, j in pairs]
-            used_t: set[int] = set()
-            for d, tid, j in pairs:
-                if tid in used_t or j not in free:
-                    continue
-                used_t.add(tid)
-                free.remove(j)
-                t = self._track(tid)
-                t.matched = True
-                t.quad, t.seen_zone = dets[j]
-                t.piece = t.piece or any(t.quad is p for p in self._pieces)
-                if t.state == NEW:
-                    t.zone = t.seen_zone
+        pairs = []  # (distance, not yet settled, track, quad): a settled track first at equal distance
+        for t in self._tracks:
+            if t.state not in (PRESENT, IGNORED, NEW):
+                continue
+            reach = follow if t.was_matched else 2 * still
+            for j in free:
+                d = quad_distance(t.quad, dets[j][0])
+                if d <= reach:
+                    pairs.append((d, t.state == NEW, t.ident, j))
+        used_t: set[int] = set()
+        for _d, _new, tid, j in sorted(pairs):
+            if tid in used_t or j not in free:
+                continue
+            used_t.add(tid)
+            free.remove(j)
+            t = self._track(tid)
+            t.matched = True
+            t.quad, t.seen_zone = dets[j]
+            t.piece = t.piece or any(t.quad is p for p in self._pieces)
+            if t.state == NEW:
+                t.zone = t.seen_zone
         for j in free:
             q, zone = dets[j]
             self._tracks.append(_Track(self._next_id, q, zone, frame.index, anchor=q, matched=True, fresh=True,
