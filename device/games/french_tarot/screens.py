@@ -87,7 +87,7 @@ def violation_view(violation, names: list[str], deal=None) -> ViolationView:
         elif led is not None:
             suit = "T"
     return ViolationView(kind, seat_name(names, violation.seat), violation.trick, suit if kind != "other" else None,
-                         card, detail=str(violation.evidence), why=getattr(violation, "why", None),
+                         card, detail=str(violation.evidence), why=violation.why,
                          names=tuple(names))
 
 
