@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import multiprocessing as mp
 import sys
 import time
 from collections import defaultdict
@@ -36,31 +34,41 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--exclude", default="", metavar="NAME[,NAME]",
                    help="deck folders of --decks left out of training and of the held-out check")
     p.add_argument("--backgrounds", default=str(ROOT.parent / "shared" / "backgrounds"), help="table textures (optional)")
-    p.add_argument("--out", default=str(ROOT / "models"), help="output folder (default models/)")
+    p.add_argument("--out", default=None, help="where the exported cards.onnx goes (default WORK/candidate; "
+                                                "models/ changes only when the benchmarks say a candidate is better)")
     p.add_argument("--minutes", type=float, default=58.0,
-                   help="training time budget: the learning rate decays with elapsed time, so a busy machine "
-                        "trains fewer steps but finishes on time (0: no budget, run all steps)")
-    p.add_argument("--epochs", type=int, default=8, help="most epochs (an epoch ends with a held-out check and an export)")
-    p.add_argument("--steps", type=int, default=200, help="batches per epoch")
+                   help="this session's time: the run saves and stops after it (0: no limit); the learning rate "
+                        "follows the run's schedule by step, whatever the sessions")
+    p.add_argument("--epochs", type=int, default=8, help="a new run's schedule spans EPOCHS x STEPS steps (unless --campaign-steps)")
+    p.add_argument("--steps", type=int, default=200, help="steps between held-out checks (each check exports the model and saves the checkpoint)")
+    p.add_argument("--campaign-steps", type=int, default=0, help="a new run's schedule length in steps (default EPOCHS x STEPS)")
+    p.add_argument("--session-steps", type=int, default=0, help="stop this session after this many steps (0: no limit)")
+    p.add_argument("--new-peak", action="store_true", help="with --resume: replace the run's peak learning rate by --lr")
+    p.add_argument("--save-every", type=float, default=5.0, help="minutes between checkpoints (besides the held-out checks and the stop)")
+    p.add_argument("--ema", type=float, default=0.999, help="decay of the weights' moving average (the exported model)")
+    p.add_argument("--uses", type=float, default=4.0, help="draws per rendered crop before its shard is retired (more when rendering falls behind)")
+    p.add_argument("--shard", type=int, default=256, help="crops per rendered shard")
+    p.add_argument("--cache", default=str(ROOT / ".train-cache"), help="rendered shards (a cache, safe to delete)")
     p.add_argument("--batch", type=int, default=32)
     p.add_argument("--lr", type=float, default=1.5e-3)
     p.add_argument("--val", type=int, default=1600, help="held-out crops for measuring")
     p.add_argument("--threads", type=int, default=2, help="torch threads")
-    p.add_argument("--workers", type=int, default=1, help="processes synthesising batches")
+    p.add_argument("--workers", type=int, default=1, help="low-priority processes rendering shards ahead")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--size", default="112x192", help="crop size WxH")
     p.add_argument("--table-rate", type=float, default=0.5, help="fraction of card crops drawn at a real table (piles, light, glare, hands, tilt, blur)")
     p.add_argument("--unknown-rate", type=float, default=0.12, help="fraction of unknown crops")
     p.add_argument("--negative-rate", type=float, default=0.5, help="fraction of the unknown crops that are screens, text, backs, hands, coins, table under real-table conditions")
     p.add_argument("--quick", action="store_true", help="smoke run: 1 short epoch, small held-out set")
-    p.add_argument("--work", default="/tmp/tarotmate-train", help="checkpoints go here (not in models/)")
-    p.add_argument("--resume", action="store_true", help="start from the last checkpoint in --work (a further cosine cycle)")
+    p.add_argument("--work", default=str(ROOT / "models" / "training"), help="the run's checkpoint (cardnet-run.pt) lives here")
+    p.add_argument("--resume", action="store_true", help="continue the run of --work/cardnet-run.pt (weights, optimiser, schedule, data); "
+                                                         "a bare cardnet.pt (checkpoint_from_onnx) starts a new schedule from its weights")
     a = p.parse_args(argv)
     from vision.training.data import parse_exclude
 
     a.exclude = parse_exclude(a.exclude)
     if a.quick:
-        a.epochs, a.steps, a.val, a.minutes = 1, 12, 160, 0
+        a.epochs, a.steps, a.val, a.minutes, a.shard = 1, 12, 160, 0, 32
     return a
 
 
@@ -85,26 +93,6 @@ def progress(total: int, desc: str):
                 print(file=sys.stderr)
 
         return Plain()
-
-
-def prefetched(pool, jobs, ahead: int):
-    """make_batch over ``jobs`` in ``pool``, at most ``ahead`` batches in flight (no unbounded queue)."""
-    from collections import deque
-
-    from vision.training.data import make_batch
-
-    pending = deque()
-    it = iter(jobs)
-    for job in it:
-        pending.append(pool.apply_async(make_batch, (job,)))
-        if len(pending) >= ahead:
-            break
-    while pending:
-        result = pending.popleft().get()
-        job = next(it, None)
-        if job is not None:
-            pending.append(pool.apply_async(make_batch, (job,)))
-        yield result
 
 
 def to_tensor(x_uint8):
@@ -197,6 +185,8 @@ def main(argv=None) -> int:
 
     from vision.training.data import LABELS, Recipe, make_batch, training_decks
     from vision.training.model import CardNet, imagenet_checkpoint, load_imagenet_weights
+    from vision.training.run_state import RunState, Schedule, StopRequest, load_checkpoint, save_checkpoint
+    from vision.training.shards import ShardFeed
 
     start = time.time()
     torch.manual_seed(args.seed)
@@ -216,84 +206,129 @@ def main(argv=None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print(f"decks: {', '.join(f'{k} ({len(v)})' for k, v in decks.items())}", file=sys.stderr)
+    log(f"decks: {', '.join(f'{k} ({len(v)})' for k, v in decks.items())}")
     if args.exclude:
-        print(f"left out of training and of the held-out check: {', '.join(args.exclude)}", file=sys.stderr)
+        log(f"left out of training and of the held-out check: {', '.join(args.exclude)}")
 
+    work = Path(args.work)
+    checkpoint = work / ("cardnet_quick.pt" if args.quick else "cardnet-run.pt")  # a smoke run never replaces the real one
     net = CardNet(len(LABELS))
     n_loaded = load_imagenet_weights(net, imagenet_checkpoint())
-    checkpoint = Path(args.work) / ("cardnet_quick.pt" if args.quick else "cardnet.pt")  # a smoke run never replaces the real one
+    tensors, run = {}, None
     if args.resume:
-        ckpt = checkpoint
-        net.load_state_dict(torch.load(ckpt, map_location="cpu"))
-        print(f"resumed from {ckpt}", file=sys.stderr)
+        source = checkpoint if checkpoint.exists() else work / "cardnet.pt"
+        if not source.exists():
+            print(f"error: --resume: no checkpoint in {work} (cardnet-run.pt, or cardnet.pt from checkpoint_from_onnx)", file=sys.stderr)
+            return 2
+        tensors, run = load_checkpoint(source)
+        net.load_state_dict(tensors["model"])
+        if run is None:
+            log(f"resumed the weights of {source} (an older checkpoint: a new schedule starts)")
+        else:
+            log(f"resumed {source}: step {run.step} of {run.schedule.steps}, {run.crops_seen:,} crops seen, "
+                f"{run.train_seconds / 3600:.2f} h trained in {run.sessions} session(s)")
     params = freeze_early(net)
-    print(f"ImageNet tensors loaded: {n_loaded}; trainable parameters: {sum(p.numel() for p in params):,}", file=sys.stderr)
+    log(f"ImageNet tensors loaded: {n_loaded}; trainable parameters: {sum(p.numel() for p in params):,}")
+    if run is None:
+        total = args.campaign_steps or args.epochs * args.steps
+        run = RunState(Schedule(peak=args.lr, steps=total, warmup=min(300, total // 10 + 1)), next_seed=args.seed * 10_000_000)
+    elif args.lr != run.schedule.peak and args.new_peak:
+        run.schedule = Schedule(peak=args.lr, steps=run.schedule.steps, warmup=run.schedule.warmup, floor=run.schedule.floor)
+    run.sessions += 1
+    ema = CardNet(len(LABELS))
+    ema.load_state_dict(tensors.get("ema", net.state_dict()))
+    ema.eval()
+    for prm in ema.parameters():
+        prm.requires_grad_(False)
+    opt = torch.optim.AdamW(params, lr=run.schedule.lr(run.step), weight_decay=1e-4)
+    if "optimiser" in tensors:
+        opt.load_state_dict(tensors["optimiser"])
 
     t0 = time.time()
     val_batches = [make_batch((VAL_SEED + i, 80, recipe)) for i in range(max(1, args.val // 80))]
     val = (np.concatenate([b[0] for b in val_batches]), np.concatenate([b[1] for b in val_batches]), sum((b[2] for b in val_batches), []))
-    print(f"held-out crops: {len(val[1])} ({time.time() - t0:.0f} s)", file=sys.stderr)
+    log(f"held-out crops: {len(val[1])} ({time.time() - t0:.0f} s)")
 
-    total = args.epochs * args.steps
-    budget = args.minutes * 60 if args.minutes > 0 else None
-    opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-4)
-    warm = min(100, total // 10 + 1)
-    train_start = time.time()
-
-    def progress_fraction(step: int) -> float:
-        frac = step / total
-        if budget:
-            frac = max(frac, (time.time() - train_start) / budget)
-        return min(frac, 1.0)
-
-    def set_lr(step: int) -> None:
-        lr = args.lr * min(1.0, (step + 1) / warm) * 0.5 * (1 + math.cos(math.pi * progress_fraction(step)))
-        for group in opt.param_groups:
-            group["lr"] = lr
-
-    work = Path(args.work)
-    work.mkdir(parents=True, exist_ok=True)
-    out = Path(args.out)
+    out = Path(args.out) if args.out else work / "candidate"
     out.mkdir(parents=True, exist_ok=True)
-
-    seeds = [(args.seed * 10_000_000 + i, args.batch, recipe) for i in range(total)]
-    ctx = mp.get_context("fork")
-    pool = ctx.Pool(args.workers) if args.workers > 0 else None
-    batches = prefetched(pool, seeds, ahead=2 * max(1, args.workers)) if pool else map(make_batch, seeds)
-    bar = progress(total, "training")
-    step, ema = 0, None
+    budget = args.minutes * 60 if args.minutes > 0 else None
+    end_step = run.schedule.steps
+    if args.session_steps:
+        end_step = min(end_step, run.step + args.session_steps)
+    cache = Path(args.cache) / ("cards_quick" if args.quick else "cards")
+    feed = ShardFeed(cache, recipe, run.next_seed, shard_size=args.shard, uses=args.uses,
+                     workers=args.workers, rng_seed=args.seed + run.step)
+    session_start, session_step0, session_crops0 = time.time(), run.step, run.crops_seen
+    last_save = time.time()
     res = None
-    val_small = tuple(v[: len(v) // 2] for v in val[:2]) + (val[2][: len(val[2]) // 2],)
+    bar = progress(end_step - run.step, "training")
+
+    def session_seconds() -> float:
+        return time.time() - session_start
+
+    def checkpoint_now(reason: str) -> None:
+        run.next_seed = feed.next_seed
+        save_checkpoint(checkpoint, {"model": net.state_dict(), "ema": ema.state_dict(), "optimiser": opt.state_dict()}, run)
+        log(f"checkpoint ({reason}): step {run.step}, {run.crops_seen:,} crops seen -> {checkpoint}")
+
+    def measure_and_export(final: bool) -> None:
+        nonlocal res
+        res = evaluate(ema, val)
+        per = "  ".join(f"{k} {a:.3f}" for k, (a, n) in res["per_source"].items())
+        done = run.step - session_step0
+        rate = (run.crops_seen - session_crops0) / max(1e-9, session_seconds() / 60)
+        log(f"step {run.step}: held-out card accuracy {res['card_acc']:.4f}, unknown {res['unknown_acc']:.4f} | {per} "
+            f"| this session {done} steps, {rate:.0f} crops/min, each rendered crop used {feed.reuse:.1f}x, waited {feed.waited_s:.0f} s")
+        run.history.append({"step": run.step, "crops_seen": run.crops_seen, "hours": round(run.train_seconds / 3600, 3),
+                            "card_acc": round(res["card_acc"], 4), "unknown_acc": round(res["unknown_acc"], 4)})
+        write_models(ema, out, (w, h), pick_threshold(res, val[1]), res, args, run.train_seconds, run.step)
+
+    ema_decay = args.ema
     try:
-        for epoch in range(args.epochs):
+        with StopRequest() as stop:
             set_train(net)
-            for _ in range(args.steps):
-                x, y, _ = next(batches)
-                set_lr(step)
+            tick = time.time()
+            while run.step < end_step and not stop.requested:
+                if budget and session_seconds() >= budget:
+                    break
+                x, y, _ = feed.batch(args.batch)
+                lr = run.schedule.lr(run.step)
+                for group in opt.param_groups:
+                    group["lr"] = lr
                 logits, _ = net(to_tensor(x))
                 loss = F.cross_entropy(logits, torch.from_numpy(y), label_smoothing=0.1)
                 opt.zero_grad(set_to_none=True)
                 loss.backward()
                 opt.step()
-                step += 1
-                ema = loss.item() if ema is None else 0.98 * ema + 0.02 * loss.item()
+                with torch.no_grad():
+                    d = min(ema_decay, (1 + run.step) / (10 + run.step))
+                    for pe, pn in zip(ema.parameters(), net.parameters()):
+                        pe.mul_(d).add_(pn.detach(), alpha=1 - d)
+                    for be, bn in zip(ema.buffers(), net.buffers()):
+                        be.copy_(bn)
+                now = time.time()
+                run.train_seconds += now - tick
+                tick = now
+                run.step += 1
+                run.crops_seen += len(y)
                 bar.update(1)
-                bar.set_postfix_str(f"epoch {epoch + 1} loss {ema:.3f} {progress_fraction(step):.0%} of budget")
-                if progress_fraction(step) >= 1.0:
-                    break
-            last = progress_fraction(step) >= 1.0 or epoch == args.epochs - 1
-            res = evaluate(net, val if last else val_small)
-            per = "  ".join(f"{k} {a:.3f}" for k, (a, n) in res["per_source"].items())
-            print(f"\nepoch {epoch + 1} (step {step}): held-out card accuracy {res['card_acc']:.4f}, unknown {res['unknown_acc']:.4f} | {per}", file=sys.stderr, flush=True)
-            torch.save(net.state_dict(), checkpoint)
-            write_models(net, out, (w, h), pick_threshold(res, (val if last else val_small)[1]), res, args, time.time() - start, step)
-            if last:
-                break
+                bar.set_postfix_str(f"loss {loss.item():.3f} lr {lr:.2e}")
+                if run.step % args.steps == 0:
+                    measure_and_export(final=False)
+                    set_train(net)
+                    checkpoint_now("held-out check")
+                    last_save, tick = time.time(), time.time()
+                elif time.time() - last_save >= args.save_every * 60:
+                    checkpoint_now("periodic")
+                    last_save, tick = time.time(), time.time()
+            why = f"stopped by {stop.signal_name}" if stop.requested else "end of the schedule" if run.step >= run.schedule.steps else "end of this session"
+            bar.close()
+            log(why)
+            measure_and_export(final=True)
+            checkpoint_now(why)
     finally:
         bar.close()
-        if pool:
-            pool.terminate()
+        feed.close()
     elapsed = time.time() - start
     threshold = pick_threshold(res, val[1])
     print(f"wrote {out / 'cards.onnx'} ({(out / 'cards.onnx').stat().st_size / 1e6:.2f} MB), threshold {threshold}")
@@ -302,8 +337,15 @@ def main(argv=None) -> int:
         print(f"  {k:32s} {a:.4f}  ({n} crops)")
     if args.exclude:
         print(f"left out of training and of the held-out check: {', '.join(args.exclude)}")
-    print(f"steps: {step} of {args.batch} crops; build time: {elapsed / 60:.1f} min")
+    seen = run.crops_seen - session_crops0
+    print(f"this session: {run.step - session_step0} steps of {args.batch} crops, {seen / max(1e-9, session_seconds() / 60):.0f} crops/min, "
+          f"each rendered crop used {feed.reuse:.1f}x; run: step {run.step} of {run.schedule.steps}, "
+          f"{run.crops_seen:,} crops, {run.train_seconds / 3600:.2f} h; build time {elapsed / 60:.1f} min")
     return 0
+
+
+def log(text: str) -> None:
+    print(f"\n[{time.strftime('%Y-%m-%d %H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
 def write_models(net, out: Path, size, threshold: float, res: dict, args, elapsed: float, steps: int) -> None:
