@@ -1,0 +1,39 @@
+"""The tracker's tuning (:class:`TrackerSettings`), shared by the tracker, its association of quads
+to tracks (:mod:`vision.association`) and its naming by votes (:mod:`vision.votes`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    """The tracker's tuning; distances are fractions of the frame width."""
+
+    motion_width: int = 160  # width of the grey image used for frame differencing
+    motion_threshold: float = 12.0  # grey-level change (after brightness matching) that is motion
+    motion_pixels: int = 2  # changed small pixels that make a region "moving"
+    quiet_frames: int = 3  # keep localising this many frames after the last motion
+    settle_frames: int = 2  # localisations with an unchanged quad before a card is named
+    still_tolerance: float = 0.006  # corner drift allowed for a card at rest (~8 px at 1280)
+    jitter: float = 2.5  # times ``still_tolerance``: how far a motionless card's quad may wobble and stay still
+    follow_tolerance: float = 0.05  # corner drift between two frames for the same track (~64 px)
+    move_distance: float = 1.0  # a named card that comes to rest this many card widths away (same size): moved
+    votes: int = 3  # most namings spent on one card
+    min_votes: int = 2  # agreeing confident votes that name a card
+    min_confidence: float = 0.6  # mean confidence of the winning votes
+    min_margin: float = 3.0  # the named card's mean score over the next card's, over the views
+    piece_margin: float = 8.0  # the same for a card seen only through a piece cut from a row
+    rival: float = 0.3  # a view that puts another card first with this score makes a confident naming a question
+    evidence_score: float = 0.45  # without such votes: the mean score of a card every still view puts first...
+    evidence_margin: float = 4.0  # ... and how many times the next card's it must be, to name it
+    lost_frames: int = 2  # still, uncovered localisations without a named card before it is lost
+    occlusion: float = 0.05  # a lost card this much covered by cards laid after it is hidden, not lost
+    max_wait: int = 45  # frames a zone's removals may wait for the zone to settle
+    removal_wait: int = 24  # frames before a card taken alone is ``removed`` (it may be ``moved``)
+    unchanged: float = 0.08  # mean relative grey change under which a card's place "looks the same"
+    min_support: float = 0.2  # namer probability on possible cards under which a crop is not named
+    row_area: float = 1.7  # a quad this many times a named card's area, as tall as a card is long: a row of cards
+    inside_pile: float = 0.85  # an unclear quad this much on the cards named is found across them: not a card
+    landing: int = 5  # frames apart within which two overlapping quads come from one card laid
+    max_area: float = 1.5  # any other quad this many times a named card's area is several cards: not named

@@ -1,0 +1,155 @@
+"""Naming a card by votes: one :class:`Vote` per still view, a verdict over the views.
+
+The tracker names a card that has come to rest on each following frame; each
+naming is a vote (the namer's top cards, rescored with the cards the game
+still allows). :func:`verdict` reads the votes: a card when they agree with
+enough confidence and margin, ``uncertain`` when they split or stay weak
+(never a silent guess), ``none`` when most views are not a card face, or
+``wait`` for more views. Pure functions of the votes and the settings; the
+tracker decides what a verdict does to the table.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from vision.possible import UNKNOWN_LABEL, PossibleCards, spread_naming
+from vision.tracker_settings import TrackerSettings
+
+CARD, UNCERTAIN_VERDICT, NONE, WAIT = "card", "uncertain", "none", "wait"
+
+
+@dataclass
+class Vote:
+    """One view's naming: the accepted card (or None), its score and the rescored top cards."""
+
+    card: str | None
+    confidence: float
+    top: list[tuple[str | None, float]]
+    conflict: bool = False  # the namer saw a card that cannot appear (support under min_support)
+    unknown: float = 0.0  # the (rescored) probability that the crop is not a card face
+
+    @property
+    def not_a_card(self) -> bool:
+        """The namer's best guess is "not a card face", or no card stands out and the
+        "not a card" class is at least as likely as the best card."""
+        card, p = self.top[0]
+        return card is None or (p < 0.2 and self.unknown >= p)
+
+
+def namer_votes(namer: Any, crops: Sequence[Any], possible: PossibleCards | None, min_support: float) -> list[Vote]:
+    """One vote per crop. A namer with ``run`` and ``labels`` gives all its probabilities; one with
+    only ``name`` gives its best answer (the rest of its probability spread evenly when the
+    possible cards must rescore it). ``possible``: the cards that can appear (``None``: any)."""
+    run, labels = getattr(namer, "run", None), getattr(namer, "labels", None)
+    threshold = float(getattr(namer, "threshold", 0.5))
+    if callable(run) and labels:
+        probs, _ = run(crops)
+        labels = [None if lab == UNKNOWN_LABEL else lab for lab in labels]
+    elif possible is None:
+        return [Vote(n.card, float(n.confidence), [(n.card, float(n.confidence))], False,
+                     float(n.confidence) if n.card is None else 0.0) for n in namer.name(crops)]
+    else:
+        namings = list(namer.name(crops))
+        if labels:
+            labels = [None if lab == UNKNOWN_LABEL else lab for lab in labels]
+        else:
+            labels = list(dict.fromkeys([*possible, *(n.card for n in namings if n.card is not None)])) + [None]
+        probs = [spread_naming(labels, n.card, n.confidence) for n in namings]
+    out = []
+    for p in probs:
+        support = 1.0
+        if possible is not None:
+            p, support = possible.rescore(labels, p)
+        order = [k for k in np.argsort(p)[::-1][:3] if p[k] > 0] or [int(np.argmax(p))]
+        top = [(labels[k], float(p[k])) for k in order]
+        card, conf = top[0]
+        conflict = support < min_support
+        unknown = float(p[labels.index(None)]) if None in labels else 0.0
+        out.append(Vote(card if conf >= threshold and not conflict else None, conf, top, conflict, unknown))
+    return out
+
+
+def scores(votes: Sequence[Vote]) -> dict[str | None, float]:
+    """Each card's mean (rescored) score over the views (its best three in each)."""
+    score: dict[str | None, float] = {}
+    for v in votes:
+        for c, p in v.top:
+            score[c] = score.get(c, 0.0) + p / len(votes)
+    return score
+
+
+def candidates(votes: Sequence[Vote], k: int = 3) -> list[tuple[str | None, float]]:
+    """The ``k`` best cards by mean score over the views, best first (an ``uncertain``'s candidates)."""
+    return sorted(scores(votes).items(), key=lambda kv: -kv[1])[:k]
+
+
+def margin(votes: Sequence[Vote], card: str) -> float:
+    """How many times the next card's mean score ``card``'s is, over the views."""
+    score = scores(votes)
+    mine = score.pop(card, 0.0)
+    return mine / max(0.01, max((p for c, p in score.items() if c is not None), default=0.0))
+
+
+def best_score(votes: Sequence[Vote]) -> float:
+    """The mean score of the card the views put first most (0 without views)."""
+    if not votes:
+        return 0.0
+    firsts = Counter(v.top[0][0] for v in votes if v.top)
+    if not firsts:
+        return 0.0
+    card = firsts.most_common(1)[0][0]
+    return sum(p for v in votes for c, p in v.top if c == card) / len(votes)
+
+
+def evidence(votes: Sequence[Vote], s: TrackerSettings) -> tuple[str, float] | None:
+    """(card, mean score) when the still views, none of them confident enough on its own,
+    together leave no doubt: every view's best is the same card, its mean (rescored) score is
+    at least ``evidence_score`` and ``evidence_margin`` times the next card's. None otherwise."""
+    if len(votes) < s.votes or any(v.conflict for v in votes):
+        return None
+    best = {v.top[0][0] for v in votes}
+    if len(best) != 1 or None in best:
+        return None
+    card = best.pop()
+    score = scores(votes)
+    mean = score.pop(card)
+    other = max((p for c, p in score.items() if c is not None), default=0.0)
+    if mean >= s.evidence_score and mean >= s.evidence_margin * max(other, 0.01) and mean > score.get(None, 0.0):
+        return card, mean
+    return None
+
+
+def verdict(votes: Sequence[Vote], s: TrackerSettings, final: bool, piece: bool = False) -> tuple[str, str | None, float]:
+    """('card', code, conf) | ('uncertain', None, conf) | ('none', None, 0) | ('wait', None, 0).
+    ``final``: no more views will come; ``piece``: the views are of a quad cut from a row,
+    which needs a wider margin."""
+    need = s.piece_margin if piece else s.min_margin
+    named = [v for v in votes if v.card is not None]
+    counts = Counter(v.card for v in named)
+    if counts:
+        card, n = counts.most_common(1)[0]
+        confs = [v.confidence for v in named if v.card == card]
+        mean = float(np.mean(confs))
+        # two thirds of the votes, and no confident vote for another card, nor a view that puts
+        # another card first with some weight: a split is a question
+        agree = n * 3 >= 2 * len(votes) and len(counts) == 1 and not any(
+            v.top[0][0] not in (card, None) and v.top[0][1] >= s.rival for v in votes)
+        if (n >= min(s.min_votes, len(votes) if final else s.min_votes) and mean >= s.min_confidence and agree
+                and margin(votes, card) >= need):
+            return CARD, card, mean
+    if len(votes) < s.votes and not final:
+        return WAIT, None, 0.0
+    found = None if piece else evidence(votes, s)
+    if found is not None:
+        return CARD, found[0], found[1]
+    unknown = len(votes) - len(named)
+    if sum(v.conflict for v in votes) * 2 >= len(votes):
+        return UNCERTAIN_VERDICT, None, 0.0  # a card the rules exclude: ask, never guess a look-alike
+    if unknown * 2 > len(votes) and all(v.not_a_card for v in votes if v.card is None):
+        return NONE, None, 0.0
+    return UNCERTAIN_VERDICT, None, 0.0
