@@ -25,3 +25,15 @@ def decks_dir(shared_dir: Path) -> Path:
     if not decks.is_dir():
         pytest.skip("needs ../shared/decks (real deck scans), which is absent")
     return decks
+
+
+@pytest.fixture(scope="session")
+def trained_decks(decks_dir: Path) -> list[Path]:
+    """The deck scans the models are trained on (``decks_dir`` without the held-out decks,
+    which only the benchmarks use: a test expecting a trained deck's accuracy skips them)."""
+    from vision.training.data import trained_deck_folders
+
+    folders = trained_deck_folders(decks_dir)
+    if not folders:
+        pytest.skip(f"no trained-on deck scan in {decks_dir}")
+    return folders

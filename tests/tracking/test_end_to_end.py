@@ -53,9 +53,9 @@ def test_real_model_on_the_builtin_deck():
 
 
 @pytest.mark.shared
-def test_real_model_on_deck_scans(decks_dir):
+def test_real_model_on_deck_scans(trained_decks):
     namer = _needs_model()
-    deck = sorted(p for p in decks_dir.iterdir() if p.is_dir())[0]
+    deck = trained_decks[0]
     sim, events = _play(4, 32, namer=namer, deck=deck)
     score = score_events(sim.expected, events)
     assert score.wrong == 0 and score.spurious == 0, score.details

@@ -87,9 +87,9 @@ def test_unknown_deck_name_is_a_clear_error():
 
 
 @pytest.mark.shared
-def test_deck_scans_are_named(namer, decks_dir):
-    """Straight crops of the four scanned decks, upright and upside down."""
-    for folder in synth.deck_folders(decks_dir):
+def test_deck_scans_are_named(namer, trained_decks):
+    """Straight crops of the scanned decks the model is trained on, upright and upside down."""
+    for folder in trained_decks:
         faces = synth.load_deck(str(folder), max_height=400)
         crops = straight_crops(faces, namer.input_size)
         crops += [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]

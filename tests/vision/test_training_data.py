@@ -8,7 +8,9 @@ import pytest
 
 from engine.cards import CODES
 from vision.training import build_models
-from vision.training.data import Recipe, deck_names, make_batch, parse_exclude, training_decks
+from vision.training.data import (
+    HELD_OUT_DECKS, Recipe, deck_names, make_batch, parse_exclude, trained_deck_folders, training_decks,
+)
 
 
 def write_deck(folder: Path, colour: int) -> None:
@@ -34,8 +36,16 @@ def test_parse_exclude():
     assert parse_exclude(" a, b,,a ") == ("a", "b")
 
 
-def test_build_models_option():
-    assert build_models.parse_args([]).exclude == ()  # the default trains on every deck
+def test_build_models_option(decks, tmp_path):
+    # the default leaves out the held-out decks that are there, and only those
+    assert build_models.parse_args(["--decks", str(decks)]).exclude == ()
+    assert build_models.parse_args(["--decks", str(tmp_path / "none")]).exclude == ()
+    held = tmp_path / "with-held-out"
+    write_deck(held / "alpha", 60)
+    write_deck(held / HELD_OUT_DECKS[1], 90)
+    assert build_models.parse_args(["--decks", str(held)]).exclude == (HELD_OUT_DECKS[1],)
+    assert [f.name for f in trained_deck_folders(held)] == ["alpha"]
+    assert build_models.parse_args(["--decks", str(held), "--exclude", ""]).exclude == ()  # '' trains on every deck
     assert build_models.parse_args(["--exclude", "alpha,beta"]).exclude == ("alpha", "beta")
 
 
