@@ -1,0 +1,123 @@
+"""A training run that survives stops: its schedule, its state, its stop on a signal, and the
+crops rendered ahead into shards (``vision.training.run_state``, ``vision.training.shards``)."""
+
+import os
+import signal
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from vision.training.data import Recipe
+from vision.training.run_state import RunState, Schedule, StopRequest
+from vision.training.shards import ShardFeed, read_shard, shard_path, write_shard
+
+
+def test_schedule_warms_up_then_decays_to_its_floor():
+    s = Schedule(peak=1e-3, steps=1000, warmup=100, floor=0.05)
+    assert s.lr(0) == pytest.approx(1e-5)
+    assert s.lr(99) == pytest.approx(1e-3 * (0.05 + 0.95 * 0.5 * (1 + np.cos(np.pi * 0.099))))  # warm, decaying already
+    lrs = [s.lr(k) for k in range(100, 1001)]
+    assert all(a >= b for a, b in zip(lrs, lrs[1:]))  # no second warm-up
+    assert s.lr(1000) == pytest.approx(0.05e-3)
+    assert s.lr(5000) == pytest.approx(0.05e-3)  # past the end: the floor
+
+
+@given(st.integers(0, 200_000), st.integers(1, 200_000))
+def test_schedule_is_a_function_of_the_step_alone(step, steps):
+    # a run resumed at any step continues the same curve: nothing else enters
+    a, b = Schedule(6e-4, steps), Schedule(6e-4, steps)
+    assert a.lr(step) == b.lr(step)
+    assert 0 < a.lr(step) <= 6e-4
+
+
+@settings(max_examples=50)
+@given(st.integers(0, 10**7), st.integers(0, 10**9), st.floats(0, 1e6, allow_nan=False),
+       st.lists(st.fixed_dictionaries({"step": st.integers(0, 10**6), "card_acc": st.floats(0, 1)}), max_size=5))
+def test_run_state_round_trips(step, seen, seconds, history):
+    run = RunState(Schedule(5e-4, 120_000, 300, 0.05), step, seen, seconds, next_seed=10_000_000 + step, sessions=3,
+                   history=history)
+    assert RunState.from_dict(run.to_dict()) == run
+
+
+def test_checkpoint_is_written_atomically_and_read_back(tmp_path):
+    torch = pytest.importorskip("torch")
+    from vision.training.run_state import load_checkpoint, save_checkpoint
+
+    path = tmp_path / "run" / "cardnet-run.pt"
+    run = RunState(Schedule(5e-4, 1000), step=17, crops_seen=544, next_seed=42)
+    save_checkpoint(path, {"model": {"w": torch.ones(3)}}, run)
+    tensors, back = load_checkpoint(path)
+    assert back == run and torch.equal(tensors["model"]["w"], torch.ones(3))
+    assert [p.name for p in path.parent.iterdir()] == ["cardnet-run.pt"]  # nothing left beside it
+    torch.save({"w": torch.zeros(2)}, tmp_path / "bare.pt")  # an older checkpoint: weights only
+    tensors, back = load_checkpoint(tmp_path / "bare.pt")
+    assert back is None and torch.equal(tensors["model"]["w"], torch.zeros(2))
+
+
+def test_a_signal_asks_the_loop_to_stop_instead_of_killing_it():
+    with StopRequest() as stop:
+        assert not stop.requested
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.05)
+        assert stop.requested and stop.signal_name == "SIGTERM"
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # put back as it was
+
+
+def test_shard_files_round_trip(tmp_path):
+    x = np.random.default_rng(1).integers(0, 255, (4, 3, 6, 5), dtype=np.uint8)
+    y = np.array([1, 2, 3, 78])
+    path = write_shard(tmp_path, 12, x, y, ["builtin", "builtin", "rws", "unknown"])
+    assert path == shard_path(tmp_path, 12) and not list(tmp_path.glob("*.part"))
+    x2, y2, src = read_shard(path)
+    assert np.array_equal(x, x2) and np.array_equal(y, y2) and src == ["builtin", "builtin", "rws", "unknown"]
+
+
+def _recipe():
+    return Recipe(None, None, (28, 48), unknown_rate=0.2)
+
+
+@pytest.mark.slow
+def test_feed_renders_ahead_and_resumes_after_what_it_used(tmp_path):
+    feed = ShardFeed(tmp_path, _recipe(), next_seed=1000, shard_size=8, uses=1.0, pool_shards=2, keep=4)
+    try:
+        deadline = time.time() + 60
+        while len(list(tmp_path.glob("shard-*.npz"))) < 4 and time.time() < deadline:
+            time.sleep(0.05)  # rendered ahead, up to ``keep`` shards
+        labels = []
+        for _ in range(6):
+            x, y, src = feed.batch(8)
+            assert x.shape == (8, 3, 48, 28) and x.dtype == np.uint8 and len(src) == 8
+            labels += list(y)
+        assert feed.next_seed > 1001  # shards were retired and new ones loaded
+        used = feed.next_seed
+        assert all(int(p.stem.split("-")[1]) >= used for p in tmp_path.glob("shard-*.npz"))  # loaded shards are gone
+    finally:
+        feed.close()
+    assert len(set(labels)) > 5
+    # a resumed feed starts at the first seed not used: shards before it are dropped, later ones kept
+    write_shard(tmp_path, used - 1, *_tiny())
+    again = ShardFeed(tmp_path, _recipe(), next_seed=used, shard_size=8, workers=0)
+    assert not shard_path(tmp_path, used - 1).exists()
+    again.close()
+    # shards of another recipe are never mixed in
+    write_shard(tmp_path, used + 50, *_tiny())
+    other = ShardFeed(tmp_path, Recipe(None, None, (28, 48), unknown_rate=0.5), next_seed=used, shard_size=8, workers=0)
+    assert not list(tmp_path.glob("shard-*.npz"))
+    other.close()
+
+
+def _tiny():
+    return np.zeros((8, 3, 48, 28), np.uint8), np.zeros(8, np.int64), ["builtin"] * 8
+
+
+def test_feed_reports_a_dead_renderer(tmp_path):
+    feed = ShardFeed(tmp_path, _recipe(), next_seed=0, shard_size=8, workers=1)
+    feed.procs[0].kill()
+    feed.procs[0].join()
+    for p in tmp_path.glob("shard-*.npz"):
+        p.unlink()
+    with pytest.raises(RuntimeError, match="renderer stopped"):
+        feed.batch(4)
+    feed.close()
