@@ -4,10 +4,17 @@
     .venv-train/bin/python -m vision.training.build_locator --quick        # smoke run, about 1 min
 
 Scenes are drawn first (:mod:`vision.training.locator_scenes`, cached in
-``--work`` so a second run reuses them), then the network is trained on them
-with random flips for ``--minutes`` (the learning rate follows a cosine over
-the time budget), then measured on held-out scenes (recall and false
-detections of the rough boxes, IoU >= 0.5) and exported with its threshold.
+``--cache`` so a second run reuses them), then the network is trained on them
+with random flips, then measured on held-out scenes (recall and false
+detections of the rough boxes, IoU >= 0.5) and exported with its threshold to
+``--out`` (default ``WORK/candidate``; ``models/`` changes only when the
+benchmarks say a candidate is better).
+
+A run is planned once (:class:`vision.training.run_state.Schedule`: the
+learning rate by step over ``--campaign-steps``) and continued by
+``--resume`` from ``WORK/locator-run.pt`` (weights, optimiser, the step, the
+time trained), kept in the repository; ``--minutes`` is this session's time.
+SIGINT or SIGTERM stops it cleanly: it measures, exports and saves.
 """
 
 from __future__ import annotations
@@ -27,25 +34,28 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(prog="build_locator", description=__doc__.splitlines()[0])
     p.add_argument("--decks", default=str(ROOT.parent / "shared" / "decks"))
     p.add_argument("--backgrounds", default=str(ROOT.parent / "shared" / "backgrounds"))
-    p.add_argument("--out", default=str(ROOT / "models"))
-    p.add_argument("--work", default="/tmp/tarotmate-train")
+    p.add_argument("--out", default=None, help="where locator.onnx goes (default WORK/candidate)")
+    p.add_argument("--work", default=str(ROOT / "models" / "training"), help="the run's checkpoint (locator-run.pt) lives here")
+    p.add_argument("--cache", default=str(ROOT / ".train-cache"), help="drawn scenes (a cache, safe to delete)")
+    p.add_argument("--campaign-steps", type=int, default=0, help="a new run's schedule length in steps (default --steps, else 4000)")
+    p.add_argument("--save-every", type=float, default=5.0, help="minutes between checkpoints")
     p.add_argument("--scenes", type=int, default=14000, help="training scenes drawn")
     p.add_argument("--val", type=int, default=400, help="held-out scenes")
-    p.add_argument("--minutes", type=float, default=35.0, help="training time budget")
-    p.add_argument("--steps", type=int, default=0, help="exact number of batches instead of a time budget")
+    p.add_argument("--minutes", type=float, default=35.0, help="this session's time: the run saves and stops after it (0: no limit)")
+    p.add_argument("--steps", type=int, default=0, help="stop this session after this many batches (0: the time budget)")
     p.add_argument("--batch", type=int, default=24)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--workers", type=int, default=2, help="processes drawing scenes")
     p.add_argument("--seed", type=int, default=3)
     p.add_argument("--table-rate", type=float, default=0.5, help="fraction of real-table scenes (vision.synth.make_table_scene) among those drawn")
-    p.add_argument("--resume", action="store_true", help="start from the last checkpoint in --work")
+    p.add_argument("--resume", action="store_true", help="continue the run of WORK/locator-run.pt (an older locator_full.pt: its weights, a new schedule)")
     p.add_argument("--threshold", type=float, default=None, help="peak threshold to ship (default: the best held-out trade-off)")
     p.add_argument("--export-only", action="store_true", help="measure and export the last checkpoint, no training")
     p.add_argument("--quick", action="store_true")
     a = p.parse_args(argv)
     if a.quick:
-        a.scenes, a.val, a.minutes, a.steps = 200, 40, 0, 30
+        a.scenes, a.val, a.minutes, a.steps, a.campaign_steps = 200, 40, 0, 30, 30
     return a
 
 
@@ -154,76 +164,98 @@ def main(argv=None) -> int:
     import torch
 
     from vision.locator import LOCATOR_FILE, input_shape
+    from vision.training.build_models import log, progress
     from vision.training.locator_model import LocatorNet, loss_fn
-    from vision.training.build_models import progress
+    from vision.training.run_state import RunState, Schedule, StopRequest, load_checkpoint, save_checkpoint
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
-    rng = np.random.default_rng(args.seed)
-    work = Path(args.work)
+    work, cache = Path(args.work), Path(args.cache) / "locator"
     tag = "quick" if args.quick else "full"
     rate = f"_t{args.table_rate:g}" if args.table_rate else ""  # a cache per recipe
-    train = scene_set(work / f"locator_scenes_{tag}{rate}.npz", args.scenes, 100_000_000, args)
-    val = scene_set(work / f"locator_val_{tag}{rate}.npz", args.val, 200_000_000, args)
+    train = scene_set(cache / f"locator_scenes_{tag}{rate}.npz", args.scenes, 100_000_000, args)
+    val = scene_set(cache / f"locator_val_{tag}{rate}.npz", args.val, 200_000_000, args)
     h, w = train["images"].shape[1:3]
     height = input_shape(w, h)[1]
     net = LocatorNet()
-    ckpt = work / f"locator_{tag}.pt"  # a smoke run never replaces the real checkpoint
-    done_steps, done_minutes = 0, 0.0
-    if (args.resume or args.export_only) and ckpt.is_file():
-        saved = torch.load(ckpt)
-        if "state" in saved:  # {"state", "steps", "minutes"}
-            net.load_state_dict(saved["state"])
-            done_steps, done_minutes = saved.get("steps", 0), saved.get("minutes", 0.0)
-        else:
-            net.load_state_dict(saved)
-        print(f"resumed from {ckpt}", file=sys.stderr)
-    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
-    budget = args.minutes * 60
-    t0 = time.time()
-    total = args.steps or 10**9
-    bar = progress(args.steps or int(budget), "locator" + (" (s)" if not args.steps else ""))
-    step, last, avg = 0, 0.0, None
+    ckpt = work / f"locator-run{'_quick' if args.quick else ''}.pt"  # a smoke run never replaces the real checkpoint
+    tensors, run = {}, None
+    if args.resume or args.export_only:
+        source = ckpt if ckpt.is_file() else work / f"locator_{tag}.pt"
+        if not source.is_file():
+            print(f"error: no checkpoint in {work} (locator-run.pt, or locator_full.pt from checkpoint_from_onnx --locator)", file=sys.stderr)
+            return 2
+        tensors, run = load_checkpoint(source)
+        model = tensors["model"]
+        net.load_state_dict(model)
+        log(f"resumed {source}" + (f": step {run.step} of {run.schedule.steps}, {run.train_seconds / 3600:.2f} h trained" if run else " (its weights; a new schedule)"))
+    if run is None:
+        total = args.campaign_steps or args.steps or 4000
+        run = RunState(Schedule(peak=args.lr, steps=total, warmup=min(150, total // 10 + 1)))
+    run.sessions += 1
+    opt = torch.optim.AdamW(net.parameters(), lr=run.schedule.lr(run.step), weight_decay=1e-4)
+    if "optimiser" in tensors:
+        opt.load_state_dict(tensors["optimiser"])
+    rng = np.random.default_rng([args.seed, run.step])  # a resumed run draws other batches than it did
+    budget = args.minutes * 60 if args.minutes > 0 else None
+    end_step = run.schedule.steps if not args.steps else min(run.schedule.steps, run.step + args.steps)
+    bar = progress(end_step - run.step, "locator")
     n = len(train["images"])
-    while not args.export_only:
-        frac = step / args.steps if args.steps else (time.time() - t0) / budget
-        if frac >= 1 or step >= total:
-            break
-        lr = args.lr * (min(1.0, (step + 1) / 150)) * 0.5 * (1 + np.cos(np.pi * frac))
-        for g in opt.param_groups:
-            g["lr"] = lr
-        x, heat, reg, rw, hw = (torch.from_numpy(t) for t in batch_of(train, rng.integers(0, n, args.batch), rng, height))
-        loss, parts = loss_fn(net(x), heat, reg, rw, hw)
-        opt.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(net.parameters(), 5.0)
-        opt.step()
-        avg = float(loss) if avg is None else 0.98 * avg + 0.02 * float(loss)
-        step += 1
-        now = time.time() - t0
-        bar.update(1 if args.steps else int(now) - int(last))
-        last = now
-        bar.set_postfix_str(f"step {step} loss {avg:.3f} " + " ".join(f"{k} {v:.3f}" for k, v in parts.items()))
-        if step % 500 == 0:
-            torch.save({"state": net.state_dict(), "steps": done_steps + step, "minutes": done_minutes + (time.time() - t0) / 60}, ckpt)
-    bar.close()
-    minutes = done_minutes + (0.0 if args.export_only else (time.time() - t0) / 60)
-    step += done_steps
-    if not args.export_only:
-        torch.save({"state": net.state_dict(), "steps": step, "minutes": minutes}, ckpt)
+    session_start = last_save = tick = time.time()
+    step0, avg = run.step, None
+
+    def save(reason: str) -> None:
+        save_checkpoint(ckpt, {"model": net.state_dict(), "optimiser": opt.state_dict()}, run)
+        log(f"checkpoint ({reason}): step {run.step} -> {ckpt}")
+
+    with StopRequest() as stop:
+        while not args.export_only and run.step < end_step and not stop.requested:
+            if budget and time.time() - session_start >= budget:
+                break
+            lr = run.schedule.lr(run.step)
+            for g in opt.param_groups:
+                g["lr"] = lr
+            x, heat, reg, rw, hw = (torch.from_numpy(t) for t in batch_of(train, rng.integers(0, n, args.batch), rng, height))
+            loss, parts = loss_fn(net(x), heat, reg, rw, hw)
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 5.0)
+            opt.step()
+            avg = float(loss) if avg is None else 0.98 * avg + 0.02 * float(loss)
+            now = time.time()
+            run.train_seconds += now - tick
+            tick = now
+            run.step += 1
+            run.crops_seen += args.batch  # scenes, for the locator
+            bar.update(1)
+            bar.set_postfix_str(f"loss {avg:.3f} lr {lr:.2e} " + " ".join(f"{k} {v:.3f}" for k, v in parts.items()))
+            if now - last_save >= args.save_every * 60:
+                save("periodic")
+                last_save = tick = time.time()
+        bar.close()
+        if not args.export_only:
+            log(f"stopped by {stop.signal_name}" if stop.requested else "end of this session")
+            save("stop")
     res = evaluate(net, val, height)
     best = max((k for k in res if k != "median_iou"), key=lambda k: res[k]["recall"] - res[k]["false_per_card"])
     if args.threshold is not None:
         best = min((k for k in res if k != "median_iou"), key=lambda k: abs(float(k) - args.threshold))
     print(json.dumps(res, indent=1), file=sys.stderr)
-    meta = {"input_width": 320, "stride": 4, "threshold": float(best), "steps": step, "minutes": round(minutes, 1),
+    minutes = run.train_seconds / 60
+    meta = {"input_width": 320, "stride": 4, "threshold": float(best), "steps": run.step, "minutes": round(minutes, 1),
             "held_out_scenes": args.val, "held_out_recall": round(res[best]["recall"], 4),
             "held_out_false_per_card": round(res[best]["false_per_card"], 4), "median_iou": round(res["median_iou"], 3),
             "table_rate": args.table_rate}
-    out = Path(args.out)
+    run.history.append({"step": run.step, "hours": round(run.train_seconds / 3600, 3), "recall": meta["held_out_recall"],
+                        "false_per_card": meta["held_out_false_per_card"], "median_iou": meta["median_iou"]})
+    if not args.export_only:
+        save("measured")
+    out = Path(args.out) if args.out else work / "candidate"
     out.mkdir(parents=True, exist_ok=True)
     export(net, out / LOCATOR_FILE, meta)
-    print(f"{step} steps in {minutes:.1f} min; threshold {best}: recall {res[best]['recall']:.3f}, "
+    done = run.step - step0
+    print(f"this session: {done} steps, {done * args.batch / max(1e-9, (time.time() - session_start) / 60):.0f} scenes/min; "
+          f"run: step {run.step} of {run.schedule.steps}, {minutes:.1f} min trained; threshold {best}: recall {res[best]['recall']:.3f}, "
           f"false detections {res[best]['false_per_card']:.3f} per card -> {out / LOCATOR_FILE}")
     return 0
 

@@ -1,6 +1,6 @@
 """Rebuild a training checkpoint from an exported ``cards.onnx``.
 
-    .venv-train/bin/python -m vision.training.checkpoint_from_onnx [--model models/cards.onnx] [--work /tmp/tarotmate-train]
+    .venv-train/bin/python -m vision.training.checkpoint_from_onnx [--model models/cards.onnx] [--work models/training]
 
 ``build_models --resume`` starts from ``--work``/cardnet.pt, which lives outside
 the repository and is lost with the machine's ``/tmp``. The exported model holds
@@ -135,7 +135,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="checkpoint_from_onnx", description=__doc__.splitlines()[0])
     p.add_argument("--model", default=None, help="the exported model (default models/cards.onnx, or models/locator.onnx with --locator)")
     p.add_argument("--locator", action="store_true", help="rebuild the card locator's checkpoint (locator_full.pt) instead")
-    p.add_argument("--work", default="/tmp/tarotmate-train", help="writes cardnet.pt (or locator_full.pt) here")
+    p.add_argument("--work", default=str(ROOT / "models" / "training"), help="writes cardnet.pt (or locator_full.pt) here")
     p.add_argument("--decks", default=str(ROOT.parent / "shared" / "decks"))
     p.add_argument("--backgrounds", default=str(ROOT.parent / "shared" / "backgrounds"))
     p.add_argument("--batches", type=int, default=4, help="batches of 32 crops for the statistics")
