@@ -26,9 +26,9 @@ _TABLE_RATE = 0.0
 def _init(decks_dir: str | None, backgrounds_dir: str | None, table_rate: float = 0.0) -> None:
     global _BG, _TABLE_RATE
     _TABLE_RATE = table_rate
-    from vision.training.data import training_decks
+    from vision.training.data import held_out_present, training_decks
 
-    _DECKS[:] = list(training_decks(decks_dir).values())
+    _DECKS[:] = list(training_decks(decks_dir, held_out_present(decks_dir)).values())  # never the held-out decks
     _BG = backgrounds_dir if backgrounds_dir and Path(backgrounds_dir).is_dir() else None
 
 
