@@ -35,6 +35,7 @@ from vision import synth  # noqa: E402
 from vision import table_conditions  # noqa: E402
 from vision.localise import LOCALISERS, localiser  # noqa: E402
 from vision.namer import MODEL_FILE, Namer, models_dir  # noqa: E402
+from vision.training.data import HELD_OUT_DECKS  # noqa: E402
 from vision.warp import warp_card  # noqa: E402
 
 TIMES = ("loc_ms", "cls_ms", "loc_cpu", "cls_cpu", "loc_warm_cpu")  # per-frame time series (ms)
@@ -217,10 +218,11 @@ def bench_real_table(decks: dict, namer, find_cards, n_scenes: int, bg, only: st
         for k in ("loc_cpu", "cls_cpu", "frame_cpu"):
             times[k] += stats[k]
     print(f"real-table set: {n_scenes} scenes per deck (half a trick pile of 3-5 cards, half 2-6 scattered cards), "
-          f"cards {100 * MIN_VISIBLE:.0f} %+ visible; decks of the training set in new scenes (not unseen decks)")
+          f"cards {100 * MIN_VISIBLE:.0f} %+ visible; decks of the training set in new scenes, and the held-out decks "
+          f"never trained on ({', '.join(HELD_OUT_DECKS)}), marked *")
     print(f"{'deck':40s} {'frame':>8s} {'cards':>5s} {'found%':>7s} {'named%':>7s} {'wrong%':>7s} {'false%':>7s} {'top%':>6s} {'oracle%':>8s}")
     for r in rows:
-        print(f"{r[0]:40s} {r[1][0]:4d}x{r[1][1]:<3d} {r[2]:5d} {r[3]:7.1f} {r[4]:7.1f} {r[5]:7.1f} {r[6]:7.1f} {r[7]:6.1f} {r[8]:8.1f}")
+        print(f"{(r[0] + (' *' if r[0] in HELD_OUT_DECKS else '')):40s} {r[1][0]:4d}x{r[1][1]:<3d} {r[2]:5d} {r[3]:7.1f} {r[4]:7.1f} {r[5]:7.1f} {r[6]:7.1f} {r[7]:6.1f} {r[8]:8.1f}")
     print("by condition, all decks together (a card counts under each of its conditions):")
     print(f"{'condition':12s} {'cards':>5s} {'found%':>7s} {'named%':>7s} {'wrong%':>7s} {'oracle%':>8s}")
     for lab in table_conditions.LABELS:
@@ -255,6 +257,8 @@ def main(argv=None) -> int:
     p.add_argument("--models-dir", default=None, help="models folder (default models/)")
     p.add_argument("--locator-threshold", type=float, default=None, help="the locator's peak threshold (default: the model's)")
     p.add_argument("--threshold", type=float, default=None, help="the card model's acceptance threshold (default: the model's)")
+    p.add_argument("--json", default=None, metavar="FILE",
+                   help="also write the figures to FILE (what benchmarks/learning_curve.py reads)")
     p.add_argument("--quick", action="store_true")
     a = p.parse_args(argv)
     if a.quick:
@@ -275,9 +279,15 @@ def main(argv=None) -> int:
     else:
         print(f"({a.decks} absent: built-in deck only)")
     print(f"localiser: {type(find_cards).__name__}; model: {namer.model_path} threshold {namer.threshold}")
+    figures = {"model": str(namer.model_path), "threshold": namer.threshold, "table_scenes": a.table,
+               "held_out_decks": [n for n in decks if n in HELD_OUT_DECKS]}
     if a.table:
-        bench_real_table(decks, namer, find_cards, a.table, bg, a.deck)
+        table = bench_real_table(decks, namer, find_cards, a.table, bg, a.deck)
+        cols = ("deck", "frame", "cards", "found", "named", "wrong", "false", "pile_top", "oracle")
+        figures["table"] = [dict(zip(cols, r)) for r in table["decks"]]
+        figures["table_conditions"] = table["labels"]
     if a.only_table:
+        write_figures(a.json, figures)
         return 0
     rows = []
     from collections import defaultdict
@@ -328,7 +338,21 @@ def main(argv=None) -> int:
     print(f"localisation of the same frame a second time (warm caches), CPU time: median {np.median(warm):.1f} ms (p90 {np.percentile(warm, 90):.1f})")
     print(f"peak memory (ru_maxrss): {runtime_rss:.0f} MB with the model loaded and a frame processed; "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB for the whole benchmark (deck scans and scene synthesis)")
+    cols = ("deck", "cards", "found", "named", "trick_cards", "trick_found", "trick_named", "false", "closeup")
+    figures["easy"] = [dict(zip(cols, r)) for r in rows]
+    figures["unknown_rejected"] = 100 * rejected / a.unknown
+    figures["localisation_cpu_ms_median"] = float(np.median(np.array(total["loc_cpu"])))
+    write_figures(a.json, figures)
     return 0
+
+
+def write_figures(path: str | None, figures: dict) -> None:
+    if not path:
+        return
+    import json
+
+    Path(path).write_text(json.dumps(figures, indent=1, default=float) + "\n", encoding="utf-8")
+    print(f"figures written to {path}")
 
 
 def _localiser_in(folder: str | None, kind: str | None, threshold: float | None = None):
