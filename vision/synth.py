@@ -577,13 +577,16 @@ def make_table_crop(
     backgrounds_dir: str | Path | None = None,
     severity: float = 1.0,
     jitter: float = 0.05,
+    corner_error=None,
 ) -> tuple[np.ndarray, frozenset]:
     """A crop of ``face`` as the card finder + warp give it at a real table: the card as big as a
     camera 60-80 cm up sees it (90-210 px long), alone, on top of a pile or under one (cards of
     ``pool`` around it), under the real-table conditions of :mod:`vision.table_conditions`
     (light, glare, hands and shadows, tilt, blur, noise, JPEG), then warped from its corners
-    (jittered by up to ``jitter`` of its width, either way up) to ``size``. Returns the crop and
-    the card's condition labels."""
+    (jittered by up to ``jitter`` of its width, or moved by ``corner_error(role)``: a (4, 2) error
+    in the card's frame, as :func:`vision.training.corner_errors.card_frame_error` measures the
+    card finder's, for a card ``"alone"``, on ``"top"`` of a pile or ``"under"`` one; either way
+    up) to ``size``. Returns the crop and the card's condition labels."""
     from vision import table_conditions as tc
     from vision.warp import warp_card
 
@@ -625,8 +628,13 @@ def make_table_crop(
     from vision.localise import order_quad
 
     q = order_quad(render.quads[target].copy())
-    width = float(np.linalg.norm(q[1] - q[0]))
-    q = q + rng.uniform(-jitter, jitter, (4, 2)).astype(np.float32) * width
+    if corner_error is not None:
+        from vision.training.corner_errors import apply_error
+
+        q = apply_error(q, np.asarray(corner_error(str(role)), np.float64))
+    else:
+        width = float(np.linalg.norm(q[1] - q[0]))
+        q = q + rng.uniform(-jitter, jitter, (4, 2)).astype(np.float32) * width
     if rng.random() < 0.5:
         q = np.roll(q, 2, axis=0)  # upside down: the model names both ways up
     return warp_card(render.image, q, size), render.labels[target]

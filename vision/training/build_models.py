@@ -16,6 +16,7 @@ Needs the training environment (torch); the runtime never imports this.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -63,6 +64,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--table-rate", type=float, default=0.5, help="fraction of card crops drawn at a real table (piles, light, glare, hands, tilt, blur)")
     p.add_argument("--unknown-rate", type=float, default=0.12, help="fraction of unknown crops")
     p.add_argument("--negative-rate", type=float, default=0.5, help="fraction of the unknown crops that are screens, text, backs, hands, coins, table under real-table conditions")
+    p.add_argument("--corner-errors", default=str(ROOT / "models" / "training" / "corner_errors.npz"),
+                   help="the card finder's measured corner errors (python -m vision.training.corner_errors); "
+                        "ignored when the file is absent")
+    p.add_argument("--corner-error-rate", type=float, default=0.6,
+                   help="fraction of the real-table crops whose corners are off as the card finder's are (the rest: jittered up to 5 %%)")
     p.add_argument("--quick", action="store_true", help="smoke run: 1 short epoch, small held-out set")
     p.add_argument("--work", default=str(ROOT / "models" / "training"), help="the run's checkpoint (cardnet-run.pt) lives here")
     p.add_argument("--resume", action="store_true", help="continue the run of --work/cardnet-run.pt (weights, optimiser, schedule, data); "
@@ -203,13 +209,18 @@ def main(argv=None) -> int:
     if args.exclude and decks_dir is None:
         print(f"error: --exclude needs the deck folder {args.decks}", file=sys.stderr)
         return 2
-    recipe = Recipe(decks_dir, bg, (w, h), unknown_rate=args.unknown_rate, exclude=args.exclude,
-                    table_rate=args.table_rate, negative_rate=args.negative_rate)
+    errors = args.corner_errors if args.corner_errors and Path(args.corner_errors).is_file() else None
+    # the held-out crops keep the first recipe (corners jittered up to 5 %), so that checks stay comparable over the run
+    val_recipe = Recipe(decks_dir, bg, (w, h), unknown_rate=args.unknown_rate, exclude=args.exclude,
+                        table_rate=args.table_rate, negative_rate=args.negative_rate)
+    recipe = dataclasses.replace(val_recipe, corner_errors=errors, corner_error_rate=args.corner_error_rate if errors else 0.0)
     try:
         decks = training_decks(decks_dir, args.exclude)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if errors:
+        log(f"corner errors of the card finder: {errors} ({args.corner_error_rate:.0%} of the real-table crops)")
     log(f"decks: {', '.join(f'{k} ({len(v)})' for k, v in decks.items())}")
     if args.exclude:
         log(f"left out of training and of the held-out check: {', '.join(args.exclude)}")
@@ -251,7 +262,7 @@ def main(argv=None) -> int:
         opt.load_state_dict(tensors["optimiser"])
 
     t0 = time.time()
-    val_batches = [make_batch((VAL_SEED + i, 80, recipe)) for i in range(max(1, args.val // 80))]
+    val_batches = [make_batch((VAL_SEED + i, 80, val_recipe)) for i in range(max(1, args.val // 80))]
     val = (np.concatenate([b[0] for b in val_batches]), np.concatenate([b[1] for b in val_batches]), sum((b[2] for b in val_batches), []))
     log(f"held-out crops: {len(val[1])} ({time.time() - t0:.0f} s)")
 
@@ -371,6 +382,7 @@ def write_models(net, out: Path, size, threshold: float, res: dict, args, elapse
         "train_minutes": round(elapsed / 60, 1),
         "table_rate": args.table_rate,
         "negative_rate": args.negative_rate,
+        "corner_error_rate": args.corner_error_rate if args.corner_errors and Path(args.corner_errors).is_file() else 0.0,
     }
     if args.exclude:
         meta["excluded_decks"] = list(args.exclude)

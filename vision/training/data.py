@@ -36,9 +36,29 @@ class Recipe:
     table_rate: float = 0.0  # fraction of the card crops drawn at a real table (synth.make_table_crop)
     negative_rate: float = 0.0  # fraction of the unknown crops that are screens, text, hands, ... (synth.make_negative_crop)
     exclude: tuple[str, ...] = ()  # deck folders of decks_dir left out (a leave-one-deck-out model)
+    corner_errors: str | None = None  # the card finder's measured corner errors (vision.training.corner_errors)
+    corner_error_rate: float = 0.0  # fraction of the real-table crops whose corners take one of them
 
 
 _DECKS: dict[tuple, dict[str, tuple]] = {}
+_CORNER_ERRORS: dict[str, dict[str, np.ndarray]] = {}
+MAX_CORNER_ERROR = 0.25  # in card widths, the mean over the four corners
+
+
+def corner_error_bank(path: str) -> dict[str, np.ndarray]:
+    """The corner errors written by ``vision.training.corner_errors``, (n, 4, 2) arrays by where the
+    card lay: ``"pile"`` (on top of a pile or under one) and ``"alone"`` (cached per process)."""
+    if path not in _CORNER_ERRORS:
+        with np.load(path) as z:
+            errors = np.asarray(z["errors"], np.float64)
+            pile = np.array(["pile_" in lab for lab in z["labels"]], bool)
+        # a quad off by more than a quarter of a card on average mostly shows other things: naming
+        # it is the card finder's failure, not a view to learn the card from
+        keep = np.linalg.norm(errors, axis=2).mean(1) <= MAX_CORNER_ERROR
+        errors, pile = errors[keep], pile[keep]
+        _CORNER_ERRORS[path] = {"pile": errors[pile] if pile.any() else errors,
+                                "alone": errors[~pile] if (~pile).any() else errors}
+    return _CORNER_ERRORS[path]
 
 
 def parse_exclude(text: str | None) -> tuple[str, ...]:
@@ -106,6 +126,10 @@ def deck_weights(names: list[str]) -> np.ndarray:
     return w / w.sum()
 
 
+def _pick(rng: np.random.Generator, pool: np.ndarray) -> np.ndarray:
+    return pool[int(rng.integers(len(pool)))]
+
+
 def make_sample(rng: np.random.Generator, recipe: Recipe, decks: dict[str, tuple]) -> tuple[np.ndarray, int, str]:
     """(crop BGR, class index, deck name or unknown kind)."""
     names = list(decks)
@@ -120,7 +144,12 @@ def make_sample(rng: np.random.Generator, recipe: Recipe, decks: dict[str, tuple
     faces = decks[name]
     k = int(rng.integers(len(faces)))
     if rng.random() < recipe.table_rate:
-        crop, _ = synth.make_table_crop(rng, faces[k], recipe.size, faces, recipe.backgrounds_dir, severity=rng.uniform(0.2, 1.2))
+        error = None
+        if recipe.corner_errors and rng.random() < recipe.corner_error_rate:
+            bank = corner_error_bank(recipe.corner_errors)
+            error = lambda role: _pick(rng, bank["alone" if role == "alone" else "pile"])  # noqa: E731
+        crop, _ = synth.make_table_crop(rng, faces[k], recipe.size, faces, recipe.backgrounds_dir,
+                                        severity=rng.uniform(0.2, 1.2), corner_error=error)
         return crop, CODES.index(faces[k].code), name
     occluder = None
     if rng.random() < recipe.occlusion_rate:
