@@ -69,6 +69,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "ignored when the file is absent")
     p.add_argument("--corner-error-rate", type=float, default=0.6,
                    help="fraction of the real-table crops whose corners are off as the card finder's are (the rest: jittered up to 5 %%)")
+    p.add_argument("--printing-rate", type=float, default=0.2,
+                   help="fraction of the card crops whose face is another printing of its art (faded, greyscale, "
+                        "photocopy, off register, cheap paper: vision.printings)")
     p.add_argument("--quick", action="store_true", help="smoke run: 1 short epoch, small held-out set")
     p.add_argument("--work", default=str(ROOT / "models" / "training"), help="the run's checkpoint (cardnet-run.pt) lives here")
     p.add_argument("--resume", action="store_true", help="continue the run of --work/cardnet-run.pt (weights, optimiser, schedule, data); "
@@ -213,7 +216,8 @@ def main(argv=None) -> int:
     # the held-out crops keep the first recipe (corners jittered up to 5 %), so that checks stay comparable over the run
     val_recipe = Recipe(decks_dir, bg, (w, h), unknown_rate=args.unknown_rate, exclude=args.exclude,
                         table_rate=args.table_rate, negative_rate=args.negative_rate)
-    recipe = dataclasses.replace(val_recipe, corner_errors=errors, corner_error_rate=args.corner_error_rate if errors else 0.0)
+    recipe = dataclasses.replace(val_recipe, corner_errors=errors, corner_error_rate=args.corner_error_rate if errors else 0.0,
+                                 printing_rate=args.printing_rate)
     try:
         decks = training_decks(decks_dir, args.exclude)
     except ValueError as exc:
@@ -382,6 +386,7 @@ def write_models(net, out: Path, size, threshold: float, res: dict, args, elapse
         "train_minutes": round(elapsed / 60, 1),
         "table_rate": args.table_rate,
         "negative_rate": args.negative_rate,
+        "printing_rate": args.printing_rate,
         "corner_error_rate": args.corner_error_rate if args.corner_errors and Path(args.corner_errors).is_file() else 0.0,
     }
     if args.exclude:

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.cards import CODES
-from vision import synth
+from vision import printings, synth
 
 UNKNOWN_INDEX = len(CODES)
 LABELS = list(CODES) + [synth.UNKNOWN]
@@ -38,6 +38,7 @@ class Recipe:
     exclude: tuple[str, ...] = ()  # deck folders of decks_dir left out (a leave-one-deck-out model)
     corner_errors: str | None = None  # the card finder's measured corner errors (vision.training.corner_errors)
     corner_error_rate: float = 0.0  # fraction of the real-table crops whose corners take one of them
+    printing_rate: float = 0.0  # fraction of the card crops whose face is another printing (vision.printings)
 
 
 _DECKS: dict[tuple, dict[str, tuple]] = {}
@@ -143,24 +144,27 @@ def make_sample(rng: np.random.Generator, recipe: Recipe, decks: dict[str, tuple
     name = names[rng.choice(len(names), p=deck_weights(names))]
     faces = decks[name]
     k = int(rng.integers(len(faces)))
+    face = faces[k]
+    if recipe.printing_rate and rng.random() < recipe.printing_rate:
+        face = synth.Face(face.code, printings.reprint(rng, face.bgr)[0], face.alpha)
     if rng.random() < recipe.table_rate:
         error = None
         if recipe.corner_errors and rng.random() < recipe.corner_error_rate:
             bank = corner_error_bank(recipe.corner_errors)
             error = lambda role: _pick(rng, bank["alone" if role == "alone" else "pile"])  # noqa: E731
-        crop, _ = synth.make_table_crop(rng, faces[k], recipe.size, faces, recipe.backgrounds_dir,
+        crop, _ = synth.make_table_crop(rng, face, recipe.size, faces, recipe.backgrounds_dir,
                                         severity=rng.uniform(0.2, 1.2), corner_error=error)
-        return crop, CODES.index(faces[k].code), name
+        return crop, CODES.index(face.code), name
     occluder = None
     if rng.random() < recipe.occlusion_rate:
         other = decks[names[rng.integers(len(names))]]
         occluder = other[rng.integers(len(other))]
     crop = synth.make_crop(
-        rng, faces[k], recipe.size, recipe.backgrounds_dir,
+        rng, face, recipe.size, recipe.backgrounds_dir,
         jitter=rng.uniform(0.0, 0.08), occluder=occluder,
         effects=rng.uniform(0.2, 1.2), colour=rng.uniform(0.3, 1.5),
     )
-    return crop, CODES.index(faces[k].code), name
+    return crop, CODES.index(face.code), name
 
 
 def make_batch(args: tuple[int, int, Recipe]) -> tuple[np.ndarray, np.ndarray, list[str]]:
