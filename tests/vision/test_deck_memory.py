@@ -1,0 +1,113 @@
+"""The table's memory of its deck (``vision.deck_memory``): proven views kept, bounded and diverse,
+forgotten with the card they came from, kept through a kill, never mixed across models."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from engine.cards import CODES
+from vision.deck_memory import DeckMemory, DeckMemoryError, fuse
+
+ROOT = Path(__file__).resolve().parents[2]
+D = 16
+
+
+def unit(rng, n=1):
+    x = rng.normal(size=(n, D)).astype(np.float32)
+    return x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
+def test_learns_forgets_and_resets(tmp_path):
+    rng = np.random.default_rng(1)
+    with DeckMemory(tmp_path / "m.db", "model-a", D) as m:
+        assert m.known_cards() == () and m.views_count() == 0
+        a, b = unit(rng, 2)
+        assert m.learn("T21", a, "answer", "g1/d1/op5")
+        assert not m.learn("T21", a, "confirmed", "g1/d1/op9")  # the same view again adds nothing
+        assert m.learn("H03", b, "by_hand", "g1/d2/op1")
+        assert m.known_cards() == ("T21", "H03")  # in engine.cards.CODES order
+        sim = m.similarity(np.vstack([a, b]))
+        assert sim.shape == (2, 78)
+        assert sim[0, CODES.index("T21")] == pytest.approx(1.0, abs=1e-5)
+        assert sim[0, CODES.index("S01")] == -1.0  # no view of that card
+        assert m.forget("g1/d1/op5") == 1 and m.known_cards() == ("H03",)
+        assert m.forget_prefix("g1/") == 1 and m.views_count() == 0
+        m.learn("EX", a, "answer", "x")
+        assert m.reset() == 1 and m.views_count() == 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 10**6))
+def test_a_card_keeps_at_most_per_card_views_the_most_different(tmp_path_factory, per_card, seed):
+    rng = np.random.default_rng(seed)
+    path = tmp_path_factory.mktemp("m") / "m.db"
+    with DeckMemory(path, "m", D, per_card=per_card) as m:
+        base = unit(rng)[0]
+        views = [base + 0.05 * unit(rng)[0] for _ in range(3)] + list(unit(rng, 6))  # three near-twins, then six apart
+        for k, v in enumerate(views):
+            m.learn("C05", v, "confirmed", f"r{k}")
+        (card,) = m.cards()
+        assert card.card == "C05" and card.views == min(per_card, len(views))
+        _, kept = m._views()
+        if per_card >= 2:
+            sim = kept @ kept.T
+            np.fill_diagonal(sim, -1)
+            assert sim.max() < 0.995  # never two copies of one view
+
+
+def test_views_of_another_model_are_dropped_and_bad_views_refused(tmp_path):
+    rng = np.random.default_rng(2)
+    with DeckMemory(tmp_path / "m.db", "model-a", D) as m:
+        m.learn("T01", unit(rng)[0], "answer", "r")
+    with DeckMemory(tmp_path / "m.db", "model-b", D) as m:
+        assert m.views_count() == 0
+        with pytest.raises(DeckMemoryError, match="not a card"):
+            m.learn("Z99", unit(rng)[0], "answer", "r")
+        with pytest.raises(DeckMemoryError, match="unknown source"):
+            m.learn("T01", unit(rng)[0], "guess", "r")
+        with pytest.raises(DeckMemoryError, match="finite"):
+            m.learn("T01", np.full(D, np.nan), "answer", "r")
+        with pytest.raises(DeckMemoryError, match="finite"):
+            m.learn("T01", np.ones(D + 1), "answer", "r")
+
+
+def test_a_damaged_file_is_a_clear_error(tmp_path):
+    bad = tmp_path / "m.db"
+    bad.write_bytes(b"not a database at all" * 100)
+    with pytest.raises(DeckMemoryError, match="--reset"):
+        DeckMemory(bad, "m", D)
+
+
+def test_what_was_learned_survives_kill_9(tmp_path):
+    code = f"""
+import numpy as np, os, sys
+sys.path.insert(0, {str(ROOT)!r})
+from vision.deck_memory import DeckMemory
+m = DeckMemory({str(tmp_path / 'm.db')!r}, "m", {D})
+rng = np.random.default_rng(3)
+for k, c in enumerate(["T01", "T02", "H05"]):
+    x = rng.normal(size={D}); m.learn(c, x, "answer", f"r{{k}}")
+os.kill(os.getpid(), 9)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    assert proc.returncode == -9
+    with DeckMemory(tmp_path / "m.db", "m", D) as m:
+        assert m.known_cards() == ("T01", "T02", "H05")
+
+
+def test_fusion_favours_the_card_the_crop_resembles_and_is_neutral_without_views():
+    labels = list(CODES) + ["unknown"]
+    probs = np.full((1, 79), 0.2 / 77, np.float32)
+    probs[0, CODES.index("S07")] = 0.4
+    probs[0, CODES.index("S08")] = 0.4
+    empty = np.full((1, 78), -1.0, np.float32)
+    assert np.allclose(fuse(probs, empty, labels), probs, atol=1e-6)
+    sim = empty.copy()
+    sim[0, CODES.index("S08")] = 0.9  # the crop looks like the S08 this table has seen
+    fused = fuse(probs, sim, labels)
+    assert fused[0].sum() == pytest.approx(1.0, abs=1e-5)
+    assert fused[0, CODES.index("S08")] > 0.9 > fused[0, CODES.index("S07")]

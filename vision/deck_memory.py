@@ -1,0 +1,238 @@
+"""What the table has learned of its deck by sight: a few proven views per card.
+
+At a table Tarotmate sees the same deck all evening, and is told the right
+name of many of those views: a player answers a question, a card entered by
+hand is then seen, a card committed is never disputed until its trick is
+swept and the deal scored. :class:`DeckMemory` keeps, per card, up to
+``per_card`` embeddings of such views (the card model's L2-normalised
+embedding of the crop), the most different ones: a new view that is nearly
+the same as one already kept replaces nothing, and when a card is full the
+view most like the others goes. Each view carries where its name came from
+(``source``) and a ``ref`` that ties it to the table's record, so that a card
+later undone or corrected takes its views with it (:meth:`DeckMemory.forget`).
+
+It lives in a small SQLite file beside the deal log (WAL, every change
+committed at once, so a ``kill -9`` or a power cut keeps what was learned
+before it) and belongs to one card model (``model_id``): views of another
+model's embeddings are never mixed in. Nothing leaves the device.
+
+:meth:`DeckMemory.similarity` gives, for each crop, each card's best cosine
+to its kept views: what the namer fuses with the model's own probabilities.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from engine.cards import CODES
+from engine.errors import TarotmateError
+
+SCHEMA_VERSION = 1
+PER_CARD = 8
+SAME_VIEW = 0.995  # a new view this similar to one kept adds nothing
+SOURCES = ("answer", "by_hand", "confirmed", "enrolled")
+
+
+class DeckMemoryError(TarotmateError):
+    """A deck memory that cannot be used: another model's, a damaged file, a bad view."""
+
+
+@dataclass(frozen=True)
+class CardMemory:
+    """What the memory holds of one card: how many views, when learned, from what."""
+
+    card: str
+    views: int
+    first: float
+    last: float
+    sources: dict[str, int]
+
+    def to_json(self) -> dict:
+        return {"card": self.card, "views": self.views, "first": self.first, "last": self.last, "sources": dict(self.sources)}
+
+
+class DeckMemory:
+    """Up to ``per_card`` diverse, proven views per card of the deck in play (see the module doc)."""
+
+    def __init__(self, path: Path | str, model_id: str, dimension: int, per_card: int = PER_CARD):
+        if per_card < 1:
+            raise ValueError("per_card must be at least 1")
+        self.path = Path(path)
+        self.model_id = model_id
+        self.dimension = int(dimension)
+        self.per_card = per_card
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(
+                """
+                CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                CREATE TABLE IF NOT EXISTS views (
+                    id INTEGER PRIMARY KEY,
+                    card TEXT NOT NULL,
+                    embedding BLOB NOT NULL,
+                    learned_at REAL NOT NULL,
+                    source TEXT NOT NULL,
+                    ref TEXT NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS views_card ON views (card);
+                CREATE INDEX IF NOT EXISTS views_ref ON views (ref);
+                """
+            )
+            meta = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.DatabaseError as exc:
+            raise DeckMemoryError(f"the deck memory {self.path} cannot be read ({exc}); "
+                                  f"'tarotmate deck memory --reset' starts a new one") from exc
+        if not meta:
+            with self._db:
+                self._db.executemany("INSERT INTO meta VALUES (?, ?)", [
+                    ("schema", str(SCHEMA_VERSION)), ("model", model_id), ("dimension", str(self.dimension))])
+        elif meta.get("model") != model_id or int(meta.get("dimension", -1)) != self.dimension:
+            # another card model: its embeddings mean nothing to this one
+            self._clear()
+            with self._db:
+                self._db.execute("UPDATE meta SET value = ? WHERE key = 'model'", (model_id,))
+                self._db.execute("UPDATE meta SET value = ? WHERE key = 'dimension'", (str(self.dimension),))
+        self._cache: tuple[np.ndarray, np.ndarray] | None = None
+
+    # ---------------------------------------------------------------- learning
+
+    def learn(self, card: str, embedding: np.ndarray, source: str, ref: str, when: float | None = None) -> bool:
+        """Keep a view of ``card`` whose name is proven (``source``: one of :data:`SOURCES`);
+        ``ref`` ties it to the table's record. Returns whether the memory changed."""
+        if card not in CODES:
+            raise DeckMemoryError(f"not a card: {card!r}")
+        if source not in SOURCES:
+            raise DeckMemoryError(f"unknown source {source!r} (one of {', '.join(SOURCES)})")
+        e = np.asarray(embedding, np.float32).reshape(-1)
+        if e.shape[0] != self.dimension or not np.all(np.isfinite(e)) or float(np.linalg.norm(e)) < 1e-6:
+            raise DeckMemoryError(f"a view must be a finite {self.dimension}-value embedding")
+        e = e / np.linalg.norm(e)
+        rows = self._db.execute("SELECT id, embedding FROM views WHERE card = ?", (card,)).fetchall()
+        kept = np.array([np.frombuffer(b, np.float32) for _, b in rows]).reshape(len(rows), self.dimension)
+        if len(rows) and float((kept @ e).max()) >= SAME_VIEW:
+            return False  # the same view again
+        drop = None
+        if len(rows) >= self.per_card:
+            # the most redundant of the kept views and the new one goes: the one most like the others
+            every = np.vstack([kept, e[None]])
+            sim = every @ every.T
+            np.fill_diagonal(sim, -1.0)
+            crowd = sim.max(1)
+            worst = int(np.argmax(crowd))
+            if worst == len(rows):
+                return False  # the new view is the most redundant: nothing gained
+            drop = rows[worst][0]
+        with self._db:
+            if drop is not None:
+                self._db.execute("DELETE FROM views WHERE id = ?", (drop,))
+            self._db.execute("INSERT INTO views (card, embedding, learned_at, source, ref) VALUES (?, ?, ?, ?, ?)",
+                             (card, e.astype(np.float32).tobytes(), time.time() if when is None else when, source, ref))
+        self._cache = None
+        return True
+
+    def forget(self, ref: str) -> int:
+        """Remove the views learned under ``ref`` (a card undone or corrected); how many went."""
+        with self._db:
+            n = self._db.execute("DELETE FROM views WHERE ref = ?", (ref,)).rowcount
+        self._cache = None
+        return n
+
+    def forget_prefix(self, prefix: str) -> int:
+        """Remove the views whose ``ref`` starts with ``prefix`` (a whole deal undone)."""
+        with self._db:
+            n = self._db.execute("DELETE FROM views WHERE substr(ref, 1, ?) = ?", (len(prefix), prefix)).rowcount
+        self._cache = None
+        return n
+
+    def reset(self) -> int:
+        """Forget everything; how many views went."""
+        n = self._clear()
+        self._cache = None
+        return n
+
+    def _clear(self) -> int:
+        with self._db:
+            return self._db.execute("DELETE FROM views").rowcount
+
+    # ---------------------------------------------------------------- reading
+
+    def _views(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._cache is None:
+            rows = self._db.execute("SELECT card, embedding FROM views ORDER BY id").fetchall()
+            index = {c: i for i, c in enumerate(CODES)}
+            cards = np.array([index[c] for c, _ in rows], np.int64)
+            emb = np.array([np.frombuffer(b, np.float32) for _, b in rows], np.float32).reshape(len(rows), self.dimension)
+            self._cache = (cards, emb)
+        return self._cache
+
+    def similarity(self, embeddings: np.ndarray) -> np.ndarray:
+        """(N, 78): each crop's best cosine to each card's kept views, in ``engine.cards.CODES``
+        order; -1 for a card the memory has no view of."""
+        cards, emb = self._views()
+        x = np.asarray(embeddings, np.float32).reshape(-1, self.dimension)
+        out = np.full((len(x), len(CODES)), -1.0, np.float32)
+        if len(cards):
+            sim = x @ emb.T
+            for j in np.unique(cards):
+                out[:, j] = sim[:, cards == j].max(1)
+        return out
+
+    def known_cards(self) -> tuple[str, ...]:
+        """The cards with at least one view, in ``CODES`` order."""
+        cards, _ = self._views()
+        return tuple(CODES[j] for j in sorted(set(cards.tolist())))
+
+    def cards(self) -> list[CardMemory]:
+        """What is kept of each known card (``CODES`` order)."""
+        rows = self._db.execute("SELECT card, learned_at, source FROM views").fetchall()
+        per: dict[str, list] = {}
+        for card, when, source in rows:
+            per.setdefault(card, []).append((when, source))
+        out = []
+        for code in CODES:
+            if code in per:
+                items = per[code]
+                sources: dict[str, int] = {}
+                for _, s in items:
+                    sources[s] = sources.get(s, 0) + 1
+                out.append(CardMemory(code, len(items), min(w for w, _ in items), max(w for w, _ in items), sources))
+        return out
+
+    def views_count(self) -> int:
+        return int(self._db.execute("SELECT COUNT(*) FROM views").fetchone()[0])
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> "DeckMemory":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def fuse(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sharpness: float = 20.0, floor: float = 0.6) -> np.ndarray:
+    """The model's probabilities (``labels`` order, ``unknown`` included) times the memory's
+    evidence, renormalised: a card whose kept views the crop resembles (cosine above ``floor``)
+    gains ``exp(sharpness · (cosine − floor))``; cards without views, and ``unknown``, keep
+    their weight. With an empty memory this is ``probs`` unchanged."""
+    p = np.asarray(probs, np.float64).copy()
+    index = {c: i for i, c in enumerate(CODES)}
+    cols = [index.get(lab, -1) for lab in labels]
+    for k, j in enumerate(cols):
+        if j < 0:
+            continue
+        s = similarity[:, j].astype(np.float64)
+        gain = np.where(s > floor, np.exp(sharpness * (s - floor)), 1.0)
+        p[:, k] *= gain
+    return (p / p.sum(1, keepdims=True)).astype(np.float32)
+
