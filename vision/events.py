@@ -36,6 +36,10 @@ class TableEvent:
       ``moved``), of the best candidate (``uncertain``), else ``None``.
     * ``candidates``: for ``uncertain``, ``(card, confidence)`` pairs, best
       first (``card`` may be ``None``: "not a card face"); empty otherwise.
+    * ``view``: for ``appeared`` and ``uncertain``, the card model's embedding
+      of the card's best view, when the namer gives one (what the table's deck
+      memory learns once the card's name is proven); not part of
+      :meth:`to_dict` nor of equality.
     """
 
     type: str
@@ -46,6 +50,7 @@ class TableEvent:
     corners: list[list[float]] | None = None
     confidence: float | None = None
     candidates: list[tuple[str | None, float]] = field(default_factory=list)
+    view: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.type not in EVENT_TYPES:

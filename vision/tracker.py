@@ -540,7 +540,7 @@ class Tracker:
             t.state, t.card, t.confidence, t.rest_quad = PRESENT, card, conf, t.quad
             t.named_sides = sides(t.quad)
             self._remember_look(t)
-            return [self._event(APPEARED, frame, t, card=card, confidence=conf)]
+            return [self._event(APPEARED, frame, t, card=card, confidence=conf, view=voting.best_view(votes, card))]
         cands = voting.candidates(votes)
         if self._second_view(t, cands):
             t.state = IGNORED  # a quad across a card already named, mostly seen as that card
@@ -548,7 +548,7 @@ class Tracker:
         t.state, t.card, t.confidence, t.rest_quad = PRESENT, None, None, t.quad
         self._remember_look(t)
         best = cands[0][1] if cands else None
-        return [self._event(UNCERTAIN, frame, t, confidence=best, candidates=cands)]
+        return [self._event(UNCERTAIN, frame, t, confidence=best, candidates=cands, view=voting.best_view(votes))]
 
     def _inside_pile(self, t: Track) -> float:
         """How much of ``t``'s quad lies on the cards reported so far (named or asked; their union)."""
@@ -591,11 +591,12 @@ class Tracker:
                     return True
         return False
 
-    def _event(self, kind, frame: Frame, t: Track, *, card=None, confidence=None, candidates=(), corners="quad") -> TableEvent:
+    def _event(self, kind, frame: Frame, t: Track, *, card=None, confidence=None, candidates=(), corners="quad",
+               view=None) -> TableEvent:
         quad = t.quad if corners == "quad" else None
         return TableEvent(
             kind, frame.index, float(frame.timestamp), t.zone, card,
-            None if quad is None else corners_list(quad), confidence, list(candidates),
+            None if quad is None else corners_list(quad), confidence, list(candidates), view,
         )
 
     # ------------------------------------------------------------ removals

@@ -32,6 +32,7 @@ class Vote:
     top: list[tuple[str | None, float]]
     conflict: bool = False  # the namer saw a card that cannot appear (support under min_support)
     unknown: float = 0.0  # the (rescored) probability that the crop is not a card face
+    embedding: Any = None  # the card model's embedding of the crop, when the namer gives one
 
     @property
     def not_a_card(self) -> bool:
@@ -47,8 +48,9 @@ def namer_votes(namer: Any, crops: Sequence[Any], possible: PossibleCards | None
     possible cards must rescore it). ``possible``: the cards that can appear (``None``: any)."""
     run, labels = getattr(namer, "run", None), getattr(namer, "labels", None)
     threshold = float(getattr(namer, "threshold", 0.5))
+    embeddings = None
     if callable(run) and labels:
-        probs, _ = run(crops)
+        probs, embeddings = run(crops)
         labels = [None if lab == UNKNOWN_LABEL else lab for lab in labels]
     elif possible is None:
         return [Vote(n.card, float(n.confidence), [(n.card, float(n.confidence))], False,
@@ -61,7 +63,7 @@ def namer_votes(namer: Any, crops: Sequence[Any], possible: PossibleCards | None
             labels = list(dict.fromkeys([*possible, *(n.card for n in namings if n.card is not None)])) + [None]
         probs = [spread_naming(labels, n.card, n.confidence) for n in namings]
     out = []
-    for p in probs:
+    for k, p in enumerate(probs):
         support = 1.0
         if possible is not None:
             p, support = possible.rescore(labels, p)
@@ -70,8 +72,18 @@ def namer_votes(namer: Any, crops: Sequence[Any], possible: PossibleCards | None
         card, conf = top[0]
         conflict = support < min_support
         unknown = float(p[labels.index(None)]) if None in labels else 0.0
-        out.append(Vote(card if conf >= threshold and not conflict else None, conf, top, conflict, unknown))
+        emb = embeddings[k] if embeddings is not None and len(embeddings) > k else None
+        out.append(Vote(card if conf >= threshold and not conflict else None, conf, top, conflict, unknown, emb))
     return out
+
+
+def best_view(votes: Sequence[Vote], card: str | None = None) -> Any:
+    """The embedding of the view that put ``card`` (default: its own best card) first with the
+    highest score; None when no vote carries one."""
+    with_view = [v for v in votes if v.embedding is not None and v.top and (card is None or v.top[0][0] == card)]
+    if not with_view:
+        return None
+    return max(with_view, key=lambda v: v.top[0][1]).embedding
 
 
 def scores(votes: Sequence[Vote]) -> dict[str | None, float]:

@@ -60,3 +60,15 @@ def test_real_model_on_deck_scans(trained_decks):
     score = score_events(sim.expected, events)
     assert score.wrong == 0 and score.spurious == 0, score.details
     assert score.right + score.uncertain == 4, score.details
+
+
+def test_events_carry_the_best_view_for_the_deck_memory():
+    namer = _needs_model()
+    sim, events = _play(4, 31, namer=namer)
+    named = [e for e in events if e.type in ("appeared", "uncertain")]
+    assert named
+    for e in named:
+        assert e.view is not None and e.view.shape == (128,)
+        assert abs(float((e.view ** 2).sum()) - 1) < 1e-3  # the model's unit embedding
+        assert "view" not in e.to_dict()  # the JSON contract is unchanged
+    assert all(e.view is None for e in events if e.type in ("cleared", "removed"))
