@@ -28,6 +28,7 @@ COMMANDS = {
     "config": "config",
     "enroll": "enroll",
     "decks": "decks",
+    "deck": "deck",
     "club": "club",
 }
 

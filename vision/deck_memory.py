@@ -236,3 +236,56 @@ def fuse(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sharp
         p[:, k] *= gain
     return (p / p.sum(1, keepdims=True)).astype(np.float32)
 
+
+
+def memory_path_beside(deal_log: Path | str) -> Path:
+    """Where the deck memory of the table whose deal log is ``deal_log`` lives: beside it."""
+    return Path(deal_log).with_name("deck-memory.db")
+
+
+def read_summary(path: Path | str) -> dict | None:
+    """What a deck memory file holds, read without changing it (``None`` when there is none):
+    ``{"model", "views", "cards": [CardMemory, ...]}``."""
+    path = Path(path)
+    if not path.is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+            rows = db.execute("SELECT card, learned_at, source FROM views").fetchall()
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        raise DeckMemoryError(f"the deck memory {path} cannot be read ({exc}); "
+                              f"'tarotmate deck memory --reset' starts a new one") from exc
+    per: dict[str, list] = {}
+    for card, when, source in rows:
+        per.setdefault(card, []).append((when, source))
+    cards = []
+    for code in CODES:
+        if code in per:
+            sources: dict[str, int] = {}
+            for _, src in per[code]:
+                sources[src] = sources.get(src, 0) + 1
+            cards.append(CardMemory(code, len(per[code]), min(w for w, _ in per[code]), max(w for w, _ in per[code]), sources))
+    return {"model": meta.get("model"), "views": len(rows), "cards": cards}
+
+
+def reset_file(path: Path | str) -> int:
+    """Forget every view of the deck memory file ``path`` (whatever its model); how many went."""
+    path = Path(path)
+    if not path.is_file():
+        return 0
+    try:
+        db = sqlite3.connect(str(path), isolation_level=None)
+        try:
+            with db:
+                return db.execute("DELETE FROM views").rowcount
+        finally:
+            db.close()
+    except sqlite3.DatabaseError:
+        path.unlink()  # damaged beyond reading: a reset starts a new one
+        for extra in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            extra.unlink(missing_ok=True)
+        return 0

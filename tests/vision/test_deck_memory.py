@@ -1,6 +1,7 @@
 """The table's memory of its deck (``vision.deck_memory``): proven views kept, bounded and diverse,
 forgotten with the card they came from, kept through a kill, never mixed across models."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -111,3 +112,33 @@ def test_fusion_favours_the_card_the_crop_resembles_and_is_neutral_without_views
     fused = fuse(probs, sim, labels)
     assert fused[0].sum() == pytest.approx(1.0, abs=1e-5)
     assert fused[0, CODES.index("S08")] > 0.9 > fused[0, CODES.index("S07")]
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "device.cli", *args], capture_output=True, text=True, timeout=60,
+                          cwd=ROOT)
+
+
+def test_deck_memory_command_lists_and_resets(tmp_path):
+    from vision.deck_memory import memory_path_beside
+
+    log = tmp_path / "tarotmate.db"
+    empty = _cli("deck", "memory", "--db", str(log), "--json")
+    assert empty.returncode == 0 and json.loads(empty.stdout)["cards_known"] == 0
+    rng = np.random.default_rng(4)
+    with DeckMemory(memory_path_beside(log), "model-x", D) as m:
+        m.learn("T21", unit(rng)[0], "answer", "g1/d1/op3", when=1_700_000_000)
+        m.learn("T21", unit(rng)[0], "confirmed", "g1/d1/op7", when=1_700_000_100)
+        m.learn("DK", unit(rng)[0], "by_hand", "g1/d2/op1", when=1_700_000_200)
+    shown = _cli("deck", "memory", "--db", str(log), "--json")
+    data = json.loads(shown.stdout)
+    assert data["model"] == "model-x" and data["cards_known"] == 2 and data["views"] == 3
+    assert data["cards"][0] == {"card": "T21", "views": 2, "first": 1_700_000_000, "last": 1_700_000_100,
+                                "sources": {"answer": 1, "confirmed": 1}}
+    text = _cli("deck", "memory", "--db", str(log))
+    assert "knows 2 of 78 cards by sight, 3 views" in text.stdout and "T21" in text.stdout
+    with DeckMemory(memory_path_beside(log), "model-x", D) as m:
+        assert m.views_count() == 3  # listing changed nothing
+    reset = _cli("deck", "memory", "--db", str(log), "--reset", "--json")
+    assert reset.returncode == 0 and json.loads(reset.stdout)["forgotten"] == 3
+    assert json.loads(_cli("deck", "memory", "--db", str(log), "--json").stdout)["cards_known"] == 0
