@@ -59,10 +59,25 @@ class VisionStats:
     recognition: str = ""
     details: list[str] = field(default_factory=list)
     counted_deals: list[int] = field(default_factory=list)  # the deals whose cards are in ``cards``
+    deal_marks: list[dict] = field(default_factory=list)  # the counts as each deal started (``per_deal``)
 
     @property
     def read_right(self) -> int:
         return self.cards - self.confirmed - self.entered_by_hand
+
+    PER_DEAL = (("prompts", "prompts"), ("wrong", "wrong"), ("by_hand", "entered_by_hand"),
+                ("right", "seen_right"), ("confirmed", "confirmed"))
+
+    def mark_deal(self, number: int) -> None:
+        """The counts as deal ``number`` starts (once per deal, kept across a resume)."""
+        if all(m["deal"] != number for m in self.deal_marks):
+            self.deal_marks.append({"deal": number, **{key: getattr(self, attr) for key, attr in self.PER_DEAL}})
+
+    def per_deal(self) -> list[dict]:
+        """The summary's ``per_deal``: each deal's prompts, wrong, by_hand, right and confirmed, in order."""
+        marks = sorted(self.deal_marks, key=lambda m: m["deal"])
+        ends = marks[1:] + [{key: getattr(self, attr) for key, attr in self.PER_DEAL}]
+        return [{key: end[key] - start[key] for key, _ in self.PER_DEAL} for start, end in zip(marks, ends)]
 
     def camera(self) -> dict:
         """The summary's ``camera`` figures."""
@@ -136,6 +151,7 @@ class ScriptedDemo:
             self.table = draw_sim_conditions(getattr(self.settings, "conditions", "easy"), self.settings.seed + number - 1)
         if number not in self.stats.counted_deals:  # the cards the camera has to see in this deal too
             self.stats.counted_deals.append(number)
+            self.stats.mark_deal(number)
             self.stats.cards += self.visual_cards()
 
     def first_setup(self, dealer: int) -> dict:

@@ -264,10 +264,13 @@ def write_summary(out: Path, game: str, players: int, deals: int, totals: list, 
     ``confirmed`` (committed after a question), ``by_hand`` (entered from the
     menu); ``prompts``: questions shown; ``presses``: the scripted player's
     button presses, bids and écart included; ``replay``: every deal's exported
-    record replayed gives the same scores (checked before this is written)."""
+    record replayed gives the same scores (checked before this is written);
+    ``per_deal``: one ``{"prompts", "wrong", "by_hand", "right", "confirmed"}``
+    per deal, in order (what each deal cost, so that a table that learns its
+    deck shows it deal after deal)."""
     summary = {"game": game, "players": players, "deals": deals, "cards": stats.cards, "camera": stats.camera(),
                "prompts": stats.prompts, "presses": stats.presses, "scores": [_number(t) for t in totals],
-               "replay": "ok"}
+               "replay": "ok", "per_deal": stats.per_deal()}
     (out / SUMMARY_NAME).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return summary
 

@@ -101,6 +101,12 @@ def test_demo_plays_n_deals_and_reports_the_totals_in_summary_json(tmp_path):
     expected = _expected_totals(3, 5, 3, None)
     assert {k: summary[k] for k in ("game", "players", "deals", "scores")} == \
         {"game": "french-tarot", "players": 3, "deals": 3, "scores": list(expected.totals)}
+    per = summary["per_deal"]  # one entry per deal, in order, adding up to the totals
+    assert len(per) == 3 and all(list(d) == ["prompts", "wrong", "by_hand", "right", "confirmed"] for d in per)
+    assert sum(d["prompts"] for d in per) == summary["prompts"]
+    for key in ("wrong", "by_hand", "right", "confirmed"):
+        assert sum(d[key] for d in per) == summary["camera"][key]
+    assert all(d["right"] >= 24 for d in per)  # the truth names every card: each deal's 24 cards at least
     assert "deal 3: contract" in (tmp_path / "scores.txt").read_text()
 
 
@@ -129,7 +135,8 @@ def test_trivium_demo_plays_a_match(tmp_path):
 def test_summary_json_says_what_the_camera_and_the_player_did(tmp_path):
     result = run_demo(DemoSettings(seed=4, players=3, out=tmp_path, **QUICK), report=lambda t: None)
     summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
-    assert list(summary) == ["game", "players", "deals", "cards", "camera", "prompts", "presses", "scores", "replay"]
+    assert list(summary) == ["game", "players", "deals", "cards", "camera", "prompts", "presses", "scores", "replay",
+                             "per_deal"]
     assert list(summary["camera"]) == ["right", "wrong", "confirmed", "by_hand"]
     assert summary["game"] == "french-tarot" and summary["players"] == 3 and summary["deals"] == 1
     assert summary["scores"] == result["scores"] and summary["replay"] == "ok"
