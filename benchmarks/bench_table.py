@@ -17,6 +17,13 @@ leaving the middle to its ``cleared``), mean and worst, against the targets.
     .venv/bin/python benchmarks/bench_table.py --deals 6 --jobs 1
     .venv/bin/python benchmarks/bench_table.py --deals 6 --jobs 1 --trace /tmp/trace   # then table_causes.py
 
+``--sequence N`` plays instead one game of N deals at each table (easy and
+hard, 4 players, the rules' help on), the same table and deck all evening,
+and prints the questions of each deal and those of deals 1–5 against 6–10
+(what a table that learns its deck should show falling)::
+
+    .venv/bin/python benchmarks/bench_table.py --sequence 10
+
 ``--trace DIR`` writes, per deal and help, one JSON line per scene: every
 view the tracker took with the card truly under it, its verdicts and events,
 and what the player had to do; ``benchmarks/table_causes.py DIR`` gives each
@@ -110,6 +117,38 @@ def report(runs: list[dict]) -> None:
         print(f"  [{'met' if ok else 'MISSED'}] {text}")
 
 
+def play_sequence(seed: int, players: int, conditions: str, deals: int, fast: bool) -> dict:
+    """One game of ``deals`` deals at one table; its ``per_deal`` figures."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+    import cv2
+
+    cv2.setNumThreads(1)
+    from device.demo.table import DemoSettings, run_demo
+
+    with tempfile.TemporaryDirectory(prefix="bench-table-") as out:
+        settings = DemoSettings(game="french-tarot", players=players, seed=seed, deals=deals, out=Path(out), fast=fast,
+                                display="none", fresh=True, conditions=conditions)
+        started = time.perf_counter()
+        result = run_demo(settings, report=lambda text: None)
+        return {"conditions": conditions, "players": players, "seed": seed, "per_deal": result["stats"].per_deal(),
+                "seconds": time.perf_counter() - started, "recognition": result["stats"].recognition}
+
+
+def report_sequences(runs: list[dict]) -> None:
+    for run in sorted(runs, key=lambda r: r["conditions"]):
+        per = run["per_deal"]
+        prompts = [d["prompts"] for d in per]
+        first, later = prompts[:5], prompts[5:10]
+        print(f"{run['conditions']} table, {run['players']} players, seed {run['seed']}, {len(per)} deals "
+              f"({run['seconds']:.0f} s, {run['recognition']}):")
+        print("  questions per deal: " + " ".join(str(p) for p in prompts))
+        print("  wrong per deal:     " + " ".join(str(d["wrong"]) for d in per))
+        if later:
+            print(f"  deals 1-5: {mean(first):.1f} questions per deal; deals 6-10: {mean(later):.1f} "
+                  f"({'at most half' if mean(later) <= mean(first) / 2 else 'not half'} of deals 1-5)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20, help="deals, each played with and without help (default 20)")
@@ -119,7 +158,16 @@ def main() -> int:
     parser.add_argument("--trace", metavar="DIR", help="for diagnosis: a JSON line per scene and deal in DIR "
                         "(every vote with the card truly under it, the events, the outcome)")
     parser.add_argument("--only", choices=("help", "none"), help="play each deal only with (help) or without the rules' help")
+    parser.add_argument("--sequence", type=int, default=0, metavar="N",
+                        help="instead: one game of N deals at the easy and at the hard table (4 players, help on)")
     args = parser.parse_args()
+    if args.sequence:
+        print(f"Tarotmate table benchmark: one game of {args.sequence} deals at the easy and at the hard table", flush=True)
+        with ProcessPoolExecutor(max_workers=max(1, min(2, args.jobs))) as pool:
+            runs = list(pool.map(play_sequence, [args.seed] * 2, [4, 4], ["easy", "hard"], [args.sequence] * 2,
+                                 [not args.full_size] * 2))
+        report_sequences(runs)
+        return 0
     if args.trace:
         Path(args.trace).mkdir(parents=True, exist_ok=True)
         for old in Path(args.trace).glob("*.jsonl"):
