@@ -39,6 +39,16 @@ def N_(message: str) -> str:
     return message
 
 
+DECIMAL_COMMA = frozenset({"fr", "es"})  # the languages that write 53,5 for 53.5
+
+
+def number(value: float, lang: str = "en") -> str:
+    """A score or a count of points as ``lang`` writes it: ``41``, ``27.5`` (English),
+    ``27,5`` (French, Spanish); whole numbers without a decimal part."""
+    text = str(int(value)) if value == int(value) else f"{value:g}"
+    return text.replace(".", ",") if lang in DECIMAL_COMMA else text
+
+
 def check_language(lang: str) -> str:
     if lang not in LANGUAGES:
         raise TarotmateError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
