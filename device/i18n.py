@@ -140,7 +140,7 @@ def compiled(lang: str) -> bytes:
 
 
 SOURCES = ("screens", "app/flows.py", "app/setup_menu.py", "hardware/buttons.py", "hardware/display.py", "hardware/buzzer.py",
-           "app/menu_driver.py", "app/views.py", "app/online.py", "games")
+           "app/menu_driver.py", "app/views.py", "app/online.py", "games", "web")
 _MARKERS = {"N_", "tr", "_"}
 
 

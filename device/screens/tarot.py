@@ -22,7 +22,6 @@ from device.screens.draw import (
     wrap,
 )
 from device.screens.labels import (
-    GAME_NAMES,
     POIGNEE_NAMES,
     bid_name,
     card_label,
@@ -70,7 +69,7 @@ def render_setup(view: SetupView, lang: str = "en", style: str = "french", tick:
     """Game, variant and the players (the dealer shown inverted), up to 6 players."""
     tr = translator(lang)
     c = Canvas()
-    c.header(tr(GAME_NAMES.get(view.game, view.game)), view.variant)
+    c.header(tr(view.game), view.variant)
     for i, player in enumerate(view.players[:6]):
         x = 0 if i % 2 == 0 else WIDTH // 2
         y = ROWS[i // 2]
