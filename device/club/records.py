@@ -41,16 +41,34 @@ class Refused(TarotmateError):
 
 @dataclass(frozen=True)
 class SeatResult:
+    """A seat of a stored deal: ``taker`` and ``partner`` are French tarot's sides, ``winner`` the seat
+    that won a Trivium game."""
+
     seat: int
     name: str
     score: int
     taker: bool
     partner: bool
+    winner: bool = False
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """What the engine's replay of a record says: the game's kind, the record as kept, the seats, and
+    the game's own result: French tarot's ``contract`` and ``won``, Trivium's ``combination``."""
+
+    game: str  # "french-tarot" | "trivium"
+    record: dict[str, Any]
+    seats: tuple[SeatResult, ...]
+    contract: str | None = None
+    won: bool | None = None
+    combination: str | None = None
 
 
 @dataclass(frozen=True)
 class CheckedDeal:
-    """A replayed record: what the store keeps of it."""
+    """A replayed record: what the store keeps of it (``contract`` and ``won`` for French tarot,
+    ``combination`` for Trivium)."""
 
     uid: str
     game: str  # "french-tarot" | "trivium"
@@ -59,6 +77,12 @@ class CheckedDeal:
     contract: str | None
     won: bool | None
     round: int | None
+    combination: str | None = None
+
+    @classmethod
+    def of(cls, uid: str, replayed: Replayed, round_: int | None) -> "CheckedDeal":
+        return cls(uid, replayed.game, replayed.record, replayed.seats, replayed.contract, replayed.won, round_,
+                   replayed.combination)
 
     @property
     def scores(self) -> list[int]:
@@ -96,7 +120,7 @@ def _claimed_scores(value: Any, count: int) -> list[int] | None:
     return value
 
 
-def check_tarot(record: Any, claimed: Any) -> tuple[dict, tuple[SeatResult, ...], str | None, bool | None]:
+def check_tarot(record: Any, claimed: Any) -> Replayed:
     """Replay a ``tarot-deal/1`` record (validated once, by the engine); the record is kept as sent."""
     try:
         deal = deal_from_record(record)
@@ -117,10 +141,10 @@ def check_tarot(record: Any, claimed: Any) -> tuple[dict, tuple[SeatResult, ...]
     seats = tuple(SeatResult(s, names[s], scores[s], s == deal.taker,
                              partner is not None and s == partner and s != deal.taker)
                   for s in range(n))
-    return dict(record), seats, deal.contract, replay["won"]
+    return Replayed("french-tarot", dict(record), seats, contract=deal.contract, won=replay["won"])
 
 
-def check_trivium(record: Any, claimed: Any) -> tuple[dict, tuple[SeatResult, ...], str | None, bool | None]:
+def check_trivium(record: Any, claimed: Any) -> Replayed:
     try:
         game = game_from_record(record)
     except TriviumRecordError as exc:
@@ -136,19 +160,19 @@ def check_trivium(record: Any, claimed: Any) -> tuple[dict, tuple[SeatResult, ..
     if claim is not None and claim != scores:
         raise Refused(f"the table's scores {claim} do not replay: the engine scores {scores}", "scores")
     winner = rec["result"]["winner"]
-    seats = tuple(SeatResult(s, names[s], scores[s], s == winner, False) for s in range(len(names)))
-    return rec, seats, rec["result"]["combination"], None
+    seats = tuple(SeatResult(s, names[s], scores[s], False, False, winner=s == winner) for s in range(len(names)))
+    return Replayed("trivium", rec, seats, combination=rec["result"]["combination"])
 
 
-def check_record(record: Any, claimed: Any = None) -> tuple[str, dict, tuple[SeatResult, ...], str | None, bool | None]:
-    """Replay a record of either game: (game, normalised record, seats, contract, won)."""
+def check_record(record: Any, claimed: Any = None) -> Replayed:
+    """Replay a record of either game."""
     if not isinstance(record, Mapping):
         raise Refused("expected a deal record (a JSON object)", "record")
     fmt = record.get("format")
     if fmt == "tarot-deal/1":
-        return ("french-tarot", *check_tarot(record, claimed))
+        return check_tarot(record, claimed)
     if fmt == "trivium-game/1":
-        return ("trivium", *check_trivium(dict(record), claimed))
+        return check_trivium(dict(record), claimed)
     raise Refused(f"expected 'tarot-deal/1' or 'trivium-game/1', got {fmt!r}", "record.format")
 
 
@@ -164,8 +188,7 @@ def check_publication(body: Any) -> CheckedDeal:
         raise Refused(f"expected a round number 1..999, got {rnd!r}", "round")
     if "record" not in body:
         raise Refused("missing field", "record")
-    game, rec, seats, contract, won = check_record(body["record"], body.get("scores"))
-    return CheckedDeal(uid, game, rec, seats, contract, won, rnd)
+    return CheckedDeal.of(uid, check_record(body["record"], body.get("scores")), rnd)
 
 
 def parse_body(raw: bytes) -> Any:
@@ -177,5 +200,5 @@ def parse_body(raw: bytes) -> Any:
         raise Refused(f"not JSON: {exc}") from None
 
 
-__all__ = ["Refused", "CheckedDeal", "SeatResult", "check_publication", "check_record", "parse_body",
+__all__ = ["Refused", "CheckedDeal", "Replayed", "SeatResult", "check_publication", "check_record", "parse_body",
            "canonical_json"]
