@@ -30,6 +30,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from device.app.registry import game_for
+from device.web import serving
 from device.web.feed import ChangeFeed
 from device.club.committer import GroupCommit
 from device.club.records import MAX_BODY, CheckedDeal, Refused, check_publication, parse_body
@@ -538,20 +539,8 @@ def create_app(store: ClubStore) -> Starlette:
 
 
 def make_server(app: Starlette, host: str, port: int, feed: ChangeFeed | None = None):
-    """A uvicorn server for ``app`` that ends the open event streams first when it stops."""
-    import uvicorn
-
+    """A uvicorn server for the club's ``app`` (:func:`device.web.serving.make_server`): it ends the open
+    event streams first when it stops, then answers the publications still queued."""
     club = getattr(app.state, "club", None)
-    feed = feed or getattr(club, "feed", None)
-
-    class Server(uvicorn.Server):
-        async def shutdown(self, sockets=None):
-            if feed is not None:
-                feed.close()
-            await super().shutdown(sockets)
-            if club is not None:
-                club.close()
-
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=2, lifespan="off")
-    return Server(config)
+    return serving.make_server(app, host, port, feed or getattr(club, "feed", None),
+                               on_close=None if club is None else club.close)

@@ -1,0 +1,29 @@
+"""The table's page (device/web) stands below the club and the commands: it imports neither."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+WEB = Path(__file__).resolve().parents[2] / "device" / "web"
+ABOVE = ("device.club", "device.commands")
+
+
+def test_no_module_of_device_web_names_the_club_or_the_commands():
+    found = []
+    for path in sorted(WEB.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path.name}: {n}" for n in names if n.startswith(ABOVE)]
+    assert not found
+
+
+def test_serving_the_table_page_loads_nothing_of_the_club_or_the_commands():
+    code = ("import sys, device.web.server, device.web.table_state;"
+            "page = device.web.server.TablePage('127.0.0.1', 0).start(); page.stop();"
+            f"print(sorted(m for m in sys.modules if m.startswith({ABOVE!r})))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.strip() == "[]"
