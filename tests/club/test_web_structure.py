@@ -1,4 +1,5 @@
-"""The table's page (device/web) stands below the club and the commands: it imports neither."""
+"""The table's page (device/web) stands below the club and the commands: it imports neither; the games
+(device/games) stand below both network parts: how a game shows on the page is its own page module."""
 
 from __future__ import annotations
 
@@ -7,18 +8,28 @@ import subprocess
 import sys
 from pathlib import Path
 
-WEB = Path(__file__).resolve().parents[2] / "device" / "web"
+DEVICE = Path(__file__).resolve().parents[2] / "device"
+WEB = DEVICE / "web"
 ABOVE = ("device.club", "device.commands")
 
 
-def test_no_module_of_device_web_names_the_club_or_the_commands():
+def imports_of(folder: Path, above: tuple[str, ...]) -> list[str]:
+    """Every import (at the top or inside a function) of a module under ``folder`` that names ``above``."""
     found = []
-    for path in sorted(WEB.rglob("*.py")):
+    for path in sorted(folder.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = ([a.name for a in node.names] if isinstance(node, ast.Import)
                      else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-            found += [f"{path.name}: {n}" for n in names if n.startswith(ABOVE)]
-    assert not found
+            found += [f"{path.relative_to(DEVICE)}: {n}" for n in names if n.startswith(above)]
+    return found
+
+
+def test_no_module_of_device_web_names_the_club_or_the_commands():
+    assert imports_of(WEB, ABOVE) == []
+
+
+def test_no_game_names_the_table_page_or_the_club():
+    assert imports_of(DEVICE / "games", ("device.web", "device.club", "device.commands")) == []
 
 
 def test_serving_the_table_page_loads_nothing_of_the_club_or_the_commands():
