@@ -42,10 +42,14 @@ def N_(message: str) -> str:
 DECIMAL_COMMA = frozenset({"fr", "es"})  # the languages that write 53,5 for 53.5
 
 
-def number(value: float, lang: str = "en") -> str:
+def number(value: float, lang: str = "en", places: int | None = None) -> str:
     """A score or a count of points as ``lang`` writes it: ``41``, ``27.5`` (English),
-    ``27,5`` (French, Spanish); whole numbers without a decimal part."""
-    text = str(int(value)) if value == int(value) else f"{value:g}"
+    ``27,5`` (French, Spanish); whole numbers without a decimal part, unless ``places``
+    asks for that many decimals (``29.5`` frames/s)."""
+    if places is not None:
+        text = f"{value:.{places}f}"
+    else:
+        text = str(int(value)) if value == int(value) else f"{value:g}"
     return text.replace(".", ",") if lang in DECIMAL_COMMA else text
 
 

@@ -103,3 +103,11 @@ def test_half_points_are_written_as_the_language_writes_decimals(lang, made, poi
     target = {i.shown for i in _texts(TargetView("garde", "Bertrand", oudlers=2, needs=41, has=27.5,
                                                  tricks_left=9), lang)}
     assert has in target and "41" in target
+
+
+@pytest.mark.parametrize("lang, fps", [("en", "12.5 frames/s"), ("fr", "12,5 images/s"), ("es", "12,5 imágenes/s")])
+def test_the_camera_status_writes_its_frame_rate_as_the_language_writes_decimals(lang, fps):
+    from dataclasses import replace
+
+    view = replace(examples(lang)["camera"], fps=12.5)
+    assert fps in {i.shown for i in _texts(view, lang)}
