@@ -4,8 +4,8 @@ Each game is one folder of ``device/games/`` (a plug-in of the table app) whose 
 ``GAME``, a :class:`Game`: its kind (as the configuration and the deal log
 name it), its player range, its engine state and operation codec, and what
 the table app needs of it: its controller, its menus, its screens, its
-simulated script and its demo, and how the table's page and the club show it
-(its ``page`` module). Adding a third game means adding one folder;
+simulated script and its demo, and how the table's page shows it (its
+``page`` module). Adding a third game means adding one folder;
 nothing outside this module ever asks which game is played.
 
 The engine states all keep the one game contract (:mod:`engine.contract`):
@@ -54,7 +54,7 @@ class Game:
     aliases: tuple[str, ...] = ()              # other names the command line accepts
     simulated_hint: Callable[[Any, int], str] | None = None  # (game config, seed) -> what to enter to follow it
     page: Any = None              # the table's page: deal_view(state, names, lang) (the deal in progress),
-                                  # sheet_row(record, names, lang) (a finished deal), result_label(fields, lang)
+                                  # sheet_row(record, names, lang) (a finished deal's row of the sheet)
 
     # ------------------------------------------------------------ the engine, for the session
     def new_state(self, game, setup: dict[str, Any]) -> Any:

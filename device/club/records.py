@@ -23,6 +23,8 @@ from typing import Any, Mapping
 
 from engine.errors import TarotmateError
 from engine.tarot.record import RecordError, deal_from_record, replay_deal
+from engine.tarot.tables import CONTRACT_LABEL
+from engine.trivium.combinations import DISPLAY as COMBINATION_LABEL
 from engine.trivium.record import RecordError as TriviumRecordError, game_from_record, game_to_record
 
 UID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
@@ -191,6 +193,18 @@ def check_publication(body: Any) -> CheckedDeal:
     return CheckedDeal.of(uid, check_record(body["record"], body.get("scores")), rnd)
 
 
+def result_label(deal: Mapping[str, Any]) -> str:
+    """What a stored deal was, in English as the engines name it (the club's pages): French tarot's
+    contract (``Garde sans``; ``Passed`` when nobody took), Trivium's combination (``GRAN MAESTRE``;
+    ``No winner``). The club reads them from the engines it replays with, not from the device's games,
+    so that the server loads no screen, camera or menu code."""
+    if deal.get("game") == "trivium":
+        combination = deal.get("combination")
+        return COMBINATION_LABEL.get(combination, combination) if combination else "No winner"
+    contract = deal.get("contract")
+    return CONTRACT_LABEL.get(contract, contract) if contract else "Passed"
+
+
 def parse_body(raw: bytes) -> Any:
     if len(raw) > MAX_BODY:
         raise Refused(f"the request is over {MAX_BODY // 1024} kB")
@@ -201,4 +215,4 @@ def parse_body(raw: bytes) -> Any:
 
 
 __all__ = ["Refused", "CheckedDeal", "Replayed", "SeatResult", "check_publication", "check_record", "parse_body",
-           "canonical_json"]
+           "canonical_json", "result_label"]

@@ -29,11 +29,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from device.app.registry import game_for
 from device.web import serving
 from device.web.feed import ChangeFeed
 from device.club.committer import GroupCommit
-from device.club.records import MAX_BODY, CheckedDeal, Refused, check_publication, parse_body
+from device.club.records import MAX_BODY, CheckedDeal, Refused, check_publication, parse_body, result_label
 from device.club.store import ClubStore, ClubTable, Stored
 
 COOKIE = "tarotmate_director"
@@ -44,12 +43,6 @@ REPLAY_THREADS = 2
 
 CSV_COLUMNS = ["session", "deal", "table", "round", "game", "contract", "won", "seat", "player", "score",
                "taker", "partner", "corrected", "voided", "received_at", "combination", "winner"]
-
-
-def result_label(deal: dict[str, Any]) -> str:
-    """What a stored deal was, as its game names it (``Garde sans``, ``Passed``, ``TRIVIUM``): the
-    club's pages are in English."""
-    return game_for(deal["game"]).page.result_label(deal, "en")
 
 
 class NotPublished(Exception):

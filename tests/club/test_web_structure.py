@@ -38,3 +38,19 @@ def test_serving_the_table_page_loads_nothing_of_the_club_or_the_commands():
             f"print(sorted(m for m in sys.modules if m.startswith({ABOVE!r})))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_club_server_names_its_deals_without_loading_the_devices_games(tmp_path):
+    """The club's pages name a deal's result from the engines (``device.club.records.result_label``):
+    the server loads no screen, camera or menu code (about 20 MiB of PIL and numpy)."""
+    code = ("import sys; from device.club.db import Database; from device.club.store import ClubStore;"
+            "from device.club.server import ClubApp, result_label;"
+            f"app = ClubApp(ClubStore(Database({str(tmp_path / 'club.db')!r})));"
+            "assert app.board_data(None)['tables'] == [];"
+            "labels = [result_label({'game': 'trivium', 'combination': 'gran_maestre'}),"
+            "          result_label({'game': 'french-tarot', 'contract': 'garde_sans'}),"
+            "          result_label({'game': 'french-tarot', 'contract': None})];"
+            "app.close();"
+            "print(labels, sorted(m for m in ('PIL', 'numpy', 'device.games', 'device.screens') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.strip() == "['GRAN MAESTRE', 'Garde sans', 'Passed'] []"

@@ -28,11 +28,6 @@ def contract_label(contract: str | None, lang: str = "en") -> str:
     return tr(CONTRACT_NAMES.get(contract, contract)) if contract else tr(PASSED)
 
 
-def result_label(fields: Mapping[str, Any], lang: str = "en") -> str:
-    """What a finished deal was, from its ``contract`` field (a club deal, a sheet row)."""
-    return contract_label(fields.get("contract"), lang)
-
-
 def _card(code: str) -> dict[str, str]:
     return {"code": code, "name": short_name(code)}
 

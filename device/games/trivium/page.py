@@ -26,11 +26,6 @@ def combination_label(combination: str | None, lang: str = "en") -> str:
     return DISPLAY.get(combination, combination)
 
 
-def result_label(fields: Mapping[str, Any], lang: str = "en") -> str:
-    """What a finished game was, from its ``combination`` field (a club deal, a sheet row)."""
-    return combination_label(fields.get("combination"), lang)
-
-
 def outcome_text(winner: str | None, combination: str | None, points: float | None, lang: str = "en") -> str:
     """``Marta wins · TRIVIUM · 63 points``, or ``No winner``."""
     tr = translator(lang)
