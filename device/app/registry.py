@@ -54,7 +54,8 @@ class Game:
     aliases: tuple[str, ...] = ()              # other names the command line accepts
     simulated_hint: Callable[[Any, int], str] | None = None  # (game config, seed) -> what to enter to follow it
     page: Any = None              # the table's page: deal_view(state, names, lang) (the deal in progress),
-                                  # sheet_row(record, names, lang) (a finished deal's row of the sheet)
+                                  # sheet_row(record, names, lang) (a finished deal's row of the sheet),
+                                  # SHEET_HEADING (the message id of the sheet's column of those rows)
 
     # ------------------------------------------------------------ the engine, for the session
     def new_state(self, game, setup: dict[str, Any]) -> Any:

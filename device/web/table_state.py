@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from device.app.registry import game_for
+from device.i18n import translator
 from device.web.views import history_label, page_state, sheet_view
 
 
@@ -27,4 +28,5 @@ def table_page_state(log: Any, game: Any, state: Any, title: str = "Tarotmate",
                         "totals": totals})
         if len(history) >= history_games:
             break
-    return page_state(title, names, current, sheet_view(names, rows), history, club, lang)
+    sheet = sheet_view(names, rows, translator(lang)(page.SHEET_HEADING))
+    return page_state(title, names, current, sheet, history, club, lang)

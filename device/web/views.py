@@ -21,7 +21,6 @@ LABELS = {
     "tricks_played": N_("Tricks played"),
     "sheet": N_("Score sheet"),
     "deal": N_("Deal"),
-    "contract": N_("Contract"),
     "total": N_("Total"),
     "earlier": N_("Earlier games"),
     "none_yet": N_("None yet."),
@@ -46,9 +45,10 @@ def history_label(number: int, game_title: str, lang: str = "en") -> str:
     return tr(GAME_LABEL).format(n=number, game=tr(game_title))
 
 
-def sheet_view(names: Sequence[str], deals: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def sheet_view(names: Sequence[str], deals: Sequence[dict[str, Any]], heading: str = "") -> dict[str, Any]:
     """The score sheet from the finished deals, each ``{"scores": [...], "label": ...}`` and the
-    fields of its game's row (``device/games/<game>/page.py``'s ``sheet_row``)."""
+    fields of its game's row (``device/games/<game>/page.py``'s ``sheet_row``); ``heading`` names the
+    column of the labels (``Contract``, ``Combination``)."""
     totals = [0] * len(names)
     rows, running = [], [[] for _ in names]
     for i, d in enumerate(deals):
@@ -58,7 +58,7 @@ def sheet_view(names: Sequence[str], deals: Sequence[dict[str, Any]]) -> dict[st
             running[seat].append(t)
         row = {key: value for key, value in d.items() if key != "scores"}
         rows.append({**row, "number": i + 1, "scores": scores, "totals": list(totals)})
-    return {"names": list(names), "rows": rows, "totals": totals, "running": running}
+    return {"names": list(names), "heading": heading, "rows": rows, "totals": totals, "running": running}
 
 
 def page_state(title: str, names: Sequence[str], deal: dict[str, Any] | None,

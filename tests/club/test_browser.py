@@ -129,6 +129,8 @@ def test_a_finished_trivium_game_shows_its_winner_combination_and_points(browser
             assert "made by" not in browser.find_element("id", "deal").text
             cells = [c.text for c in browser.find_elements("css selector", "#sheet-body td.result")]
             assert cells == ["CUADRIVIUM (Ana)", "GRAN MAESTRE (Luis)"]  # not "passed"
+            assert [c.text for c in browser.find_elements("css selector", "#sheet-head th")][:2] == ["Deal",
+                                                                                                   "Combination"]
             assert [c.text for c in browser.find_elements("css selector", "#sheet-totals th")][2:] == ["50", "200", "0"]
             assert not browser.find_element("id", "tricks-box").is_displayed()  # no tricks in Trivium
             screenshot(browser, "table-page-trivium.png")
@@ -137,7 +139,8 @@ def test_a_finished_trivium_game_shows_its_winner_combination_and_points(browser
             wait_until(browser, "return document.getElementById('status').textContent === 'En direct'")
             assert browser.find_element("id", "target").text == "Luis gagne · GRAN MAESTRE · 200 points"
             assert browser.find_element("css selector", "[data-label='sheet']").text == "Feuille de marque"
-            assert [c.text for c in browser.find_elements("css selector", "#sheet-head th")][:2] == ["Donne", "Contrat"]
+            assert [c.text for c in browser.find_elements("css selector", "#sheet-head th")][:2] == ["Donne",
+                                                                                                   "Combinaison"]
             assert browser.execute_script("return document.documentElement.lang") == "fr"
         finally:
             page.stop()

@@ -137,7 +137,7 @@ def test_a_finished_trivium_game_shows_its_winner_combination_and_points(tmp_pat
         assert [(r["winner"], r["combination"], r["points"]) for r in rows] == [("Ana", "cuadrivium", 50),
                                                                                ("Luis", "gran_maestre", 200)]
         assert all(r["contract"] is None and r["taker"] is None for r in rows)  # no tarot field overloaded
-        assert state["sheet"]["totals"] == [50, 200, 0]
+        assert state["sheet"]["totals"] == [50, 200, 0] and state["sheet"]["heading"] == "Combination"
         french = table_page_state(log, session.game, session.state, "Window", lang="fr")
         assert french["deal"]["outcome"] == "Luis gagne · GRAN MAESTRE · 200 points"
         assert french["labels"]["sheet"] == "Feuille de marque" and french["lang"] == "fr"

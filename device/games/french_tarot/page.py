@@ -20,6 +20,7 @@ PHASE_NAMES = {Phase.BIDDING: N_("Bidding"), Phase.CALLING: N_("Calling a card")
                Phase.ECART: N_("The écart"), Phase.PLAY: N_("Playing"), Phase.DONE: N_("Deal over"),
                Phase.REDEAL: N_("Everyone passed")}
 PASSED = N_("Passed")
+SHEET_HEADING = N_("Contract")  # the score sheet's column of what each deal was
 
 
 def contract_label(contract: str | None, lang: str = "en") -> str:

@@ -17,6 +17,7 @@ from engine.trivium.state import Phase
 
 PHASE_NAMES = {Phase.DEAL: N_("Dealing"), Phase.PLAY: N_("Playing"), Phase.FINISHED: N_("Game over")}
 NO_WINNER = N_("No winner")
+SHEET_HEADING = N_("Combination")  # the score sheet's column of what each game was
 
 
 def combination_label(combination: str | None, lang: str = "en") -> str:

@@ -3,7 +3,7 @@
 (function () {
   var COLOURS = ["#9b1d20", "#1d5f9b", "#2e7d32", "#b26a00", "#6a1b9a"];
   var chart = null, chartKey = "";
-  var L = {waiting: "Waiting for the first deal", to_play: "{player} to play", deal: "Deal", contract: "Contract",
+  var L = {waiting: "Waiting for the first deal", to_play: "{player} to play", deal: "Deal",
            total: "Total", none_yet: "None yet.", live: "Live", reconnecting: "Reconnecting…",
            chart_deal: "deal", chart_total: "total"};  // the page's words; each state brings them in the device's language
   function $(id) { return document.getElementById(id); }
@@ -39,7 +39,7 @@
   }
 
   function renderSheet(sheet) {
-    fill($("sheet-head"), [el("th", L.deal), el("th", L.contract)].concat(sheet.names.map(function (n) { return el("th", n, "num"); })));
+    fill($("sheet-head"), [el("th", L.deal), el("th", sheet.heading || "")].concat(sheet.names.map(function (n) { return el("th", n, "num"); })));
     fill($("sheet-body"), sheet.rows.map(function (r) {
       var tr = el("tr");
       tr.appendChild(el("td", String(r.number)));
@@ -56,7 +56,7 @@
     if (!window.uPlot || !sheet.rows.length) { if (chart) { chart.destroy(); chart = null; } box.textContent = ""; return; }
     var xs = sheet.rows.map(function (r) { return r.number; });
     var data = [xs].concat(sheet.running);
-    var key = sheet.names.join("|");
+    var key = sheet.names.join("|") + "|" + L.chart_deal;  // a new language draws new axes
     if (chart && key === chartKey) { chart.setData(data); return; }
     if (chart) chart.destroy();
     box.textContent = "";
