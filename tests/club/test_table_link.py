@@ -163,3 +163,19 @@ def test_the_page_speaks_the_devices_language_and_writes_its_decimals(tmp_path):
         assert en["outcome"].endswith(verdict)
         state = table_page_state(log, session.game, session.state, "Window", lang="es")
         assert state["labels"]["deal"] == "Mano" and state["labels"]["live"] == "En directo"
+
+
+def test_the_page_follows_the_language_of_the_devices_screens(tmp_path):
+    from device.app.online import Online
+    from device.config import config_from_dict
+
+    config = config_from_dict({"game": {"names": NAMES}, "display": {"kind": "dummy"}, "ui": {"language": "es"},
+                               "club": {"table_name": "Ventana"}})
+    sent: list[dict] = []
+    with DealLog.open(tmp_path / "log.db") as log:
+        session = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="t")
+        online = Online(config, log, report=lambda text: sent.append({"report": text}))
+        online.page = type("Page", (), {"update": lambda self, state: sent.append(state)})()
+        online.update(session)
+    assert [(s["title"], s["lang"], s["labels"]["sheet"], s["deal"]["phase_label"]) for s in sent] == [
+        ("Ventana", "es", "Hoja de puntos", "Subasta")]
