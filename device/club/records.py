@@ -23,9 +23,11 @@ from typing import Any, Mapping
 
 from engine.errors import TarotmateError
 from engine.tarot.record import RecordError, deal_from_record, replay_deal
+from engine.tarot.state import Phase as TarotPhase
 from engine.tarot.tables import CONTRACT_LABEL
 from engine.trivium.combinations import DISPLAY as COMBINATION_LABEL
 from engine.trivium.record import RecordError as TriviumRecordError, game_from_record, game_to_record
+from engine.trivium.state import Phase as TriviumPhase
 
 UID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 MAX_NAME = 40
@@ -130,7 +132,7 @@ def check_tarot(record: Any, claimed: Any) -> Replayed:
         raise Refused(exc.problem, f"record.{exc.field}" if exc.field else "record") from None
     n = deal.players
     names = _names(record.get("names"), n, "record.names")
-    if deal.phase not in ("done", "redeal"):
+    if deal.phase not in (TarotPhase.DONE, TarotPhase.REDEAL):
         raise Refused(f"the deal is not finished ({len(deal.tricks)} tricks)", "record.tricks")
     replay = replay_deal(deal)
     scores = replay["scores"]
@@ -155,7 +157,7 @@ def check_trivium(record: Any, claimed: Any) -> Replayed:
         raise Refused(f"the record does not replay: {exc}", "record") from None
     rec = game_to_record(game)
     names = _names(rec["players"], len(rec["players"]), "record.players")
-    if game.phase != "finished":
+    if game.phase is not TriviumPhase.FINISHED:
         raise Refused("the game is not finished", "record.operations")
     scores = rec["result"]["scores"]
     claim = _claimed_scores(claimed, len(names))
