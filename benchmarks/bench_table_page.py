@@ -27,12 +27,12 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = r"""
 import sys, time, json
 from device.web.server import TablePage
-from device.web.views import page_state, sheet_view, deal_view
+from device.games.french_tarot.page import deal_view, sheet_row
+from device.web.views import page_state, sheet_view
 from engine.tarot.simulate import random_deal
 names = ["Ana", "Luis", "Marta", "Pau"]
 deals = [random_deal(4, s) for s in range(12)]
-sheet = sheet_view(names, [{"scores": list(d.result().scores), "contract": d.contract, "taker": d.taker,
-                            "won": d.result().won} for d in deals])
+sheet = sheet_view(names, [{"scores": list(d.result().scores), **sheet_row(d.to_record(), names)} for d in deals])
 page = TablePage("127.0.0.1", int(sys.argv[1])).start()
 page.update(page_state("Bench table", names, deal_view(deals[-1], names), sheet))
 print("ready", flush=True)

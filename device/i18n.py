@@ -39,6 +39,20 @@ def N_(message: str) -> str:
     return message
 
 
+DECIMAL_COMMA = frozenset({"fr", "es"})  # the languages that write 53,5 for 53.5
+
+
+def number(value: float, lang: str = "en", places: int | None = None) -> str:
+    """A score or a count of points as ``lang`` writes it: ``41``, ``27.5`` (English),
+    ``27,5`` (French, Spanish); whole numbers without a decimal part, unless ``places``
+    asks for that many decimals (``29.5`` frames/s)."""
+    if places is not None:
+        text = f"{value:.{places}f}"
+    else:
+        text = str(int(value)) if value == int(value) else f"{value:g}"
+    return text.replace(".", ",") if lang in DECIMAL_COMMA else text
+
+
 def check_language(lang: str) -> str:
     if lang not in LANGUAGES:
         raise TarotmateError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
@@ -130,7 +144,7 @@ def compiled(lang: str) -> bytes:
 
 
 SOURCES = ("screens", "app/flows.py", "app/setup_menu.py", "hardware/buttons.py", "hardware/display.py", "hardware/buzzer.py",
-           "app/menu_driver.py", "app/views.py", "app/online.py", "games")
+           "app/menu_driver.py", "app/views.py", "app/online.py", "games", "web")
 _MARKERS = {"N_", "tr", "_"}
 
 

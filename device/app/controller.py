@@ -31,7 +31,10 @@ them before the engine applies them. It never decides a rule itself:
 Decisions the controller understands, beyond ``device.app.flows``':
 ``('card', code)``, ``('chien', codes)``, ``('ecart', codes_or_None[, trumps_shown])``,
 ``('poignee', seat, level, shown)``, ``('misere', seat, kind)``,
-``('petit_sec', seat)`` and, in Trivium, ``('op', operation_dict)``.
+``('petit_sec', seat)`` and, in Trivium, ``('op', operation_dict)``. Each is taken by
+the controller's method marked ``@decides(kind)`` (:mod:`device.app.decisions`),
+whose signature says the arguments: a decision that does not fit it is an alert
+naming the argument, before the method runs.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from device.app.decisions import MalformedDecision, decides, handlers_of
 from device.app.session import GameSession
 from engine.errors import TarotmateError
 from vision.events import APPEARED, CLEARED, MOVED, REMOVED, UNCERTAIN, TableEvent
@@ -162,17 +166,17 @@ class Controller:
     def on_decision(self, decision: tuple) -> list[Notice]:
         if not decision:
             return []
-        kind, args = decision[0], decision[1:]
-        handler = getattr(self, f"_decide_{kind}", None)
+        kind, args = decision[0], tuple(decision[1:])
+        handler = handlers_of(type(self)).get(kind)
         if handler is None:
             notices = [Notice(INFO, f"decision {kind!r} has no meaning in {self.session.rules.kind}")]
         else:
             try:
-                notices = handler(*args)
+                notices = handler.take(self, args)  # the arguments are checked first: a handler's own
+            except MalformedDecision as exc:        # errors are not taken for a malformed decision
+                notices = [Notice(ALERT, f"decision {decision!r} is malformed ({exc.argument}: {exc.problem})")]
             except TarotmateError as exc:  # a bad card code, a finished deal...
                 notices = [Notice(ALERT, f"{kind}: {exc}")]
-            except TypeError as exc:
-                notices = [Notice(ALERT, f"decision {decision!r} is malformed ({exc})")]
         return self._remember(notices)
 
     def _remember(self, notices: list[Notice]) -> list[Notice]:
@@ -241,9 +245,11 @@ class Controller:
         Rules-free vision receives it (:attr:`vision.tracker.Tracker.possible`)."""
         return None
 
+    @decides("confirm_card")
     def _decide_confirm_card(self, code: str) -> list[Notice]:
         return self._resolve(code)
 
+    @decides("correct_card")
     def _decide_correct_card(self, code: str) -> list[Notice]:
         """With a card pending: that card really is ``code``. With nothing
         pending (the menu's "Correct a card"): enter ``code`` by hand, as the
@@ -252,17 +258,21 @@ class Controller:
             return self._decide_card(code)
         return self._resolve(code)
 
+    @decides("card")
     def _decide_card(self, code: str) -> list[Notice]:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    @decides("reject_card")
     def _decide_reject_card(self, *_: Any) -> list[Notice]:
         if self.pending:
             self.pending.pop(0)
         return [Notice(INFO, "not a card: ignored")]
 
+    @decides("cancel")
     def _decide_cancel(self, *_: Any) -> list[Notice]:
         return []
 
+    @decides("undo")
     def _decide_undo(self, *_: Any) -> list[Notice]:
         op = self.session.undo()
         self.reset_collections()
@@ -270,6 +280,7 @@ class Controller:
             return [Notice(INFO, "nothing to undo in this deal")]
         return [Notice(APPLIED, f"undone: {op.to_dict()}", op)]
 
+    @decides("new_deal")
     def _decide_new_deal(self, *_: Any) -> list[Notice]:
         if not self.session.deal_over:
             return [Notice(ALERT, "the deal is not over: finish it (or undo) before a new deal")]
@@ -281,6 +292,7 @@ class Controller:
         self.reset_collections()
         return [Notice(APPLIED, f"deal {self.session.deal.number} starts")]
 
+    @decides("end_game")
     def _decide_end_game(self, *_: Any) -> list[Notice]:
         """Close the game (a deal in progress is kept in the log without a
         score) and start a new one with the same players."""

@@ -127,7 +127,8 @@ class Online:
 
                 club = {"text": self.link.status_text()} if self.link is not None else None
                 self.page.update(table_page_state(self.log, session.game, session.state,
-                                                  self.config.club.table_name, club))
+                                                  self.config.club.table_name, club,
+                                                  lang=self.config.ui.language))  # the OLED's language
         except Exception as exc:  # a page or a club problem never stops the game
             self.report(f"online: {exc}")
 

@@ -4,7 +4,8 @@ Each game is one folder of ``device/games/`` (a plug-in of the table app) whose 
 ``GAME``, a :class:`Game`: its kind (as the configuration and the deal log
 name it), its player range, its engine state and operation codec, and what
 the table app needs of it: its controller, its menus, its screens, its
-simulated script and its demo. Adding a third game means adding one folder;
+simulated script and its demo, and how the table's page shows it (its
+``page`` module). Adding a third game means adding one folder;
 nothing outside this module ever asks which game is played.
 
 The engine states all keep the one game contract (:mod:`engine.contract`):
@@ -32,6 +33,7 @@ class Game:
 
     kind: str                     # "french-tarot": the configuration's game.kind, the deal log's kind
     key: str                      # "tarot": the menus' and the screens' short name
+    title: str                    # "French tarot": the name the menus and the pages show (a message id)
     players: tuple[int, int]      # fewest and most players
     default_players: int
     order: int                    # place in the menus and in the lists of games
@@ -51,7 +53,9 @@ class Game:
     variants: tuple[tuple[str, str], ...] = ()  # the setup menu's (label, key) of each variant
     aliases: tuple[str, ...] = ()              # other names the command line accepts
     simulated_hint: Callable[[Any, int], str] | None = None  # (game config, seed) -> what to enter to follow it
-    page_view: Callable[[Any, Any], dict] | None = None  # (engine state, names) -> the table page's deal in progress
+    page: Any = None              # the table's page: deal_view(state, names, lang) (the deal in progress),
+                                  # sheet_row(record, names, lang) (a finished deal's row of the sheet),
+                                  # SHEET_HEADING (the message id of the sheet's column of those rows)
 
     # ------------------------------------------------------------ the engine, for the session
     def new_state(self, game, setup: dict[str, Any]) -> Any:

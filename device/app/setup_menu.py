@@ -12,7 +12,6 @@ from typing import Sequence
 from device.app.flows import Decision, Flow, Step
 from device.app.registry import game_of_key, games
 from device.i18n import N_
-from device.screens.labels import GAME_NAMES
 from engine.errors import TarotmateError
 
 
@@ -29,7 +28,7 @@ class SetupFlow(Flow):
         self.game = self.variant = ""
         self.count = 0
         self.players: list[str] = []
-        choices = [(self.tr(GAME_NAMES[g.key]), g.key) for g in games()]
+        choices = [(self.tr(g.title), g.key) for g in games()]
         self.push(Step(self.tr(N_("Game")), choices, self._game))
 
     def _game(self, game: str) -> list[Decision]:

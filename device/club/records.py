@@ -23,7 +23,11 @@ from typing import Any, Mapping
 
 from engine.errors import TarotmateError
 from engine.tarot.record import RecordError, deal_from_record, replay_deal
+from engine.tarot.state import Phase as TarotPhase
+from engine.tarot.tables import CONTRACT_LABEL
+from engine.trivium.combinations import DISPLAY as COMBINATION_LABEL
 from engine.trivium.record import RecordError as TriviumRecordError, game_from_record, game_to_record
+from engine.trivium.state import Phase as TriviumPhase
 
 UID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 MAX_NAME = 40
@@ -41,16 +45,34 @@ class Refused(TarotmateError):
 
 @dataclass(frozen=True)
 class SeatResult:
+    """A seat of a stored deal: ``taker`` and ``partner`` are French tarot's sides, ``winner`` the seat
+    that won a Trivium game."""
+
     seat: int
     name: str
     score: int
     taker: bool
     partner: bool
+    winner: bool = False
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """What the engine's replay of a record says: the game's kind, the record as kept, the seats, and
+    the game's own result: French tarot's ``contract`` and ``won``, Trivium's ``combination``."""
+
+    game: str  # "french-tarot" | "trivium"
+    record: dict[str, Any]
+    seats: tuple[SeatResult, ...]
+    contract: str | None = None
+    won: bool | None = None
+    combination: str | None = None
 
 
 @dataclass(frozen=True)
 class CheckedDeal:
-    """A replayed record: what the store keeps of it."""
+    """A replayed record: what the store keeps of it (``contract`` and ``won`` for French tarot,
+    ``combination`` for Trivium)."""
 
     uid: str
     game: str  # "french-tarot" | "trivium"
@@ -59,6 +81,12 @@ class CheckedDeal:
     contract: str | None
     won: bool | None
     round: int | None
+    combination: str | None = None
+
+    @classmethod
+    def of(cls, uid: str, replayed: Replayed, round_: int | None) -> "CheckedDeal":
+        return cls(uid, replayed.game, replayed.record, replayed.seats, replayed.contract, replayed.won, round_,
+                   replayed.combination)
 
     @property
     def scores(self) -> list[int]:
@@ -96,7 +124,7 @@ def _claimed_scores(value: Any, count: int) -> list[int] | None:
     return value
 
 
-def check_tarot(record: Any, claimed: Any) -> tuple[dict, tuple[SeatResult, ...], str | None, bool | None]:
+def check_tarot(record: Any, claimed: Any) -> Replayed:
     """Replay a ``tarot-deal/1`` record (validated once, by the engine); the record is kept as sent."""
     try:
         deal = deal_from_record(record)
@@ -104,7 +132,7 @@ def check_tarot(record: Any, claimed: Any) -> tuple[dict, tuple[SeatResult, ...]
         raise Refused(exc.problem, f"record.{exc.field}" if exc.field else "record") from None
     n = deal.players
     names = _names(record.get("names"), n, "record.names")
-    if deal.phase not in ("done", "redeal"):
+    if deal.phase not in (TarotPhase.DONE, TarotPhase.REDEAL):
         raise Refused(f"the deal is not finished ({len(deal.tricks)} tricks)", "record.tricks")
     replay = replay_deal(deal)
     scores = replay["scores"]
@@ -117,10 +145,10 @@ def check_tarot(record: Any, claimed: Any) -> tuple[dict, tuple[SeatResult, ...]
     seats = tuple(SeatResult(s, names[s], scores[s], s == deal.taker,
                              partner is not None and s == partner and s != deal.taker)
                   for s in range(n))
-    return dict(record), seats, deal.contract, replay["won"]
+    return Replayed("french-tarot", dict(record), seats, contract=deal.contract, won=replay["won"])
 
 
-def check_trivium(record: Any, claimed: Any) -> tuple[dict, tuple[SeatResult, ...], str | None, bool | None]:
+def check_trivium(record: Any, claimed: Any) -> Replayed:
     try:
         game = game_from_record(record)
     except TriviumRecordError as exc:
@@ -129,26 +157,26 @@ def check_trivium(record: Any, claimed: Any) -> tuple[dict, tuple[SeatResult, ..
         raise Refused(f"the record does not replay: {exc}", "record") from None
     rec = game_to_record(game)
     names = _names(rec["players"], len(rec["players"]), "record.players")
-    if game.phase != "finished":
+    if game.phase is not TriviumPhase.FINISHED:
         raise Refused("the game is not finished", "record.operations")
     scores = rec["result"]["scores"]
     claim = _claimed_scores(claimed, len(names))
     if claim is not None and claim != scores:
         raise Refused(f"the table's scores {claim} do not replay: the engine scores {scores}", "scores")
     winner = rec["result"]["winner"]
-    seats = tuple(SeatResult(s, names[s], scores[s], s == winner, False) for s in range(len(names)))
-    return rec, seats, rec["result"]["combination"], None
+    seats = tuple(SeatResult(s, names[s], scores[s], False, False, winner=s == winner) for s in range(len(names)))
+    return Replayed("trivium", rec, seats, combination=rec["result"]["combination"])
 
 
-def check_record(record: Any, claimed: Any = None) -> tuple[str, dict, tuple[SeatResult, ...], str | None, bool | None]:
-    """Replay a record of either game: (game, normalised record, seats, contract, won)."""
+def check_record(record: Any, claimed: Any = None) -> Replayed:
+    """Replay a record of either game."""
     if not isinstance(record, Mapping):
         raise Refused("expected a deal record (a JSON object)", "record")
     fmt = record.get("format")
     if fmt == "tarot-deal/1":
-        return ("french-tarot", *check_tarot(record, claimed))
+        return check_tarot(record, claimed)
     if fmt == "trivium-game/1":
-        return ("trivium", *check_trivium(dict(record), claimed))
+        return check_trivium(dict(record), claimed)
     raise Refused(f"expected 'tarot-deal/1' or 'trivium-game/1', got {fmt!r}", "record.format")
 
 
@@ -164,8 +192,19 @@ def check_publication(body: Any) -> CheckedDeal:
         raise Refused(f"expected a round number 1..999, got {rnd!r}", "round")
     if "record" not in body:
         raise Refused("missing field", "record")
-    game, rec, seats, contract, won = check_record(body["record"], body.get("scores"))
-    return CheckedDeal(uid, game, rec, seats, contract, won, rnd)
+    return CheckedDeal.of(uid, check_record(body["record"], body.get("scores")), rnd)
+
+
+def result_label(deal: Mapping[str, Any]) -> str:
+    """What a stored deal was, in English as the engines name it (the club's pages): French tarot's
+    contract (``Garde sans``; ``Passed`` when nobody took), Trivium's combination (``GRAN MAESTRE``;
+    ``No winner``). The club reads them from the engines it replays with, not from the device's games,
+    so that the server loads no screen, camera or menu code."""
+    if deal.get("game") == "trivium":
+        combination = deal.get("combination")
+        return COMBINATION_LABEL.get(combination, combination) if combination else "No winner"
+    contract = deal.get("contract")
+    return CONTRACT_LABEL.get(contract, contract) if contract else "Passed"
 
 
 def parse_body(raw: bytes) -> Any:
@@ -177,5 +216,5 @@ def parse_body(raw: bytes) -> Any:
         raise Refused(f"not JSON: {exc}") from None
 
 
-__all__ = ["Refused", "CheckedDeal", "SeatResult", "check_publication", "check_record", "parse_body",
-           "canonical_json"]
+__all__ = ["Refused", "CheckedDeal", "Replayed", "SeatResult", "check_publication", "check_record", "parse_body",
+           "canonical_json", "result_label"]

@@ -81,6 +81,14 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
             created_at TEXT NOT NULL,
             expires    REAL NOT NULL)""",
     ]),
+    (3, "a Trivium game's own fields: its combination and its winner (no longer French tarot's contract "
+        "and taker)", [
+        "ALTER TABLE deals ADD COLUMN combination TEXT",
+        "ALTER TABLE deal_players ADD COLUMN winner INTEGER NOT NULL DEFAULT 0",
+        "UPDATE deal_players SET winner = taker, taker = 0 "
+        "WHERE deal_id IN (SELECT id FROM deals WHERE game = 'trivium')",
+        "UPDATE deals SET combination = contract, contract = NULL WHERE game = 'trivium'",
+    ]),
 ]
 
 LATEST = MIGRATIONS[-1][0]

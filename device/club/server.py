@@ -29,9 +29,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from device.web import serving
 from device.web.feed import ChangeFeed
 from device.club.committer import GroupCommit
-from device.club.records import MAX_BODY, CheckedDeal, Refused, check_publication, parse_body
+from device.club.records import MAX_BODY, CheckedDeal, Refused, check_publication, parse_body, result_label
 from device.club.store import ClubStore, ClubTable, Stored
 
 COOKIE = "tarotmate_director"
@@ -40,11 +41,8 @@ STATIC = HERE.parent / "web" / "static"
 MAX_PENDING_PAIRINGS = 200
 REPLAY_THREADS = 2
 
-CONTRACT_NAMES = {"prise": "Prise", "garde": "Garde", "garde_sans": "Garde sans", "garde_contre": "Garde contre"}
-
-
-def _contract(value: str | None) -> str:
-    return CONTRACT_NAMES.get(value or "", value or "passed")
+CSV_COLUMNS = ["session", "deal", "table", "round", "game", "contract", "won", "seat", "player", "score",
+               "taker", "partner", "corrected", "voided", "received_at", "combination", "winner"]
 
 
 class NotPublished(Exception):
@@ -67,7 +65,7 @@ class ClubApp:
         # instead of slicing the CPU between dozens of them, each finishing late.
         self.replayer = ThreadPoolExecutor(max_workers=REPLAY_THREADS, thread_name_prefix="club-replay")
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
-        self.templates.env.filters["contract"] = _contract
+        self.templates.env.filters["result"] = result_label
         self.templates.env.filters["urlname"] = lambda s: quote(s, safe="")
 
     # ------------------------------------------------------------ helpers
@@ -113,9 +111,10 @@ class ClubApp:
             t = tables.setdefault(d["table"], {"number": d["table"], "name": f"Table {d['table']}", "deals": 0,
                                                "last": None, "totals": {}})
             t["deals"] += 1
-            t["last"] = {"id": d["id"], "round": d["round"], "contract": _contract(d["contract"]),
+            t["last"] = {"id": d["id"], "round": d["round"], "game": d["game"], "contract": result_label(d),
                          "won": d["won"], "at": d["received_at"], "corrected": d["corrected"],
                          "taker": next((s["name"] for s in d["seats"] if s["taker"]), None),
+                         "winner": next((s["name"] for s in d["seats"] if s["winner"]), None),
                          "seats": [{"name": s["name"], "score": s["score"]} for s in d["seats"]]}
             for s in d["seats"]:
                 t["totals"][s["name"]] = t["totals"].get(s["name"], 0) + s["score"]
@@ -165,14 +164,13 @@ class ClubApp:
             return PlainTextResponse(f"no evening {sid}\n", status_code=404)
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["session", "deal", "table", "round", "game", "contract", "won", "seat", "player", "score",
-                    "taker", "partner", "corrected", "voided", "received_at"])
+        w.writerow(CSV_COLUMNS)  # the columns of earlier versions first, in their order
         for d in self.store.deals(sid, include_voided=True):
             for s in d["seats"]:
                 w.writerow([sid, d["id"], d["table"], d["round"], d["game"], d["contract"] or "",
                             "" if d["won"] is None else int(d["won"]), s["seat"], s["name"], s["score"],
                             int(s["taker"]), int(s["partner"]), int(d["corrected"]), int(d["voided"]),
-                            d["received_at"]])
+                            d["received_at"], d["combination"] or "", int(s["winner"])])
         return Response(buf.getvalue(), media_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="evening-{sid}.csv"'})
 
@@ -534,20 +532,8 @@ def create_app(store: ClubStore) -> Starlette:
 
 
 def make_server(app: Starlette, host: str, port: int, feed: ChangeFeed | None = None):
-    """A uvicorn server for ``app`` that ends the open event streams first when it stops."""
-    import uvicorn
-
+    """A uvicorn server for the club's ``app`` (:func:`device.web.serving.make_server`): it ends the open
+    event streams first when it stops, then answers the publications still queued."""
     club = getattr(app.state, "club", None)
-    feed = feed or getattr(club, "feed", None)
-
-    class Server(uvicorn.Server):
-        async def shutdown(self, sockets=None):
-            if feed is not None:
-                feed.close()
-            await super().shutdown(sockets)
-            if club is not None:
-                club.close()
-
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=2, lifespan="off")
-    return Server(config)
+    return serving.make_server(app, host, port, feed or getattr(club, "feed", None),
+                               on_close=None if club is None else club.close)

@@ -359,10 +359,11 @@ class ClubStore:
                 for n in fresh:
                     table, deal = items[n]
                     rows.append((deal.uid, table.id, session_id, deal.round or current_round, deal.game, records[n],
-                                 records[n], deal.contract, None if deal.won is None else int(deal.won), now))
+                                 records[n], deal.contract, None if deal.won is None else int(deal.won),
+                                 deal.combination, now))
                 ids = {(t, u): i for i, t, u in tx.all(
                     "INSERT INTO deals (uid, table_id, session_id, round, game, record, original, contract, won, "
-                    "received_at) VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
+                    "combination, received_at) VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
                     + " RETURNING id, table_id, uid", [v for row in rows for v in row])}
                 for n, row in zip(fresh, rows):
                     table, deal = items[n]
@@ -379,25 +380,25 @@ class ClubStore:
         if replace:
             for deal_id, _deal in deals:
                 tx.execute("DELETE FROM deal_players WHERE deal_id = ?", (deal_id,))
-        rows = [(deal_id, s.seat, self._player_id(tx, s.name), s.score, int(s.taker), int(s.partner))
+        rows = [(deal_id, s.seat, self._player_id(tx, s.name), s.score, int(s.taker), int(s.partner), int(s.winner))
                 for deal_id, deal in deals for s in deal.seats]
-        tx.execute("INSERT INTO deal_players (deal_id, seat, player_id, score, taker, partner) VALUES "
-                   + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(rows)), [v for row in rows for v in row])
+        tx.execute("INSERT INTO deal_players (deal_id, seat, player_id, score, taker, partner, winner) VALUES "
+                   + ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(rows)), [v for row in rows for v in row])
 
     def correct(self, deal_id: int, record: Any, scores: Any, reason: str) -> None:
         """Replace a deal's record by a corrected one (replayed); the old one is kept."""
         reason = " ".join(str(reason).split())[:200]
         if not reason:
             raise Refused("say why the deal is corrected", "reason")
-        game, rec, seats, contract, won = check_record(record, scores)
-        checked = CheckedDeal("correction", game, rec, seats, contract, won, None)
+        checked = CheckedDeal.of("correction", check_record(record, scores), None)
         with self._write() as tx:
             before = tx.value("SELECT record FROM deals WHERE id = ?", (deal_id,))
             if before is None:
                 raise Refused(f"no deal {deal_id}", "deal")
-            after = canonical_json(rec)
-            tx.execute("UPDATE deals SET record = ?, game = ?, contract = ?, won = ? WHERE id = ?",
-                       (after, game, contract, None if won is None else int(won), deal_id))
+            after = canonical_json(checked.record)
+            tx.execute("UPDATE deals SET record = ?, game = ?, contract = ?, won = ?, combination = ? WHERE id = ?",
+                       (after, checked.game, checked.contract, None if checked.won is None else int(checked.won),
+                        checked.combination, deal_id))
             self._write_seats(tx, [(deal_id, checked)], replace=True)
             tx.execute("INSERT INTO corrections (deal_id, created_at, kind, reason, before, after) "
                        "VALUES (?, ?, 'correct', ?, ?, ?)", (deal_id, now_iso(), reason, before, after))
@@ -433,22 +434,23 @@ class ClubStore:
         cond = where if include_voided else f"{where} AND d.voided = 0"
         with self.db.read() as tx:
             rows = tx.all("SELECT d.id, d.uid, t.number, d.round, d.game, d.record, d.contract, d.won, "
-                          "d.received_at, d.voided, d.session_id, "
+                          "d.combination, d.received_at, d.voided, d.session_id, "
                           "(SELECT count(*) FROM corrections c WHERE c.deal_id = d.id) "
                           f"FROM deals d JOIN club_tables t ON t.id = d.table_id WHERE {cond} ORDER BY d.id", params)
             ids = [r[0] for r in rows]
             seats: dict[int, list] = {i: [] for i in ids}
             if ids:
-                for deal_id, seat, name, score, taker, partner in tx.all(
-                        "SELECT dp.deal_id, dp.seat, p.name, dp.score, dp.taker, dp.partner FROM deal_players dp "
+                for deal_id, seat, name, score, taker, partner, winner in tx.all(
+                        "SELECT dp.deal_id, dp.seat, p.name, dp.score, dp.taker, dp.partner, dp.winner "
+                        "FROM deal_players dp "
                         "JOIN players p ON p.id = dp.player_id JOIN deals d ON d.id = dp.deal_id "
                         f"WHERE {cond} ORDER BY dp.deal_id, dp.seat", params):
-                    seats[deal_id].append({"seat": seat, "name": name, "score": score,
-                                           "taker": bool(taker), "partner": bool(partner)})
+                    seats[deal_id].append({"seat": seat, "name": name, "score": score, "taker": bool(taker),
+                                           "partner": bool(partner), "winner": bool(winner)})
         return [{"id": i, "uid": u, "table": t, "round": r, "game": g, "record": json.loads(rec),
-                 "contract": c, "won": None if w is None else bool(w), "received_at": at, "voided": bool(v),
-                 "session": s, "corrected": n > 0, "seats": seats[i]}
-                for i, u, t, r, g, rec, c, w, at, v, s, n in rows]
+                 "contract": c, "won": None if w is None else bool(w), "combination": cb, "received_at": at,
+                 "voided": bool(v), "session": s, "corrected": n > 0, "seats": seats[i]}
+                for i, u, t, r, g, rec, c, w, cb, at, v, s, n in rows]
 
     def standings(self, session_id: int) -> list[dict[str, Any]]:
         with self.db.read() as tx:
@@ -467,14 +469,14 @@ class ClubStore:
             if pid is None:
                 return None
             rows = tx.all("SELECT d.id, d.session_id, s.name, t.number, d.round, d.game, d.contract, d.won, "
-                          "dp.score, dp.taker, dp.partner, d.received_at FROM deal_players dp "
+                          "d.combination, dp.score, dp.taker, dp.partner, dp.winner, d.received_at FROM deal_players dp "
                           "JOIN deals d ON d.id = dp.deal_id JOIN sessions s ON s.id = d.session_id "
                           "JOIN club_tables t ON t.id = d.table_id "
                           "WHERE dp.player_id = ? AND d.voided = 0 ORDER BY d.id", (pid,))
         history = [{"deal": i, "session": s, "session_name": sn, "table": t, "round": r, "game": g,
-                    "contract": c, "won": None if w is None else bool(w), "score": sc, "taker": bool(tk),
-                    "partner": bool(pt), "at": at}
-                   for i, s, sn, t, r, g, c, w, sc, tk, pt, at in rows]
+                    "contract": c, "won": None if w is None else bool(w), "combination": cb, "score": sc,
+                    "taker": bool(tk), "partner": bool(pt), "winner": bool(wn), "at": at}
+                   for i, s, sn, t, r, g, c, w, cb, sc, tk, pt, wn, at in rows]
         return {"name": name, "history": history, "stats": player_statistics(history)}
 
 
@@ -483,15 +485,19 @@ def _other_record(uid: str) -> Refused:
 
 
 def player_statistics(history: list[dict[str, Any]]) -> dict[str, Any]:
-    """Deals played, taken, won by contract, average score, and the running total."""
+    """Deals played, taken and won by contract (French tarot), games won by combination (Trivium),
+    average score, and the running total."""
     by_contract: dict[str, dict[str, int]] = {}
+    by_combination: dict[str, int] = {}
     taken = 0
     for h in history:
-        if h["taker"] and h["game"] == "french-tarot" and h["contract"]:
+        if h["taker"] and h["contract"]:  # only French tarot has a taker and a contract
             taken += 1
             c = by_contract.setdefault(h["contract"], {"taken": 0, "won": 0})
             c["taken"] += 1
             c["won"] += int(bool(h["won"]))
+        if h.get("winner") and h.get("combination"):  # only Trivium has a winner and a combination
+            by_combination[h["combination"]] = by_combination.get(h["combination"], 0) + 1
     total, running, evenings = 0, [], {}
     for h in history:
         total += h["score"]
@@ -501,6 +507,7 @@ def player_statistics(history: list[dict[str, Any]]) -> dict[str, Any]:
         e["score"] += h["score"]
         e["deals"] += 1
     played = len(history)
-    return {"deals": played, "taken": taken, "by_contract": by_contract, "total": total,
+    return {"deals": played, "taken": taken, "by_contract": by_contract, "won_games": sum(by_combination.values()),
+            "by_combination": by_combination, "total": total,
             "average": round(total / played, 1) if played else 0.0, "running": running,
             "evenings": list(evenings.values())}

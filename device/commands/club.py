@@ -80,6 +80,7 @@ def serve(args: argparse.Namespace) -> int:
     from device.club.discovery import Advertiser, advertised_address
     from device.club.server import create_app, make_server
     from device.club.store import ClubStore
+    from device.web.serving import listen
 
     if not 1 <= args.port <= 65535:
         raise TarotmateError(f"--port {args.port}: expected 1..65535")
@@ -114,27 +115,6 @@ def serve(args: argparse.Namespace) -> int:
             advertiser.close()
         store.db.close()
     return 0
-
-
-def listen(host: str, port: int):
-    """The listening socket, bound here so that a busy port is a one-line error."""
-    import socket
-
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except socket.gaierror as exc:
-        raise TarotmateError(f"--host {host}: {exc.strerror}") from None
-    family, _, _, _, address = infos[0]
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind(address)
-    except OSError as exc:
-        sock.close()
-        raise TarotmateError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-    sock.listen(2048)
-    sock.set_inheritable(True)
-    return sock
 
 
 def simulate(args: argparse.Namespace) -> int:

@@ -42,7 +42,7 @@ def examples(lang: str = "en") -> dict[str, object]:
     """Screen name -> an example view (menus are translated into ``lang``)."""
     tr = translator(lang)
     return {
-        "setup": SetupView("tarot", "FFT · 5", FIVE, dealer=3),
+        "setup": SetupView(N_("French tarot"), "FFT · 5", FIVE, dealer=3),
         "bidding": BiddingView(FIVE, dealer=4, bids=("pass", "garde", "pass", None, None), current=3),
         "bidding4": BiddingView(FOUR, dealer=0, bids=(None, "prise", "garde_contre", "pass"), current=None),
         "target": TargetView("garde_contre", "Bertrand", oudlers=2, needs=41, has=27.5, tricks_left=9,

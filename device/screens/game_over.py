@@ -4,15 +4,11 @@ from __future__ import annotations
 
 from PIL import Image
 
-from device.i18n import N_, translator
+from device.i18n import N_, number, translator
 from device.screens.draw import HEIGHT, SMALL, WIDTH, Canvas, text_width
 from device.screens.views import GameOverView
 
 PLAYED = {"deal": N_("{n} deals"), "game": N_("{n} games")}
-
-
-def _total(value: float) -> str:
-    return f"{value:g}" if value != int(value) else str(int(value))
 
 
 def render_game_over(view: GameOverView, lang: str = "en", style: str = "french",
@@ -40,5 +36,5 @@ def render_game_over(view: GameOverView, lang: str = "en", style: str = "french"
             c.inverted_row(y, pitch)
             ink = 0
         c.text((2, y), f"{row + 1}. {view.players[seat]}", size, max_width=86, fill=ink)
-        c.text((WIDTH - 2, y), _total(view.totals[seat]), size, align="right", max_width=38, fill=ink)
+        c.text((WIDTH - 2, y), number(view.totals[seat], lang), size, align="right", max_width=38, fill=ink)
     return c.image

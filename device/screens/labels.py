@@ -1,4 +1,5 @@
-"""Translated words the screens and menus share: contracts, bids, suits, cards."""
+"""Translated words the screens and menus share: contracts, bids, suits, cards (the names of the games are
+their :attr:`device.app.registry.Game.title`)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,6 @@ POIGNEE_NAMES = {
     "double": N_("Double poignée"),
     "triple": N_("Triple poignée"),
 }
-GAME_NAMES = {"tarot": N_("French tarot"), "trivium": N_("Trivium")}
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 

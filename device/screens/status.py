@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PIL import Image
 
-from device.i18n import N_, translator
+from device.i18n import N_, number, translator
 from device.screens.draw import SMALL, WIDTH, Canvas, first_fitting
 from device.screens.labels import card_name, card_text
 from device.screens.views import CameraLostView, CameraStatusView, ConfirmCardView
@@ -29,7 +29,7 @@ def render_camera_status(view: CameraStatusView, lang: str = "en", style: str = 
     tr = translator(lang)
     c = Canvas()
     c.header(tr(N_("Camera")), tr(CAMERA_STATES.get(view.camera, view.camera)))
-    c.text((2, ROWS[0]), tr(N_("{fps} frames/s")).format(fps=f"{view.fps:.1f}"), SMALL)
+    c.text((2, ROWS[0]), tr(N_("{fps} frames/s")).format(fps=number(view.fps, lang, places=1)), SMALL)
     name = view.model or "—"
     short = name.split(" (")[0]  # "tarotmate-cards-v1 (efficientnet-lite0)": the name without the network
     model = first_fitting([tr(N_("Model: {name}")).format(name=name), tr(N_("Model: {name}")).format(name=short),

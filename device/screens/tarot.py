@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PIL import Image
 
-from device.i18n import N_, translator
+from device.i18n import N_, number, translator
 from device.screens.draw import (
     BAND_HEIGHT,
     HEIGHT,
@@ -22,7 +22,6 @@ from device.screens.draw import (
     wrap,
 )
 from device.screens.labels import (
-    GAME_NAMES,
     POIGNEE_NAMES,
     bid_name,
     card_label,
@@ -48,17 +47,17 @@ SEAT_MAX_W = 48
 TARGET_SPLIT = 54  # the "needs" column is narrower: at most two digits  # a seat name longer than this is cut to leave room for the card
 
 
-def points(value: float) -> str:
-    """``41``, ``27.5``: halves shown, whole numbers without ``.0``."""
-    return f"{value:g}" if value != int(value) else str(int(value))
+def points(value: float, lang: str = "en") -> str:
+    """``41``, ``27.5`` (``27,5`` in French and Spanish): halves shown, whole numbers without ``.0``."""
+    return number(value, lang)
 
 
 MINUS = "\u2212"  # the minus sign: wider than the hyphen, it does not read as a dot
 
 
-def signed(value: float) -> str:
+def signed(value: float, lang: str = "en") -> str:
     """``+150``, ``−75``: the sign always shown, with a true minus sign."""
-    return ("+" if value > 0 else MINUS if value < 0 else "") + points(abs(value))
+    return ("+" if value > 0 else MINUS if value < 0 else "") + points(abs(value), lang)
 
 
 def oudlers_text(n: int, lang: str) -> str:
@@ -70,7 +69,7 @@ def render_setup(view: SetupView, lang: str = "en", style: str = "french", tick:
     """Game, variant and the players (the dealer shown inverted), up to 6 players."""
     tr = translator(lang)
     c = Canvas()
-    c.header(tr(GAME_NAMES.get(view.game, view.game)), view.variant)
+    c.header(tr(view.game), view.variant)
     for i, player in enumerate(view.players[:6]):
         x = 0 if i % 2 == 0 else WIDTH // 2
         y = ROWS[i // 2]
@@ -146,7 +145,7 @@ def render_target(view: TargetView, lang: str = "en", style: str = "french", tic
         c.text((WIDTH - 2, 14), partner, SMALL, align="right", max_width=WIDTH - 2 - (split + 4 + has_w + 4),
                scroll=tick)
     for x, value, room in ((2, view.needs, split - 6), (split + 4, view.has, WIDTH - split - 6)):
-        text = points(value)
+        text = points(value, lang)
         size = largest_size(text, (HUGE, LARGE), room)
         c.text((x, 24 if size == HUGE else 28), text, size, max_width=room)
     right_w = c.text((WIDTH - 2, 51), oudlers_text(view.oudlers, lang), SMALL, align="right", max_width=56)
@@ -242,11 +241,11 @@ def render_deal_end(view: DealEndView, lang: str = "en", style: str = "french", 
     tr = translator(lang)
     c = Canvas()
     c.header(f"{contract_name(view.contract, lang)} · {view.taker}")
-    verdict = (tr(N_("MADE by {n}")) if view.made else tr(N_("FAILED by {n}"))).format(n=points(abs(view.margin)))
+    verdict = (tr(N_("MADE by {n}")) if view.made else tr(N_("FAILED by {n}"))).format(n=points(abs(view.margin), lang))
     size = largest_size(verdict, (LARGE, MEDIUM, SMALL), WIDTH - 4)
     c.text((WIDTH // 2, 14 if size == LARGE else 16), verdict, size, align="center", max_width=WIDTH - 4)
-    score_w = c.text((WIDTH - 2, 36), signed(view.score), SMALL, align="right", max_width=40)
-    got = tr(N_("{n} pts")).format(n=points(view.points)) + " · " + oudlers_text(view.oudlers, lang)
+    score_w = c.text((WIDTH - 2, 36), signed(view.score, lang), SMALL, align="right", max_width=40)
+    got = tr(N_("{n} pts")).format(n=points(view.points, lang)) + " · " + oudlers_text(view.oudlers, lang)
     c.text((2, 36), got, SMALL, max_width=WIDTH - 8 - score_w)
     extras = []
     if view.petit_au_bout:
@@ -281,7 +280,7 @@ def render_score_table(view: ScoreTableView, lang: str = "en", style: str = "fre
         if i == leader:
             c.draw.rectangle((0, y, WIDTH - 1, y + pitch - 1), fill=1)
             ink = 0
-        c.text((WIDTH - 2, y), signed(view.totals[i]) if view.totals[i] else "0", size, align="right", max_width=36, fill=ink)
-        c.text((86, y), signed(view.deal_scores[i]) if view.deal_scores[i] else "0", size, align="right", max_width=38, fill=ink)
+        c.text((WIDTH - 2, y), signed(view.totals[i], lang) if view.totals[i] else "0", size, align="right", max_width=36, fill=ink)
+        c.text((86, y), signed(view.deal_scores[i], lang) if view.deal_scores[i] else "0", size, align="right", max_width=38, fill=ink)
         c.text((2, y), view.players[i], size, max_width=46, fill=ink)
     return c.image

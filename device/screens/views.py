@@ -27,7 +27,7 @@ POIGNEE_LEVELS = ("simple", "double", "triple")
 class SetupView:
     """Game and players before the first deal."""
 
-    game: str  # "tarot" or "trivium"
+    game: str  # the game's name as a message id (its Game.title: "French tarot", "Trivium")
     variant: str  # a display name of the variant, e.g. "FFT" or "5 players"
     players: tuple[str, ...]
     dealer: int | None = None  # index in players

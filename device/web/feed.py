@@ -1,14 +1,16 @@
 """A change counter that pages follow by Server-Sent Events (the club server's pages and the table's page).
 
 Writers (in any thread) call :meth:`ChangeFeed.bump`; each open event stream
-wakes, sends the new version, and the page fetches what it shows again.
+(:func:`event_stream`, the one writer of the SSE text) wakes and sends its
+event: the club's pages get the new version (``change``) and fetch what they
+show again, the table's page gets its whole new state (``state``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from typing import AsyncIterator
+from typing import AsyncIterator, Callable
 
 KEEPALIVE_S = 15.0
 
@@ -55,16 +57,24 @@ class ChangeFeed:
                 self._waiters.discard(key)
         return self.version
 
-    async def stream(self, keepalive: float = KEEPALIVE_S) -> AsyncIterator[str]:
+    def stream(self, keepalive: float = KEEPALIVE_S) -> AsyncIterator[str]:
         """The text of an SSE stream: ``event: change`` with the version, pings between."""
-        seen = self.version
-        yield f"retry: 2000\nevent: change\ndata: {seen}\n\n"
-        while not self.closed:
-            now = await self.wait(seen, keepalive)
-            if self.closed:
-                return
-            if now == seen:
-                yield ": ping\n\n"
-            else:
-                seen = now
-                yield f"event: change\ndata: {now}\n\n"
+        return event_stream(self, "change", lambda: str(self.version), keepalive)
+
+
+async def event_stream(feed: ChangeFeed, event: str, data: Callable[[], str],
+                       keepalive: float = KEEPALIVE_S) -> AsyncIterator[str]:
+    """The text of a Server-Sent Events stream that follows ``feed``: ``event`` with ``data()`` (one line
+    of text, read when it is sent) at once and after each change, a ping after ``keepalive`` seconds
+    without one; it ends when the feed closes."""
+    seen = feed.version
+    yield f"retry: 2000\nevent: {event}\ndata: {data()}\n\n"
+    while not feed.closed:
+        now = await feed.wait(seen, keepalive)
+        if feed.closed:
+            return
+        if now == seen:
+            yield ": ping\n\n"
+        else:
+            seen = now
+            yield f"event: {event}\ndata: {data()}\n\n"

@@ -26,11 +26,11 @@ from starlette.responses import HTMLResponse, JSONResponse, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from device.web.feed import ChangeFeed
+from device.web.feed import ChangeFeed, event_stream
+from device.web.serving import listen, make_server
 from engine.errors import TarotmateError
 
 HERE = Path(__file__).parent
-KEEPALIVE_S = 15.0
 
 
 class LiveState:
@@ -56,18 +56,9 @@ class LiveState:
         with self._lock:
             return self._json
 
-    async def stream(self) -> AsyncIterator[str]:
-        seen = self.feed.version
-        yield f"retry: 2000\nevent: state\ndata: {self.json}\n\n"
-        while not self.feed.closed:
-            now = await self.feed.wait(seen, KEEPALIVE_S)
-            if self.feed.closed:
-                return
-            if now == seen:
-                yield ": ping\n\n"
-            else:
-                seen = now
-                yield f"event: state\ndata: {self.json}\n\n"
+    def stream(self) -> AsyncIterator[str]:
+        """``event: state`` with the whole state, at once and after each change."""
+        return event_stream(self.feed, "state", lambda: self.json)
 
 
 def create_table_app(live: LiveState) -> Starlette:
@@ -105,9 +96,6 @@ class TablePage:
         return f"http://{self.host}:{self.port}/"
 
     def start(self, timeout: float = 10.0) -> "TablePage":
-        from device.club.server import make_server
-        from device.commands.club import listen
-
         sock = listen(self.host, self.port)
         if self.port == 0:
             self.port = sock.getsockname()[1]

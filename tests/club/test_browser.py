@@ -14,8 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from device.app.registry import game_for
+from device.app.session import GameSession
+from device.games.french_tarot.page import deal_view, sheet_row
+from device.storage.deal_log import DealLog
 from device.web.server import TablePage
-from device.web.views import deal_view, page_state, sheet_view
+from device.web.table_state import table_page_state
+from device.web.views import page_state, sheet_view
 from engine.tarot.operations import Play
 from engine.tarot.simulate import random_deal
 from engine.tarot.state import TarotDeal
@@ -68,8 +73,8 @@ def test_the_table_page_shows_each_committed_card_within_a_second(browser):
     page = TablePage("127.0.0.1", 0).start()
     try:
         deal = TarotDeal(4, source.dealer, source.options)
-        finished = [{"scores": [40, -120, 40, 40], "contract": "prise", "taker": 1, "won": False},
-                    {"scores": [-60, 20, 20, 20], "contract": "garde", "taker": 0, "won": False}]
+        finished = [{"scores": [40, -120, 40, 40], **sheet_row({"contract": "prise", "taker": 1}, NAMES)},
+                    {"scores": [-60, 20, 20, 20], **sheet_row({"contract": "garde", "taker": 0}, NAMES)}]
         state = lambda: page_state("Table by the window", NAMES, deal_view(deal, NAMES),  # noqa: E731
                                    sheet_view(NAMES, finished),
                                    [{"label": "Game 1", "names": NAMES, "totals": [120, -40, -40, -40]}])
@@ -99,6 +104,46 @@ def test_the_table_page_shows_each_committed_card_within_a_second(browser):
         screenshot(browser, "table-page.png")
     finally:
         page.stop()
+
+
+def test_a_finished_trivium_game_shows_its_winner_combination_and_points(browser, tmp_path):
+    from engine.trivium.bot import random_game
+
+    names = NAMES[:3]
+    with DealLog.open(tmp_path / "log.db") as log:
+        session = GameSession.resume_or_start(log, game_for("trivium"), names, label="t")
+        for n, seed in enumerate([2, 4]):  # Ana: CUADRIVIUM 50, then Luis: GRAN MAESTRE 200
+            if n:
+                session.next_deal()
+            for op in random_game(names, seed=seed).operations:
+                assert session.apply(op).ok
+            session.finish_deal()
+        page = TablePage("127.0.0.1", 0).start()
+        try:
+            page.update(table_page_state(log, session.game, session.state, "Trivium table"))
+            browser.get(page.url)
+            wait_until(browser, "return document.getElementById('status').textContent === 'Live'")
+            assert browser.find_element("id", "deal-title").text == "Trivium · Luis"
+            assert browser.find_element("id", "deal-line").text == "Game over"
+            assert browser.find_element("id", "target").text == "Luis wins · GRAN MAESTRE · 200 points"
+            assert "made by" not in browser.find_element("id", "deal").text
+            cells = [c.text for c in browser.find_elements("css selector", "#sheet-body td.result")]
+            assert cells == ["CUADRIVIUM (Ana)", "GRAN MAESTRE (Luis)"]  # not "passed"
+            assert [c.text for c in browser.find_elements("css selector", "#sheet-head th")][:2] == ["Deal",
+                                                                                                   "Combination"]
+            assert [c.text for c in browser.find_elements("css selector", "#sheet-totals th")][2:] == ["50", "200", "0"]
+            assert not browser.find_element("id", "tricks-box").is_displayed()  # no tricks in Trivium
+            screenshot(browser, "table-page-trivium.png")
+
+            page.update(table_page_state(log, session.game, session.state, "Trivium table", lang="fr"))
+            wait_until(browser, "return document.getElementById('status').textContent === 'En direct'")
+            assert browser.find_element("id", "target").text == "Luis gagne · GRAN MAESTRE · 200 points"
+            assert browser.find_element("css selector", "[data-label='sheet']").text == "Feuille de marque"
+            assert [c.text for c in browser.find_elements("css selector", "#sheet-head th")][:2] == ["Donne",
+                                                                                                   "Combinaison"]
+            assert browser.execute_script("return document.documentElement.lang") == "fr"
+        finally:
+            page.stop()
 
 
 def test_the_live_board_follows_new_deals(browser, live_club, store):

@@ -203,6 +203,36 @@ def test_read_only_pages_and_the_csv_export(client, store):
     assert client.get("/players/Nobody").status_code == 200 and "No such player" in client.get("/players/Nobody").text
 
 
+def test_a_trivium_game_reads_as_trivium_in_the_csv_and_the_pages(client, store):
+    import csv
+    import io
+
+    from engine.trivium.bot import random_game
+    from engine.trivium.record import game_to_record
+
+    token = pair_over_http(client, "Corner")
+    game = random_game(["Ana", "Luis", "Marta"], seed=4)  # Luis: GRAN MAESTRE, 200
+    r = client.post("/api/publish", json={"id": "t-4", "record": game_to_record(game)}, headers=bearer(token))
+    assert r.json()["status"] == "stored", r.text
+    client.post("/api/publish", json=publication(1), headers=bearer(token))
+    sid = store.current_session()["id"]
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/sessions/{sid}/export.csv").text)))
+    trivium = [row for row in rows if row["game"] == "trivium"]
+    assert [(row["player"], row["combination"], row["winner"], row["taker"], row["contract"], row["score"])
+            for row in trivium] == [("Ana", "gran_maestre", "0", "0", "", "0"),
+                                    ("Luis", "gran_maestre", "1", "0", "", "200"),
+                                    ("Marta", "gran_maestre", "0", "0", "", "0")]
+    tarot = [row for row in rows if row["game"] == "french-tarot"]
+    assert {row["combination"] for row in tarot} == {""} and {row["winner"] for row in tarot} == {"0"}
+    assert sum(int(row["taker"]) for row in tarot) == 1 and all(row["contract"] for row in tarot)
+    assert "GRAN MAESTRE" in client.get(f"/sessions/{sid}").text
+    assert "passed" not in client.get("/deals/1").text.lower() and "GRAN MAESTRE" in client.get("/deals/1").text
+    last = client.get("/api/board").json()["tables"][0]["last"]
+    assert last["contract"] != "GRAN MAESTRE"  # the last deal is the French tarot one
+    player = client.get("/api/players/Luis").json()["stats"]
+    assert player["by_combination"] == {"gran_maestre": 1}
+
+
 def test_the_event_stream_announces_a_new_deal(live_club, store):
     code, request = store.start_pairing("T")
     store.confirm_pairing(code)

@@ -24,23 +24,83 @@ def test_migrations_bring_a_fresh_database_to_the_latest_version(db_target):
         db.close()
 
 
+def _publish_as_schema_2(db: Database, table_id: int, uid: str, publication_: dict) -> None:
+    """A deal stored as the store of schema 2 stored it: a Trivium game's combination in ``contract``
+    and its winner as the ``taker``."""
+    checked = check_publication(publication_)
+    contract = checked.contract if checked.game == "french-tarot" else checked.combination
+    with db.transaction() as tx:
+        if not tx.value("SELECT count(*) FROM sessions"):
+            tx.execute("INSERT INTO sessions (name, started_at) VALUES ('Evening', 'now')")
+        session = tx.value("SELECT max(id) FROM sessions")
+        tx.execute("INSERT INTO deals (uid, table_id, session_id, round, game, record, original, contract, won, "
+                   "received_at) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, 'now')",
+                   (uid, table_id, session, checked.game, checked.record_json(), checked.record_json(), contract,
+                    None if checked.won is None else int(checked.won)))
+        deal_id = tx.value("SELECT id FROM deals WHERE uid = ?", (uid,))
+        for s in checked.seats:
+            tx.execute("INSERT INTO players (name, created_at) VALUES (?, 'now') ON CONFLICT (name) DO NOTHING",
+                       (s.name,))
+            player = tx.value("SELECT id FROM players WHERE name = ?", (s.name,))
+            tx.execute("INSERT INTO deal_players (deal_id, seat, player_id, score, taker, partner) "
+                       "VALUES (?, ?, ?, ?, ?, ?)", (deal_id, s.seat, player, s.score, int(s.taker or s.winner),
+                                                     int(s.partner)))
+
+
+def trivium_publication(seed: int, uid: str) -> dict:
+    from engine.trivium.bot import random_game
+    from engine.trivium.record import game_to_record
+
+    game = random_game(["Ana", "Luis", "Marta"], seed=seed)
+    return {"id": uid, "record": game_to_record(game), "scores": list(game.state.scores)}
+
+
 def test_an_older_database_is_migrated_and_keeps_its_data(db_target):
-    old = Database(db_target, upto=1)
-    assert old.version() == 1
+    old = Database(db_target, upto=2)
+    assert old.version() == 2
     store = ClubStore(old)
     number, token = paired_token(store)
     table = store.table_for_token(token)
-    store.publish(table, check_publication(publication(1)))
+    _publish_as_schema_2(old, table.id, "deal-1", publication(1))
+    _publish_as_schema_2(old, table.id, "trivium-4", trivium_publication(4, "trivium-4"))  # Luis: GRAN MAESTRE
     old.close()
     new = Database(db_target)
     try:
         assert new.version() == schema.LATEST
         again = ClubStore(new)
-        assert len(again.deals(again.current_session()["id"])) == 1
+        tarot, trivium = again.deals(again.current_session()["id"])
+        expected = check_publication(publication(1))
+        assert (tarot["game"], tarot["contract"], tarot["combination"]) == ("french-tarot", expected.contract, None)
+        assert [s["taker"] for s in tarot["seats"]] == [s.taker for s in expected.seats]
+        assert not any(s["winner"] for s in tarot["seats"])
+        # the Trivium game moved to its own fields: no contract, no taker
+        assert (trivium["game"], trivium["contract"], trivium["combination"]) == ("trivium", None, "gran_maestre")
+        assert [(s["name"], s["taker"], s["winner"]) for s in trivium["seats"]] == [
+            ("Ana", False, False), ("Luis", False, True), ("Marta", False, False)]
+        luis = again.player("Luis")["stats"]
+        took = sum(s.taker for s in expected.seats if s.name == "Luis")  # his French tarot deal only
+        assert (luis["taken"], luis["won_games"], luis["by_combination"]) == (took, 1, {"gran_maestre": 1})
         again.set_director_password(PASSWORD)
         assert again.login(PASSWORD) is not None  # migration 2's table works
+        again.publish(table, check_publication(trivium_publication(2, "trivium-2")))  # and the new code stores
+        assert again.deals(again.current_session()["id"])[-1]["combination"] == "cuadrivium"
     finally:
         new.close()
+
+
+def test_a_trivium_game_is_stored_in_its_own_fields(store):
+    _, token = paired_token(store)
+    table = store.table_for_token(token)
+    store.publish(table, check_publication(trivium_publication(4, "t-4")))
+    store.publish(table, check_publication(publication(1)))
+    trivium, tarot = store.deals(store.current_session()["id"])
+    assert (trivium["contract"], trivium["won"], trivium["combination"]) == (None, None, "gran_maestre")
+    assert [s["winner"] for s in trivium["seats"]] == [False, True, False]
+    assert not any(s["taker"] or s["partner"] for s in trivium["seats"])
+    assert tarot["combination"] is None and tarot["contract"] == check_publication(publication(1)).contract
+    stats = store.player("Luis")["stats"]
+    assert stats["by_combination"] == {"gran_maestre": 1} and stats["won_games"] == 1
+    assert "gran_maestre" not in stats["by_contract"]  # a Trivium game is no contract
 
 
 def test_a_database_from_a_newer_tarotmate_is_refused(db_target):

@@ -102,3 +102,80 @@ def test_the_page_shows_a_trivium_game_as_trivium(tmp_path):
         assert state["deal"]["result"] is None
         tarot = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="u")
         assert table_page_state(log, tarot.game, tarot.state)["deal"]["game"] == "french-tarot"
+
+
+def play_trivium_games(session: GameSession, seeds) -> list:
+    """Finished Trivium games of the bots, one per seed, through the session (as the table logs them)."""
+    from engine.trivium.bot import random_game
+
+    games = []
+    for n, seed in enumerate(seeds):
+        if n:
+            session.next_deal()
+        game = random_game(session.names, seed=seed)
+        for op in game.operations:
+            assert session.apply(op).ok
+        session.finish_deal()
+        games.append(game.state)
+    return games
+
+
+def test_a_finished_trivium_game_shows_its_winner_combination_and_points(tmp_path):
+    with DealLog.open(tmp_path / "log.db") as log:
+        session = GameSession.resume_or_start(log, game_for("trivium"), NAMES[:3], label="t")
+        played = play_trivium_games(session, [2, 4])  # Ana: CUADRIVIUM 50, then Luis: GRAN MAESTRE 200
+        assert [(g.winner, g.result.combination) for g in played] == [(0, "cuadrivium"), (1, "gran_maestre")]
+        state = table_page_state(log, session.game, session.state, "Window")
+        deal = state["deal"]
+        assert deal["phase"] == "finished" and deal["phase_label"] == "Game over"
+        assert deal["result"] == {"winner": "Luis", "combination": "gran_maestre",
+                                  "combination_label": "GRAN MAESTRE", "points": 200, "scores": [0, 200, 0]}
+        assert deal["outcome"] == "Luis wins · GRAN MAESTRE · 200 points"
+        assert "won" not in deal["result"] and "diff" not in deal["result"]  # no tarot verdict ("made by 0")
+        rows = state["sheet"]["rows"]
+        assert [r["label"] for r in rows] == ["CUADRIVIUM (Ana)", "GRAN MAESTRE (Luis)"]
+        assert [(r["winner"], r["combination"], r["points"]) for r in rows] == [("Ana", "cuadrivium", 50),
+                                                                               ("Luis", "gran_maestre", 200)]
+        assert all(r["contract"] is None and r["taker"] is None for r in rows)  # no tarot field overloaded
+        assert state["sheet"]["totals"] == [50, 200, 0] and state["sheet"]["heading"] == "Combination"
+        french = table_page_state(log, session.game, session.state, "Window", lang="fr")
+        assert french["deal"]["outcome"] == "Luis gagne · GRAN MAESTRE · 200 points"
+        assert french["labels"]["sheet"] == "Feuille de marque" and french["lang"] == "fr"
+
+
+def test_the_page_speaks_the_devices_language_and_writes_its_decimals(tmp_path):
+    from device.games.french_tarot.page import deal_view
+
+    with DealLog.open(tmp_path / "log.db") as log:
+        five = NAMES + ["Jordi"]
+        session = GameSession.resume_or_start(log, game_for("french-tarot"), five, label="t")
+        source = random_deal(5, 1, dealer=session.state.dealer)
+        for op in source.operations:
+            session.apply(op)
+        deal = session.state
+        r = deal.result()
+        assert r.attack_points == 60.5  # a half point
+        en, es = deal_view(deal, five, "en"), deal_view(deal, five, "es")
+        assert en["outcome"].startswith("Attack: 60.5 points")
+        assert es["outcome"].startswith("Ataque: 60,5 puntos")
+        assert es["phase_label"] == "Mano terminada" and en["phase_label"] == "Deal over"
+        verdict = ("made by " if r.won else "failed by ") + str(r.diff)
+        assert en["outcome"].endswith(verdict)
+        state = table_page_state(log, session.game, session.state, "Window", lang="es")
+        assert state["labels"]["deal"] == "Mano" and state["labels"]["live"] == "En directo"
+
+
+def test_the_page_follows_the_language_of_the_devices_screens(tmp_path):
+    from device.app.online import Online
+    from device.config import config_from_dict
+
+    config = config_from_dict({"game": {"names": NAMES}, "display": {"kind": "dummy"}, "ui": {"language": "es"},
+                               "club": {"table_name": "Ventana"}})
+    sent: list[dict] = []
+    with DealLog.open(tmp_path / "log.db") as log:
+        session = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="t")
+        online = Online(config, log, report=lambda text: sent.append({"report": text}))
+        online.page = type("Page", (), {"update": lambda self, state: sent.append(state)})()
+        online.update(session)
+    assert [(s["title"], s["lang"], s["labels"]["sheet"], s["deal"]["phase_label"]) for s in sent] == [
+        ("Ventana", "es", "Hoja de puntos", "Subasta")]

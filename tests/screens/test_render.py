@@ -149,7 +149,7 @@ def _variants():
     for chelem in CHELEM_TEXT:
         for contract in ("prise", "garde", "garde_sans", "garde_contre"):
             yield DealEndView(contract, long, False, 30.5, 0, 25.5, long, (("A", "triple"),), chelem, -1234)
-    yield SetupView("trivium", "Standard · 4", ("Maximiliano", "Bartolomé", "Ñu", "Gjøq"), dealer=0)
+    yield SetupView("Trivium", "Standard · 4", ("Maximiliano", "Bartolomé", "Ñu", "Gjøq"), dealer=0)
     yield from _enroll_variants()
 
 

@@ -88,3 +88,26 @@ def test_a_crossed_tercia_box_is_explained_in_turn_with_the_loco(lang):
     assert all(not line.endswith(ELLIPSIS) for line in lines.values())
     plain = TriviumView(seats[1:], "C07", loco="wild", loco_seat="Bertrand")
     assert all("⊠" not in i.shown for t in (0, ROTATE_TICKS) for i in _texts(plain, lang, tick=t))
+
+
+@pytest.mark.parametrize("lang, made, points, has", [("en", "MADE by 12.5", "53.5 pts", "27.5"),
+                                                     ("fr", "FAIT de 12,5", "53,5 pts", "27,5"),
+                                                     ("es", "HECHO por 12,5", "53,5 ptos", "27,5")])
+def test_half_points_are_written_as_the_language_writes_decimals(lang, made, points, has):
+    from device.screens.views import DealEndView, TargetView
+
+    end = {i.shown for i in _texts(DealEndView("garde", "Bertrand", made=True, margin=12.5, oudlers=2,
+                                               points=53.5, score=-87.5, petit_au_bout=None), lang)}
+    assert made in end and any(s.startswith(points) for s in end), end
+    assert "\u221287" + ("." if lang == "en" else ",") + "5" in end
+    target = {i.shown for i in _texts(TargetView("garde", "Bertrand", oudlers=2, needs=41, has=27.5,
+                                                 tricks_left=9), lang)}
+    assert has in target and "41" in target
+
+
+@pytest.mark.parametrize("lang, fps", [("en", "12.5 frames/s"), ("fr", "12,5 images/s"), ("es", "12,5 imágenes/s")])
+def test_the_camera_status_writes_its_frame_rate_as_the_language_writes_decimals(lang, fps):
+    from dataclasses import replace
+
+    view = replace(examples(lang)["camera"], fps=12.5)
+    assert fps in {i.shown for i in _texts(view, lang)}

@@ -4,18 +4,18 @@
 :class:`~engine.tarot.TarotDeal` (one per deal), its operations, the
 controller (:mod:`.controller`), the menus (:mod:`.menus`), the screens
 (:mod:`.screens`), the simulated table's script (:mod:`.simulated`) and the
-demo (:mod:`.demo`).
+demo (:mod:`.demo`) and the table's page (:mod:`.page`).
 """
 
 from __future__ import annotations
 
-from device.games.french_tarot import screens
+from device.games.french_tarot import page, screens
 from device.games.french_tarot.controller import TarotController
 from device.games.french_tarot.demo import TarotDemo
 from device.games.french_tarot.menus import TarotMenus
 from device.games.french_tarot.simulated import simulated_hint, simulated_script
 from device.app.registry import Game
-from device.web import views as page_views
+from device.i18n import N_
 from engine.tarot import TarotDeal, TarotOptions
 from engine.tarot.operations import CODEC
 from engine.tarot.tables import HAND_SIZE
@@ -38,6 +38,7 @@ def _game_target(options: dict, configured: int | None) -> int | None:
 GAME = Game(
     kind="french-tarot",
     key="tarot",
+    title=N_("French tarot"),
     players=(min(HAND_SIZE), max(HAND_SIZE)),  # the engine's player counts
     default_players=4,
     order=0,
@@ -57,5 +58,5 @@ GAME = Game(
     variants=(("FFT", "fft"),),
     aliases=("tarot",),
     simulated_hint=simulated_hint,
-    page_view=page_views.deal_view,
+    page=page,
 )

@@ -20,11 +20,14 @@ are ignored with a log line, never an alert.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from device.app.controller import ALERT, APPLIED, INFO, MIDDLE, Controller, Notice, PendingCard
+from device.app.decisions import decides
 from device.app.session import GameSession
 from engine.cards import CODES
+from engine.tarot.state import Phase
 from vision.possible import PossibleCards
 
 UNLIKELY = 0.05  # the weight of a card the seat's plays proved it does not hold
@@ -51,6 +54,7 @@ class TarotController(Controller):
         self.poignee_shown = None
         self.ecart_shown = []
 
+    @decides("card")
     def _decide_card(self, code: str) -> list[Notice]:
         return self.card_seen(code, MIDDLE)
 
@@ -60,12 +64,12 @@ class TarotController(Controller):
         from engine.tarot import Play
 
         deal = self.deal
-        if deal.phase == "chien":
+        if deal.phase is Phase.CHIEN:
             seen = set(self.chien_seen)
             return PossibleCards.of(c for c in CODES if c not in seen)
-        if deal.phase == "ecart":
+        if deal.phase is Phase.ECART:
             return PossibleCards.of(c for c in CODES if c.startswith("T") and c not in self.ecart_shown)
-        if deal.phase != "play":
+        if deal.phase is not Phase.PLAY:
             return None
         seat = deal.to_play
         shown = self.poignee_shown[3] if self.poignee_shown is not None else ()
@@ -87,13 +91,13 @@ class TarotController(Controller):
         if zone != MIDDLE:
             return [Notice(INFO, f"{code} in {zone}: only the middle counts in French tarot", card=code)]
         deal = self.deal
-        if deal.phase == "chien":
+        if deal.phase is Phase.CHIEN:
             return self._chien_card(code)
-        if deal.phase == "ecart" and code.startswith("T"):
+        if deal.phase is Phase.ECART and code.startswith("T"):
             if code not in self.ecart_shown:
                 self.ecart_shown.append(code)
             return [Notice(INFO, f"{code} shown with the écart", card=code)]
-        if deal.phase == "play" and self.poignee_shown is not None:
+        if deal.phase is Phase.PLAY and self.poignee_shown is not None:
             if code.startswith("T") or code == "EX":
                 return self._poignee_card(code)
             seat, level, need, seen = self.poignee_shown
@@ -101,7 +105,7 @@ class TarotController(Controller):
             notices = [Notice(ALERT, f"{level} poignée of {self._name(seat)}: only {len(seen)} of {need} "
                                      f"trumps shown before {code}; announce it again", seat=seat)]
             return notices + self.card_seen(code, zone)
-        if deal.phase == "play":
+        if deal.phase is Phase.PLAY:
             if code in deal.current_trick.cards:
                 return [Notice(INFO, f"{code} is already in this trick", card=code)]
             if code in deal.played:
@@ -140,9 +144,9 @@ class TarotController(Controller):
         deal = self.deal
         if zone != MIDDLE:
             return []
-        if deal.phase == "chien" and self.chien_seen:
+        if deal.phase is Phase.CHIEN and self.chien_seen:
             return self._ask_chien_card()
-        if deal.phase == "play" and deal.current_trick.cards:
+        if deal.phase is Phase.PLAY and deal.current_trick.cards:
             return self._ask_trick_card()
         return []
 
@@ -164,15 +168,15 @@ class TarotController(Controller):
         if pending.reason != "missing" or self.pending:
             return []
         deal = self.deal
-        if deal.phase == "chien" and self.chien_seen:
+        if deal.phase is Phase.CHIEN and self.chien_seen:
             return self._ask_chien_card()
-        if deal.phase == "play" and deal.current_trick.cards:
+        if deal.phase is Phase.PLAY and deal.current_trick.cards:
             return self._ask_trick_card()
         return []
 
     def card_removed(self, code: str | None, zone: str) -> list[Notice]:
         deal = self.deal
-        if zone == MIDDLE and deal.phase == "play" and code and code in deal.current_trick.cards:
+        if zone == MIDDLE and deal.phase is Phase.PLAY and code and code in deal.current_trick.cards:
             return [Notice(INFO, f"{code} was taken back from the trick: use undo if it was not meant", card=code)]
         return []
 
@@ -183,11 +187,13 @@ class TarotController(Controller):
             return "nobody"
         return self.session.names[seat] if seat < len(self.session.names) else f"seat {seat}"
 
+    @decides("bid")
     def _decide_bid(self, seat: int, bid: str) -> list[Notice]:
         from engine.tarot import Bid
 
         return self.apply(Bid(seat, bid), f"{self._name(seat)}: {bid}")
 
+    @decides("misdeal")
     def _decide_misdeal(self, *_: Any) -> list[Notice]:
         """A misdeal: the deal is cancelled and the same dealer deals again."""
         dealer = self.session.deal.setup.get("dealer", 0)
@@ -195,21 +201,26 @@ class TarotController(Controller):
         self.reset_collections()
         return [Notice(APPLIED, f"misdeal: {self._name(dealer)} deals again (deal {self.session.deal.number})")]
 
+    @decides("all_passed")
     def _decide_all_passed(self, *_: Any) -> list[Notice]:
-        return [Notice(INFO, "everybody passed: redeal")] if self.deal.phase == "redeal" else []
+        return [Notice(INFO, "everybody passed: redeal")] if self.deal.phase is Phase.REDEAL else []
 
+    @decides("call")
     def _decide_call(self, code: str) -> list[Notice]:
         from engine.tarot import CallCard
 
         return self.apply(CallCard(code), f"called {code}")
 
-    def _decide_chien(self, cards) -> list[Notice]:
+    @decides("chien")
+    def _decide_chien(self, cards: Sequence[str]) -> list[Notice]:
         from engine.tarot import RevealChien
 
         self.chien_seen = []
         return self.apply(RevealChien(tuple(cards)), f"chien: {' '.join(cards)}")
 
-    def _decide_ecart(self, cards=None, trumps_shown=None) -> list[Notice]:
+    @decides("ecart")
+    def _decide_ecart(self, cards: Sequence[str] | None = None,
+                     trumps_shown: Sequence[str] | None = None) -> list[Notice]:
         """The écart is made; its trumps are those given, else those the camera
         saw shown while the taker discarded."""
         from engine.tarot import Ecart
@@ -220,12 +231,14 @@ class TarotController(Controller):
         op = Ecart(None if cards is None else tuple(cards), tuple(trumps_shown))
         return self.apply(op, "écart made" if cards is None else f"écart: {' '.join(cards)}")
 
+    @decides("chelem")
     def _decide_chelem(self, *_: Any) -> list[Notice]:
         from engine.tarot import AnnounceChelem
 
         return self.apply(AnnounceChelem(), "chelem announced")
 
-    def _decide_poignee(self, seat: int, level: str, shown=None) -> list[Notice]:
+    @decides("poignee")
+    def _decide_poignee(self, seat: int, level: str, shown: Sequence[str] | None = None) -> list[Notice]:
         """With ``shown``: the poignée's trumps. Without (the menu): the
         trumps are read from the camera as they are shown in the middle."""
         from engine.tarot import DeclarePoignee
@@ -239,11 +252,13 @@ class TarotController(Controller):
             return [Notice(INFO, f"{self._name(seat)}: show the {need} trumps of the {level} poignée", seat=seat)]
         return self.apply(DeclarePoignee(seat, level, tuple(shown)), f"{self._name(seat)}: {level} poignée")
 
+    @decides("misere")
     def _decide_misere(self, seat: int, kind: str) -> list[Notice]:
         from engine.tarot import DeclareMisere
 
         return self.apply(DeclareMisere(seat, kind), f"{self._name(seat)}: misère {kind}")
 
+    @decides("petit_sec")
     def _decide_petit_sec(self, seat: int) -> list[Notice]:
         from engine.tarot import PetitSec
 

@@ -15,6 +15,7 @@ from device.screens.views import BIDS, POIGNEE_LEVELS, BiddingView
 from engine.cards import SUITS
 from engine.tarot.tables import HAND_SIZE
 from engine.errors import TarotmateError
+from engine.tarot.state import Phase
 
 
 class BiddingFlow(Flow):
@@ -182,7 +183,7 @@ class TarotMenus:
     def wanted_key(app) -> tuple | None:
         """The bidding while the engine waits for bids (or the called King)."""
         state = app.session.state
-        if state.phase in ("bidding", "calling"):
+        if state.phase in (Phase.BIDDING, Phase.CALLING):
             return ("bidding", len(state.bids), state.phase)
         return None
 
@@ -196,9 +197,9 @@ class TarotMenus:
         """"Écart done" while the taker discards, the end-of-deal choices once it is over, else the game menu."""
         state = app.session.state
         lang, style = app.lang, app.style
-        if state.phase == "ecart":
+        if state.phase is Phase.ECART:
             return ("ecart", None)
-        if state.phase in ("done", "redeal"):
+        if state.phase in (Phase.DONE, Phase.REDEAL):
             tr = translator(lang)
             return ChoiceFlow(tr(N_("Menu")), [(tr(N_("New deal")), ("new_deal",)),
                                                (tr(N_("End the game")), ("end_game",))], lang, style)

@@ -10,6 +10,7 @@ from typing import Any
 from device.app.views import seat_name, whole
 from device.i18n import N_, translator
 from device.screens.views import BiddingView, DealEndView, MenuView, TargetView, TrickPlay, TrickView, ViolationView
+from engine.tarot.state import Phase
 
 # engine rule names -> the screens' violation kinds
 VIOLATION_KINDS = {
@@ -92,7 +93,7 @@ def violation_view(violation, names: list[str], deal=None) -> ViolationView:
 
 
 def deal_end_view(deal, names: list[str]) -> DealEndView | None:
-    if deal.phase != "done":
+    if deal.phase is not Phase.DONE:
         return None
     r = deal.result()
     chelem = None
@@ -124,15 +125,15 @@ def tarot_view(deal, names: list[str], chien_seen: list[str] | None = None, lang
                style: str = "french") -> Any:
     """The screen for the deal's phase when nothing else needs attention."""
     phase = deal.phase
-    if phase == "bidding" or phase == "calling":
+    if phase is Phase.BIDDING or phase is Phase.CALLING:
         return bidding_view(deal, names)
-    if phase == "chien":
+    if phase is Phase.CHIEN:
         return chien_view(deal, chien_seen or [], lang, style)
-    if phase == "ecart":
+    if phase is Phase.ECART:
         return ecart_view(deal, names, lang)
-    if phase == "play":
+    if phase is Phase.PLAY:
         return trick_view(deal, names)
-    if phase == "done":
+    if phase is Phase.DONE:
         return deal_end_view(deal, names)
     return MenuView("Redeal", ("Everybody passed", "New deal"), 1)
 
@@ -144,9 +145,9 @@ def game_view(app) -> Any:
     """What the OLED shows of the deal when nothing else needs attention: the
     end of the deal, the live target once a trick is swept, else the phase's screen."""
     deal, names = app.session.state, app.session.names
-    if deal.phase == "done":
+    if deal.phase is Phase.DONE:
         return deal_end_view(deal, names)
-    if deal.phase == "play" and (app.swept or not deal.tricks) and not deal.current_trick.cards:
+    if deal.phase is Phase.PLAY and (app.swept or not deal.tricks) and not deal.current_trick.cards:
         return target_view(deal, names)
     return tarot_view(deal, names, app.controller.chien_seen, app.lang, app.style)
 
@@ -167,9 +168,9 @@ def pending_place(app, pending) -> dict:
     screen: the seat to play and the trick during the play, the chien while it
     is shown."""
     deal = app.session.state
-    phase = str(deal.phase)
-    if phase == "play" and deal.to_play is not None:
+    phase = deal.phase
+    if phase is Phase.PLAY and deal.to_play is not None:
         return {"seat": deal.to_play, "trick": deal.trick_number, "place": "trick"}
-    if phase == "chien":
+    if phase is Phase.CHIEN:
         return {"seat": None, "trick": None, "place": "chien"}
     return {}

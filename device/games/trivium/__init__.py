@@ -4,14 +4,14 @@
 :class:`~engine.trivium.TriviumGame` (one per game of a match), its
 operations, the controller (:mod:`.controller`), the menus (:mod:`.menus`),
 the screens (:mod:`.screens`), the simulated table's script
-(:mod:`.simulated`) and the demo (:mod:`.demo`).
+(:mod:`.simulated`), the demo (:mod:`.demo`) and the table's page (:mod:`.page`).
 """
 
 from __future__ import annotations
 
 from device.app.registry import Game
-from device.web import views as page_views
-from device.games.trivium import screens
+from device.i18n import N_
+from device.games.trivium import page, screens
 from device.games.trivium.controller import TriviumController
 from device.games.trivium.demo import TriviumDemo
 from device.games.trivium.menus import TriviumMenus
@@ -37,6 +37,7 @@ def _match_target(options: dict, configured: int | None) -> int | None:
 GAME = Game(
     kind="trivium",
     key="trivium",
+    title=N_("Trivium"),
     players=PLAYERS,  # the engine's player counts
     default_players=4,
     order=1,
@@ -54,5 +55,5 @@ GAME = Game(
     deal_word="game",
     match_word="match",
     variants=(("Trivium", "standard"),),
-    page_view=page_views.trivium_view,
+    page=page,
 )

@@ -7,11 +7,14 @@ events and menu decisions.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from device.app.controller import ALERT, APPLIED, INFO, MIDDLE, Controller, Notice, seat_of_zone
+from device.app.decisions import decides
 from device.app.session import GameSession
 from engine.cards import CODES
+from engine.trivium.state import Phase
 from vision.possible import PossibleCards
 
 
@@ -76,13 +79,14 @@ class TriviumController(Controller):
         """Any card whose place the table does not know to be the olla or a laid tercia
         (the olla and the laid tercias are known), nor a group being laid."""
         game = self.game
-        if game.phase != "play":
+        if game.phase is not Phase.PLAY:
             return None
         where = game.state.located()
         laying = {c for group in self.groups.values() for c in group}
         codes = [c for c in CODES if where.get(c, ("", None))[0] not in ("olla", "laid") and c not in laying]
         return PossibleCards.of(codes) if codes else None
 
+    @decides("card")
     def _decide_card(self, code: str) -> list[Notice]:
         """A card entered by hand: the discard of the seat whose exchange it is."""
         return self.card_seen(code, MIDDLE)
@@ -91,7 +95,7 @@ class TriviumController(Controller):
         game = self.game
         if self.session.deal_over:
             return [Notice(INFO, f"{code} seen after the end of the game: ignored", card=code)]
-        if game.phase != "play":
+        if game.phase is not Phase.PLAY:
             return [Notice(ALERT, f"{code} seen before the game started: not expected now", card=code)]
         seat = seat_of_zone(zone)
         if self.declaring is not None and seat == self.declaring[0]:
@@ -147,6 +151,7 @@ class TriviumController(Controller):
 
     # ------------------------------------------------------------ the menus
 
+    @decides("deal")
     def _decide_deal(self, starter: int, dealer: int | None = None) -> list[Notice]:
         from engine.trivium import Deal
 
@@ -154,18 +159,21 @@ class TriviumController(Controller):
             dealer = self.session.deal.setup.get("dealer", 0)
         return self.apply(Deal(dealer, None, None, starter=starter), f"{self._name(starter)} starts")
 
+    @decides("exchange")
     def _decide_exchange(self, source: str) -> list[Notice]:
         if source not in ("pozo", "olla"):
             return [Notice(ALERT, f"an exchange is from the pozo or the olla, not {source!r}")]
         self.exchange_from = source
         return [Notice(INFO, f"exchange from the {source}: show the discarded card")]
 
+    @decides("steal")
     def _decide_steal(self, seat: int, victim: int, group: int) -> list[Notice]:
         from engine.trivium import Steal
 
         return self.apply(Steal(seat, victim, group), f"{self._name(seat)} steals from {self._name(victim)}")
 
-    def _decide_declare(self, seat: int, cards=None) -> list[Notice]:
+    @decides("declare")
+    def _decide_declare(self, seat: int, cards: Sequence[str] | None = None) -> list[Notice]:
         """With ``cards``: the declaration. Without (the menu): the cards are
         read from the camera as the player shows them in front of them, until
         ``('declare_done',)``."""
@@ -177,6 +185,7 @@ class TriviumController(Controller):
         self.declaring = None
         return self.apply(Declare(seat, tuple(cards)), f"{self._name(seat)} declares {' '.join(cards)}")
 
+    @decides("declare_done")
     def _decide_declare_done(self, *_: Any) -> list[Notice]:
         if self.declaring is None:
             return [Notice(INFO, "no declaration is being shown")]
@@ -184,16 +193,19 @@ class TriviumController(Controller):
         # the laid tercia a Gran Maestre may use is already on the table: the player's own valid groups count
         return self._decide_declare(seat, tuple(cards))
 
+    @decides("withdraw")
     def _decide_withdraw(self, seat: int, group: int) -> list[Notice]:
         from engine.trivium import Withdraw
 
         return self.apply(Withdraw(seat, group), f"{self._name(seat)} takes back group {group + 1}")
 
-    def _decide_pozo_empty(self, seat: int, new_pozo=None) -> list[Notice]:
+    @decides("pozo_empty")
+    def _decide_pozo_empty(self, seat: int, new_pozo: Sequence[str | None] | None = None) -> list[Notice]:
         from engine.trivium import PozoEmpty
 
         return self.apply(PozoEmpty(seat, None if new_pozo is None else tuple(new_pozo)), "the pozo is empty")
 
+    @decides("op")
     def _decide_op(self, data: dict) -> list[Notice]:
         op = self.session.rules.op_from_dict(data)
         return self.apply(op, f"{data.get('op')}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from device.app.flows import ChoiceFlow, Flow, Step
 from device.i18n import N_, translator
+from engine.trivium.state import Phase
 
 
 class TriviumMenu(Flow):
@@ -55,7 +56,7 @@ class TriviumMenus:
     @staticmethod
     def wanted_key(app) -> tuple | None:
         """"Who starts?" before the deal."""
-        if app.session.state.phase == "deal":
+        if app.session.state.phase is Phase.DEAL:
             return ("deal", app.session.deal.id)
         return None
 
@@ -70,7 +71,7 @@ class TriviumMenus:
         """The end-of-game choices once it is finished, else the game menu."""
         state = app.session.state
         lang, style = app.lang, app.style
-        if state.phase == "finished":
+        if state.phase is Phase.FINISHED:
             tr = translator(lang)
             return ChoiceFlow(tr(N_("Game over")), [(tr(N_("New game")), ("new_deal",)),
                                                     (tr(N_("End the match")), ("end_game",))], lang, style)

@@ -19,7 +19,8 @@ var TarotClub = (function () {
       h.appendChild(el("small", {}, t.deals + (t.deals === 1 ? " deal" : " deals")));
       a.appendChild(h);
       if (t.last) {
-        var s = "Last: " + t.last.contract + (t.last.taker ? " by " + t.last.taker : "");
+        var who = t.last.taker || t.last.winner;
+        var s = "Last: " + t.last.contract + (who ? " by " + who : "");
         if (t.last.won !== null) s += " — " + (t.last.won ? "made" : "failed");
         a.appendChild(el("p", {"class": "last"}, s));
       }
