@@ -289,3 +289,34 @@ def reset_file(path: Path | str) -> int:
         for extra in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
             extra.unlink(missing_ok=True)
         return 0
+
+
+class MemoryNamer:
+    """A namer whose probabilities are weighed by what the table's deck memory has kept
+    (:func:`fuse`); everything else (labels, threshold, input size, model id) is the base
+    namer's. With an empty memory it names exactly as the base namer does."""
+
+    def __init__(self, base, memory: DeckMemory):
+        self.base = base
+        self.memory = memory
+
+    def __getattr__(self, name):
+        return getattr(self.base, name)
+
+    def run(self, crops):
+        probs, emb = self.base.run(crops)
+        if len(probs) == 0 or self.memory.views_count() == 0:
+            return probs, emb
+        unit = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
+        return fuse(probs, self.memory.similarity(unit), self.base.labels), emb
+
+    def name(self, crops):
+        from vision.namer import UNKNOWN, Naming
+
+        probs, emb = self.run(crops)
+        out = []
+        for p, e in zip(probs, emb):
+            k = int(np.argmax(p))
+            label, conf = self.base.labels[k], float(p[k])
+            out.append(Naming(label if label != UNKNOWN and conf >= self.base.threshold else None, conf, e))
+        return out

@@ -94,6 +94,7 @@ class PendingCard:
     seat: int | None = None
     reason: str = UNCERTAIN_CARD
     asked_at: int = 0  # operations in the deal when it was asked
+    view: Any = None  # the camera's best view of it (for the deck memory, once answered)
 
     @property
     def best(self) -> str | None:
@@ -134,6 +135,7 @@ class Controller:
     rules_help: bool = True  # whether the rules narrow the camera's and the questions' cards
     prompts: int = 0  # questions asked (uncertain or missing cards)
     answered: list[tuple[Any, str]] = field(default_factory=list)  # (corners, code) of uncertain cards answered
+    learner: Any = None  # device.app.deck_learning.TableLearner: the table learns its deck (None: it does not)
 
     # ------------------------------------------------------------ entry points
 
@@ -142,6 +144,9 @@ class Controller:
             notices = self._on_event(event)
         except TarotmateError as exc:  # e.g. a card code the engine does not know
             notices = [Notice(ALERT, f"{event.type} in {event.zone}: {exc}", card=event.card)]
+        if self.learner is not None and event.type == APPEARED and event.view is not None \
+                and any(n.kind == APPLIED and n.card == event.card for n in notices):
+            self.learner.committed(self.session, event.card, event.view, self.session.operations_count - 1)
         if any(n.kind == APPLIED for n in notices):
             # the camera saw what a question asked for (a swept card put back): the question is moot
             count = self.session.operations_count
@@ -204,7 +209,8 @@ class Controller:
         candidates = list(event.candidates)
         if possible is not None:
             candidates = [(c, p) for c, p in candidates if c is None or c in possible]
-        pending = PendingCard(event.zone, candidates, event.corners, self.question_cards(possible, candidates))
+        pending = PendingCard(event.zone, candidates, event.corners, self.question_cards(possible, candidates),
+                              view=event.view)
         self.pending.append(pending)
         self.prompts += 1
         best = pending.best or "?"
@@ -234,7 +240,10 @@ class Controller:
         pending = self.pending.pop(0)
         if pending.corners is not None:
             self.answered.append((pending.corners, code))  # for the tracker: that card is ``code``
-        return self.card_seen(code, pending.zone) + self.after_resolved(pending)
+        seen = self.card_seen(code, pending.zone)
+        if self.learner is not None and pending.view is not None and any(n.kind == APPLIED and n.card == code for n in seen):
+            self.learner.answered(self.session, code, pending.view, self.session.operations_count - 1)
+        return seen + self.after_resolved(pending)
 
     def after_resolved(self, pending: PendingCard) -> list[Notice]:
         """After a question was answered (a game may ask the next missing card)."""
@@ -275,6 +284,8 @@ class Controller:
     @decides("undo")
     def _decide_undo(self, *_: Any) -> list[Notice]:
         op = self.session.undo()
+        if self.learner is not None:
+            self.learner.undone(self.session, self.session.operations_count)
         self.reset_collections()
         if op is None:
             return [Notice(INFO, "nothing to undo in this deal")]
@@ -297,6 +308,8 @@ class Controller:
         """Close the game (a deal in progress is kept in the log without a
         score) and start a new one with the same players."""
         session = self.session
+        if self.learner is not None:
+            self.learner.new_deal()  # a deal closed without a score proves nothing
         session.close_game()
         totals = session.totals()
         session.start_new_game()

@@ -48,6 +48,7 @@ class GameSession:
         self.deal = deal
         self.state = state
         self.replayed = 0
+        self.on_deal_scored: list = []  # called with the session once a deal is closed with its scores
 
     # ------------------------------------------------------------ start / resume
 
@@ -166,6 +167,9 @@ class GameSession:
         scores = self.rules.scores(self.state)
         self.log.finish_deal(self.deal.id, record, scores)
         self.deal = self.log.deal(self.deal.id)
+        if scores is not None:
+            for listener in self.on_deal_scored:
+                listener(self)
         return record, scores
 
     def next_deal(self) -> None:

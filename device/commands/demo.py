@@ -44,6 +44,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "a tilted camera, blur; drawn from --seed)")
     parser.add_argument("--no-rules-help", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--fresh", action="store_true", help="forget the demo's log in --out and start over")
+    parser.add_argument("--learn-deck", action="store_true",
+                        help="the table learns its deck as it plays: the views of cards whose name is proven "
+                             "(answered, or undisputed until the deal is scored) weigh the naming of the next ones")
     parser.add_argument("--max-seconds", type=float, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--frame-width", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--speed", type=float, default=None, help=argparse.SUPPRESS)
@@ -70,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         recogniser=args.recogniser, deck=args.deck, lang=args.lang, fresh=args.fresh,
         max_seconds=args.max_seconds, frame_width=args.frame_width, speed=args.speed,
         deals=args.deals, target=args.target,
-        conditions=args.conditions, rules_help=not args.no_rules_help,
+        conditions=args.conditions, rules_help=not args.no_rules_help, learn_deck=args.learn_deck,
     )
     result = run_demo(settings)
     sys.stdout.write(result["text"])

@@ -61,6 +61,7 @@ class DemoSettings:
     conditions: str = "easy"  # the simulated table: easy or hard (vision.simulator.conditions)
     rules_help: bool = True  # the rules tell the camera which cards are possible (off: for measuring)
     trace: Path | None = None  # for diagnosis: one JSON line per scene (truth, votes, events, outcome)
+    learn_deck: bool = False  # the table learns its deck as it plays (device.app.deck_learning)
 
 
 # ---------------------------------------------------------------- outputs
@@ -170,6 +171,8 @@ def run_demo(settings: DemoSettings, report: Callable[[str], None] | None = None
     if settings.fresh and out.exists():
         DealLog.delete(out / DB_NAME)  # refused while another demo plays in --out
         (out / STATS_NAME).unlink(missing_ok=True)
+        for suffix in ("", "-wal", "-shm"):  # what the table had learned of its deck
+            (out / f"deck-memory.db{suffix}").unlink(missing_ok=True)
         shutil.rmtree(out / "screens", ignore_errors=True)
     ensure_folder(out, "--out")  # or one line naming it and why (under a file, read-only, ...)
     game = game_for(settings.game)
@@ -241,6 +244,11 @@ def play_deals(session: GameSession, app: TableApp, demo, settings: DemoSettings
         if recognition is None:
             recognition = Recognition(settings.recogniser, settings.deck, report)
             demo.stats.recognition = recognition.description
+            if getattr(settings, "learn_deck", False) and recognition.namer is not None:
+                from device.app.deck_learning import attach
+
+                recognition.namer = attach(app.controller, recognition.namer, session.log.path)
+                demo.stats.recognition += ", learning the deck"
         demo.play(app, recognition, deadline)
         demo.check_against_truth(session)
         app.refresh()
