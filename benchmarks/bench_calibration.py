@@ -26,6 +26,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # chart.py
 
 from vision.namer import Namer  # noqa: E402
 from vision.training.data import HELD_OUT_DECKS, UNKNOWN_INDEX, Recipe, make_batch  # noqa: E402
@@ -83,15 +84,10 @@ def figures(probs: np.ndarray, labels: np.ndarray) -> dict:
 
 
 def draw(curves: dict, path: Path) -> None:
-    from PIL import Image, ImageDraw, ImageFont
+    from chart import canvas
 
     W, H, M = 620, 660, 60
-    img = Image.new("RGB", (W, H), "white")
-    d = ImageDraw.Draw(img)
-    try:
-        font = ImageFont.truetype(str(ROOT / "device" / "fonts" / "DejaVuSansCondensed-Bold.ttf"), 13)
-    except OSError:
-        font = ImageFont.load_default()
+    img, d, font = canvas(W, H)
     side = W - 2 * M
 
     def xy(c, a):

@@ -22,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # chart.py
 
 CURVE = ROOT / "models" / "curve.json"
 PNG = ROOT / "models" / "curve.png"
@@ -85,15 +86,10 @@ def table(points: list[dict]) -> str:
 
 
 def draw(points: list[dict], path: Path) -> None:
-    from PIL import Image, ImageDraw, ImageFont
+    from chart import canvas
 
     W, H, L, R, T, B = 960, 600, 70, 20, 40, 190
-    img = Image.new("RGB", (W, H), "white")
-    d = ImageDraw.Draw(img)
-    try:
-        font = ImageFont.truetype(str(ROOT / "device" / "fonts" / "DejaVuSansCondensed-Bold.ttf"), 13)
-    except OSError:
-        font = ImageFont.load_default()
+    img, d, font = canvas(W, H)
     hours = [p["hours"] for p in points] or [0.0]
     x0, x1 = 0.0, max(1.0, max(hours) * 1.1)
     y0, y1 = 0.0, 100.0

@@ -57,6 +57,21 @@ class CardMemory:
         return {"card": self.card, "views": self.views, "first": self.first, "last": self.last, "sources": dict(self.sources)}
 
 
+def card_memories(rows) -> list[CardMemory]:
+    """(card, learned_at, source) rows of views -> one :class:`CardMemory` per card, in ``CODES`` order."""
+    per: dict[str, list] = {}
+    for card, when, source in rows:
+        per.setdefault(card, []).append((when, source))
+    out = []
+    for code in CODES:
+        if code in per:
+            sources: dict[str, int] = {}
+            for _, src in per[code]:
+                sources[src] = sources.get(src, 0) + 1
+            out.append(CardMemory(code, len(per[code]), min(w for w, _ in per[code]), max(w for w, _ in per[code]), sources))
+    return out
+
+
 class DeckMemory:
     """Up to ``per_card`` diverse, proven views per card of the deck in play (see the module doc)."""
 
@@ -193,19 +208,7 @@ class DeckMemory:
 
     def cards(self) -> list[CardMemory]:
         """What is kept of each known card (``CODES`` order)."""
-        rows = self._db.execute("SELECT card, learned_at, source FROM views").fetchall()
-        per: dict[str, list] = {}
-        for card, when, source in rows:
-            per.setdefault(card, []).append((when, source))
-        out = []
-        for code in CODES:
-            if code in per:
-                items = per[code]
-                sources: dict[str, int] = {}
-                for _, s in items:
-                    sources[s] = sources.get(s, 0) + 1
-                out.append(CardMemory(code, len(items), min(w for w, _ in items), max(w for w, _ in items), sources))
-        return out
+        return card_memories(self._db.execute("SELECT card, learned_at, source FROM views").fetchall())
 
     def views_count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM views").fetchone()[0])
@@ -259,17 +262,7 @@ def read_summary(path: Path | str) -> dict | None:
     except sqlite3.DatabaseError as exc:
         raise DeckMemoryError(f"the deck memory {path} cannot be read ({exc}); "
                               f"'tarotmate deck memory --reset' starts a new one") from exc
-    per: dict[str, list] = {}
-    for card, when, source in rows:
-        per.setdefault(card, []).append((when, source))
-    cards = []
-    for code in CODES:
-        if code in per:
-            sources: dict[str, int] = {}
-            for _, src in per[code]:
-                sources[src] = sources.get(src, 0) + 1
-            cards.append(CardMemory(code, len(per[code]), min(w for w, _ in per[code]), max(w for w, _ in per[code]), sources))
-    return {"model": meta.get("model"), "views": len(rows), "cards": cards}
+    return {"model": meta.get("model"), "views": len(rows), "cards": card_memories(rows)}
 
 
 def reset_file(path: Path | str) -> int:
