@@ -5,6 +5,8 @@ TarotmateError), never a traceback and never a hang."""
 import io
 import json
 import sys
+import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -46,12 +48,16 @@ def test_any_text_reads_or_gives_one_clear_error(text):
         assert str(exc).startswith("JSON: ")
 
 
-@given(st.binary(max_size=200))
+@given(st.binary(max_size=200) | st.builds(lambda v: json.dumps(v, ensure_ascii=False).encode(), json_values))
 def test_any_bytes_read_or_give_one_clear_error(data):
+    # bytes read as the standard library reads their UTF-8 text, or one line saying why not
     try:
-        bounded_json.loads(data)
-    except JSONInputError:
-        pass
+        value = bounded_json.loads(data)
+    except JSONInputError as exc:
+        message = str(exc)
+        assert message.startswith("JSON: ") and "\n" not in message
+    else:
+        assert value == json.loads(data.decode("utf-8"))
 
 
 @settings(max_examples=20, deadline=None)
@@ -242,7 +248,7 @@ configs = st.dictionaries(
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_fuzzed_configuration_files_load_or_give_a_config_error(tmp_path, data):
-    from device.config import ConfigError, load_config
+    from device.config import ConfigError, describe, load_config
 
     lines = []
     for section in data.draw(st.lists(st.sampled_from(sorted(KEYS)), max_size=4, unique=True)):
@@ -252,22 +258,31 @@ def test_fuzzed_configuration_files_load_or_give_a_config_error(tmp_path, data):
     path = tmp_path / "fuzz.toml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     try:
-        load_config(path)
+        config = load_config(path)
     except ConfigError as exc:
-        assert str(exc).startswith(str(path))
+        message = str(exc)
+        assert message.startswith(f"{path}: ") and "\n" not in message
+    else:  # what loads is what ``config check`` writes back, and that loads the same
+        again = tmp_path / "again.toml"
+        again.write_text(describe(config), encoding="utf-8")
+        assert replace(load_config(again), source=config.source) == config
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.binary(max_size=200))
 def test_any_bytes_as_a_configuration_file(tmp_path, raw):
-    from device.config import ConfigError, load_config
+    from device.config import Config, ConfigError, load_config
 
     path = tmp_path / "bytes.toml"
     path.write_bytes(raw)
     try:
-        load_config(path)
-    except ConfigError:
-        pass
+        config = load_config(path)
+    except ConfigError as exc:
+        message = str(exc)
+        assert message.startswith(f"{path}: ") and "\n" not in message
+    else:  # only bytes that are TOML setting nothing (blank, comments, empty tables) load: the defaults
+        assert all(value == {} for value in tomllib.loads(raw.decode("utf-8")).values())
+        assert replace(config, source=Config().source) == Config()
 
 
 @pytest.mark.parametrize("text, problem", [
