@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 from engine import bounded_json
 from engine.bounded_json import JSONInputError
-from engine.errors import TarotmateError
 from engine.text import control_characters, printable
 
 ROOT = Path(__file__).resolve().parent

@@ -126,7 +126,10 @@ def test_trivium_demo_plays_a_match(tmp_path):
         {"game": "trivium", "players": 3, "deals": 2, "scores": totals} and result["deals"] == 2
 
 
-def test_summary_json_says_what_the_camera_and_the_player_did(tmp_path):
+def test_summary_json_says_what_the_camera_and_the_player_did(tmp_path, monkeypatch):
+    from .demo_witness import Witness
+
+    witness = Witness(monkeypatch, lose_every=5)  # a card lost now and then: questions, hand entries
     result = run_demo(DemoSettings(seed=4, players=3, out=tmp_path, **QUICK), report=lambda t: None)
     summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
     assert list(summary) == ["game", "players", "deals", "cards", "camera", "prompts", "presses", "scores", "replay"]
@@ -134,9 +137,12 @@ def test_summary_json_says_what_the_camera_and_the_player_did(tmp_path):
     assert summary["game"] == "french-tarot" and summary["players"] == 3 and summary["deals"] == 1
     assert summary["scores"] == result["scores"] and summary["replay"] == "ok"
     camera = summary["camera"]
-    assert summary["cards"] in (72, 78)  # 3 x 24 played, and the chien when it is shown
-    assert camera["wrong"] == 0
-    assert camera["right"] + camera["confirmed"] + camera["by_hand"] == summary["cards"]
+    shown = result["record"]["contract"] in ("prise", "garde")
+    assert summary["cards"] == 72 + (6 if shown else 0)  # 3 x 24 played, and the chien when it is shown
+    given = witness.count(tmp_path)
+    assert camera["wrong"] == witness.wrong(tmp_path)  # a lost card's successor put to the wrong seat, undone
+    assert (camera["right"], camera["confirmed"], camera["by_hand"]) == (given["camera"], given["oled"], given["hand"])
+    assert sum(given.values()) == summary["cards"] and min(given.values()) > 0
     assert summary["prompts"] >= camera["confirmed"]
     assert summary["presses"] >= 3  # three bids at least, on the buttons
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from device.app.controller import ALERT, APPLIED, CONFIRM, INFO
+from device.app.controller import APPLIED, CONFIRM, INFO
 from device.app.flows import ConfirmCardFlow
 from engine.cards import CODES
 from engine.tarot import random_deal
