@@ -159,11 +159,16 @@ def test_demo_on_the_hard_table_with_and_without_the_rules_help(tmp_path):
         assert stats.latencies and stats.sweep_latencies
 
 
-def test_demo_conditions_on_the_command_line(tmp_path):
-    from device.cli import main
+def test_demo_conditions_on_the_command_line(tmp_path, capsys):
+    from device.cli import EXIT_ERROR, main
 
-    with pytest.raises(SystemExit):
-        main(["demo", "--conditions", "medium", "--out", str(tmp_path)])
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as refused:
+        main(["demo", "--conditions", "medium", "--out", str(out)])
+    assert refused.value.code == EXIT_ERROR  # a usage error: nothing done
+    err = capsys.readouterr().err
+    assert "tarotmate demo: error: argument --conditions: invalid choice: 'medium'" in err
+    assert "easy" in err and "hard" in err and not out.exists()
 
 
 def test_a_trace_says_for_every_scene_what_the_camera_saw_and_what_lay_there(tmp_path):
