@@ -39,6 +39,8 @@ EXIT_STATUS = """exit status (every command):
        as "tarotmate COMMAND: error: ..."), or the work stopped and can go on
   2    nothing done: a usage error, or an input, file, folder or device that
        cannot be used ("tarotmate COMMAND: error: ..." names it and why)
+  3    run only: the camera was lost for camera.give_up_after_s and run gave
+       it up (systemd's Restart=on-failure starts the service again)
   130  interrupted (Ctrl-C)"""
 
 EXIT_DONE, EXIT_PARTIAL, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130

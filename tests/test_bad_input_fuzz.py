@@ -4,7 +4,10 @@ TarotmateError), never a traceback and never a hang."""
 
 import io
 import json
+import re
 import sys
+import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,7 +16,6 @@ from hypothesis import strategies as st
 
 from engine import bounded_json
 from engine.bounded_json import JSONInputError
-from engine.errors import TarotmateError
 from engine.text import control_characters, printable
 
 ROOT = Path(__file__).resolve().parent
@@ -46,12 +48,16 @@ def test_any_text_reads_or_gives_one_clear_error(text):
         assert str(exc).startswith("JSON: ")
 
 
-@given(st.binary(max_size=200))
+@given(st.binary(max_size=200) | st.builds(lambda v: json.dumps(v, ensure_ascii=False).encode(), json_values))
 def test_any_bytes_read_or_give_one_clear_error(data):
+    # bytes read as the standard library reads their UTF-8 text, or one line saying why not
     try:
-        bounded_json.loads(data)
-    except JSONInputError:
-        pass
+        value = bounded_json.loads(data)
+    except JSONInputError as exc:
+        message = str(exc)
+        assert message.startswith("JSON: ") and "\n" not in message
+    else:
+        assert value == json.loads(data.decode("utf-8"))
 
 
 @settings(max_examples=20, deadline=None)
@@ -113,6 +119,7 @@ def _mutations():
 @given(_mutations())
 def test_mutated_records_replay_or_give_a_record_error(mutation):
     from engine.tarot import replay_record
+    from engine.tarot.record import RecordError
 
     path, key, value, index = mutation
     record = json.loads(path.read_text())
@@ -124,9 +131,17 @@ def test_mutated_records_replay_or_give_a_record_error(mutation):
         record[key] = value
     text = json.dumps(record)
     try:
-        replay_record(bounded_json.loads(text))
-    except TarotmateError:
-        pass
+        replay = replay_record(bounded_json.loads(text))
+    except RecordError as exc:  # one line that starts with the field at fault, one of the record's
+        message = str(exc)
+        field = re.match(r"([a-z_]+)(\[\d+\])*(\.[a-z_]+(\[\d+\])*)*: ", message)
+        assert field and field.group(1) in set(json.loads(path.read_text())) | {key}, message
+        assert "\n" not in message
+    else:  # a record the change left valid: scored zero-sum, or not scored for its violations
+        if replay["scores"] is None:
+            assert replay["violations"]
+        else:
+            assert sum(replay["scores"]) == 0
 
 
 def _replay_stdin(monkeypatch, capsys, data: bytes) -> tuple[int, str]:
@@ -174,8 +189,9 @@ def test_deep_options_and_control_characters_in_a_record_file(tmp_path, capsys):
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.binary(max_size=300))
 def test_replay_of_any_bytes_from_stdin(monkeypatch, capsys, data):
-    code, err = _replay_stdin(monkeypatch, capsys, data)
-    assert code in (0, 2) and "Traceback" not in err
+    code, err = _replay_stdin(monkeypatch, capsys, data)  # no short run of bytes is a record
+    assert code == 2 and "Traceback" not in err
+    assert err.startswith("tarotmate replay: error: ") and len(err.strip().splitlines()) == 1
 
 
 # ---------------------------------------------------------------- Trivium records
@@ -184,14 +200,19 @@ def test_replay_of_any_bytes_from_stdin(monkeypatch, capsys, data):
 @given(st.sampled_from(["players", "options", "operations", "result", "format"]), json_values)
 def test_mutated_trivium_records_give_a_record_error(key, value):
     from engine.trivium import random_game
-    from engine.trivium.record import game_to_record, loads
+    from engine.trivium.record import RecordError, game_to_record, loads
 
-    record = game_to_record(random_game(3, seed=1))
+    game = random_game(3, seed=1)
+    record = game_to_record(game)
     record[key] = value
     try:
-        loads(json.dumps(record))
-    except TarotmateError:
-        pass
+        loaded = loads(json.dumps(record))
+    except RecordError as exc:  # one line naming what is wrong ("players", an option...), or
+        message = str(exc)  # that the result no longer is the operations' replay
+        assert key.removesuffix("s") in message or "result" in message and "differs from its replay" in message, message
+        assert "\n" not in message
+    else:  # only a change that leaves the game as it was is accepted (no options, the same format...)
+        assert game_to_record(loaded)["result"] == game_to_record(game)["result"]
 
 
 def test_trivium_record_limits():
@@ -242,7 +263,7 @@ configs = st.dictionaries(
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_fuzzed_configuration_files_load_or_give_a_config_error(tmp_path, data):
-    from device.config import ConfigError, load_config
+    from device.config import ConfigError, describe, load_config
 
     lines = []
     for section in data.draw(st.lists(st.sampled_from(sorted(KEYS)), max_size=4, unique=True)):
@@ -252,22 +273,31 @@ def test_fuzzed_configuration_files_load_or_give_a_config_error(tmp_path, data):
     path = tmp_path / "fuzz.toml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     try:
-        load_config(path)
+        config = load_config(path)
     except ConfigError as exc:
-        assert str(exc).startswith(str(path))
+        message = str(exc)
+        assert message.startswith(f"{path}: ") and "\n" not in message
+    else:  # what loads is what ``config check`` writes back, and that loads the same
+        again = tmp_path / "again.toml"
+        again.write_text(describe(config), encoding="utf-8")
+        assert replace(load_config(again), source=config.source) == config
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.binary(max_size=200))
 def test_any_bytes_as_a_configuration_file(tmp_path, raw):
-    from device.config import ConfigError, load_config
+    from device.config import Config, ConfigError, load_config
 
     path = tmp_path / "bytes.toml"
     path.write_bytes(raw)
     try:
-        load_config(path)
-    except ConfigError:
-        pass
+        config = load_config(path)
+    except ConfigError as exc:
+        message = str(exc)
+        assert message.startswith(f"{path}: ") and "\n" not in message
+    else:  # only bytes that are TOML setting nothing (blank, comments, empty tables) load: the defaults
+        assert all(value == {} for value in tomllib.loads(raw.decode("utf-8")).values())
+        assert replace(config, source=Config().source) == Config()
 
 
 @pytest.mark.parametrize("text, problem", [

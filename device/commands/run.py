@@ -7,7 +7,17 @@ import argparse
 HELP = "run the table companion: camera, rules engine, OLED and buttons, as the configuration says"
 
 
+EPILOG = """exit status:
+  0    stopped: SIGTERM (systemctl stop), Ctrl-C, or --max-frames reached
+  2    nothing done: the configuration, the camera or the display cannot be
+       used at start ("tarotmate run: error: ..." names it and why)
+  3    the camera was lost for camera.give_up_after_s: run gives it up, so
+       that systemd's Restart=on-failure starts the service again"""
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = EPILOG
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("--config", metavar="FILE",
                         help="configuration file (default: $TAROTMATE_CONFIG, /etc/tarotmate/tarotmate.toml, "
                              "~/.config/tarotmate/tarotmate.toml, else the defaults)")

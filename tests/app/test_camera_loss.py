@@ -16,6 +16,7 @@ import pytest
 
 from device.app.camera import PlainFrames, camera_status, gives_up, lost_view
 from device.app.loop import EXIT_CAMERA_LOST, camera_screen
+from device.cli import EXIT_ERROR
 from device.screens.views import CameraLostView
 from vision.supervised_source import CameraHealth, CameraProblem, CameraState
 
@@ -147,7 +148,7 @@ def test_a_camera_that_cannot_be_opened_at_start_is_one_line_and_writes_nothing(
     config = _config(tmp_path, f'source = "folder"\npath = "{tmp_path / "gone"}"', "give_up_after_s = 5")
     done = subprocess.run([sys.executable, "-m", "device.cli", "run", "--config", str(config)],
                           capture_output=True, text=True, env=ENV, timeout=120)
-    assert done.returncode != 0 and done.returncode != EXIT_CAMERA_LOST, done.stderr
+    assert done.returncode == EXIT_ERROR, done.stderr  # nothing done: not a camera given up (3)
     errors = [line for line in done.stderr.splitlines() if line.startswith("tarotmate run: error: ")]
     assert len(errors) == 1 and "image folder not found" in errors[0], done.stderr
     assert "Traceback" not in done.stderr

@@ -6,13 +6,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
+import signal
+import subprocess
+import sys
 
 import cv2
 import numpy as np
 import pytest
 
-from device.cli import EXIT_ERROR, EXIT_PARTIAL, main
+from device.app.loop import EXIT_CAMERA_LOST
+from device.cli import EXIT_DONE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_PARTIAL, main
 from device.storage.deal_log import DealLog
 from engine.tarot import deal_to_record, random_deal
 from tests.conftest import ROOT
@@ -98,11 +103,72 @@ def test_every_error_uses_one_form(capsys, tmp_path):
     _one_line_error(capsys.readouterr().err, "trivium")
 
 
-def test_the_readme_documents_the_exit_status():
+def readme_exit_statuses() -> dict[int, str]:
+    """The README's exit-status table: {status: meaning}."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Exit status and errors"):]
-    for needle in ("`0`", "`1`", "`2`", "`130`", "tarotmate COMMAND: error:"):
-        assert needle in section
+    start = readme.index("### Exit status and errors")
+    section = readme[start:readme.index("\n## ", start)]
+    return {int(code): meaning for code, meaning in re.findall(r"^\| `(\d+)` \| (.+) \|$", section, re.M)}
+
+
+def help_exit_statuses(capsys, *command: str) -> dict[int, str]:
+    """The exit statuses ``tarotmate [COMMAND] --help`` lists: {status: meaning}."""
+    with pytest.raises(SystemExit) as done:
+        main([*command, "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    epilog = out[out.index("exit status"):]
+    rows = re.findall(r"^  (\d+) +(\S.*(?:\n {7,}\S.*)*)", epilog, re.M)
+    return {int(code): " ".join(meaning.split()) for code, meaning in rows}
+
+
+def test_the_help_and_the_readme_give_one_exit_convention(capsys):
+    readme = readme_exit_statuses()
+    every = help_exit_statuses(capsys)
+    assert set(readme) == set(every) == {EXIT_DONE, EXIT_PARTIAL, EXIT_ERROR, EXIT_CAMERA_LOST, EXIT_INTERRUPTED}
+    for status, word in [(EXIT_DONE, "done"), (EXIT_PARTIAL, "done in part"), (EXIT_ERROR, "nothing done"),
+                         (EXIT_INTERRUPTED, "interrupted")]:
+        assert readme[status].startswith(word) and every[status].startswith(word)
+    # 3 is run's alone: the camera given up after camera.give_up_after_s
+    for meaning in (readme[EXIT_CAMERA_LOST], every[EXIT_CAMERA_LOST]):
+        assert "run" in meaning and "camera" in meaning and "give_up_after_s" in meaning
+    run = help_exit_statuses(capsys, "run")
+    assert EXIT_CAMERA_LOST == 3 and "give_up_after_s" in run[EXIT_CAMERA_LOST]
+    assert "camera" in run[EXIT_ERROR] and EXIT_PARTIAL not in run
+
+
+def _demo_interrupted(tmp_path) -> tuple[int, str]:
+    """``tarotmate demo`` interrupted with Ctrl-C once it has started: (status, stderr)."""
+    command = [sys.executable, "-m", "device.cli", "demo", "--fast", "--display", "none", "--recogniser", "truth",
+               "--out", str(tmp_path / "demo")]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    lines = []
+    for line in child.stderr:
+        lines.append(line)
+        if line.startswith("new french-tarot demo"):
+            break
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=60)
+    return child.returncode, "".join(lines) + err
+
+
+def test_each_status_of_the_table_is_what_a_command_returns(tmp_path, capfd):
+    table = readme_exit_statuses()
+    assert main(["trivium", "check", "T10", "H05", "EX"]) == EXIT_DONE
+    assert table[EXIT_DONE] == "done"
+    capfd.readouterr()
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"\xff\xd8\xff\xe0" + b"\0" * 64)
+    assert main(["classify", str(broken), str(tmp_path / "missing.png")]) == EXIT_PARTIAL
+    assert "`classify`" in table[EXIT_PARTIAL]
+    capfd.readouterr()
+    assert main(["replay", str(tmp_path / "none.json")]) == EXIT_ERROR
+    _one_line_error(capfd.readouterr().err, "replay")
+    status, err = _demo_interrupted(tmp_path)
+    assert status == EXIT_INTERRUPTED, err
+    assert err.splitlines()[-1] == "tarotmate demo: interrupted" and "Traceback" not in err
+    # EXIT_CAMERA_LOST: tests/app/test_camera_loss.py runs `run` until it gives the camera up
 
 
 # --- replay reads both formats; one rule for card codes ------------------------

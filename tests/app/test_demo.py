@@ -132,7 +132,10 @@ def test_trivium_demo_plays_a_match(tmp_path):
         {"game": "trivium", "players": 3, "deals": 2, "scores": totals} and result["deals"] == 2
 
 
-def test_summary_json_says_what_the_camera_and_the_player_did(tmp_path):
+def test_summary_json_says_what_the_camera_and_the_player_did(tmp_path, monkeypatch):
+    from .demo_witness import Witness
+
+    witness = Witness(monkeypatch, lose_every=5)  # a card lost now and then: questions, hand entries
     result = run_demo(DemoSettings(seed=4, players=3, out=tmp_path, **QUICK), report=lambda t: None)
     summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
     assert list(summary) == ["game", "players", "deals", "cards", "camera", "prompts", "presses", "scores", "replay",
@@ -141,9 +144,12 @@ def test_summary_json_says_what_the_camera_and_the_player_did(tmp_path):
     assert summary["game"] == "french-tarot" and summary["players"] == 3 and summary["deals"] == 1
     assert summary["scores"] == result["scores"] and summary["replay"] == "ok"
     camera = summary["camera"]
-    assert summary["cards"] in (72, 78)  # 3 x 24 played, and the chien when it is shown
-    assert camera["wrong"] == 0
-    assert camera["right"] + camera["confirmed"] + camera["by_hand"] == summary["cards"]
+    shown = result["record"]["contract"] in ("prise", "garde")
+    assert summary["cards"] == 72 + (6 if shown else 0)  # 3 x 24 played, and the chien when it is shown
+    given = witness.count(tmp_path)
+    assert camera["wrong"] == witness.wrong(tmp_path)  # a lost card's successor put to the wrong seat, undone
+    assert (camera["right"], camera["confirmed"], camera["by_hand"]) == (given["camera"], given["oled"], given["hand"])
+    assert sum(given.values()) == summary["cards"] and min(given.values()) > 0
     assert summary["prompts"] >= camera["confirmed"]
     assert summary["presses"] >= 3  # three bids at least, on the buttons
 
@@ -160,11 +166,16 @@ def test_demo_on_the_hard_table_with_and_without_the_rules_help(tmp_path):
         assert stats.latencies and stats.sweep_latencies
 
 
-def test_demo_conditions_on_the_command_line(tmp_path):
-    from device.cli import main
+def test_demo_conditions_on_the_command_line(tmp_path, capsys):
+    from device.cli import EXIT_ERROR, main
 
-    with pytest.raises(SystemExit):
-        main(["demo", "--conditions", "medium", "--out", str(tmp_path)])
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as refused:
+        main(["demo", "--conditions", "medium", "--out", str(out)])
+    assert refused.value.code == EXIT_ERROR  # a usage error: nothing done
+    err = capsys.readouterr().err
+    assert "tarotmate demo: error: argument --conditions: invalid choice: 'medium'" in err
+    assert "easy" in err and "hard" in err and not out.exists()
 
 
 def test_a_trace_says_for_every_scene_what_the_camera_saw_and_what_lay_there(tmp_path):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from device.app.controller import ALERT, APPLIED, CONFIRM, INFO
+from device.app.controller import APPLIED, CONFIRM, INFO
 from device.app.flows import ConfirmCardFlow
 from engine.cards import CODES
 from engine.tarot import random_deal
@@ -159,11 +159,13 @@ def test_trivium_knows_the_olla_and_the_laid_tercias(log):
     assert controller.possible_cards() is None  # before the deal
     assert controller.on_decision(("deal", 0))[-1].kind == APPLIED
     assert len(controller.possible_cards()) == 78
+    # Ana's exchange first: she draws from the pozo and discards C05 onto the olla
+    assert controller.on_event(seen("C05"))[-1].kind == APPLIED
+    assert "C05" not in controller.possible_cards() and len(controller.possible_cards()) == 77
     controller.on_event(seen("H01", zone="seat1"))
     assert "H01" not in controller.possible_cards()  # being laid
     for code in ("H02", "H03"):
         notices = controller.on_event(seen(code, zone="seat1"))
-    if notices[-1].kind == APPLIED:
-        assert not {"H01", "H02", "H03"} & set(controller.possible_cards())
-    else:
-        assert notices[-1].kind == ALERT
+    assert notices[-1].kind == APPLIED, notices[-1]
+    assert not {"H01", "H02", "H03", "C05"} & set(controller.possible_cards())
+    assert len(controller.possible_cards()) == 74

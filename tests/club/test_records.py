@@ -74,13 +74,24 @@ json_values = st.recursive(
     max_leaves=20)
 
 
+publication_like = st.fixed_dictionaries(
+    {"id": st.just("deal-1") | json_values},
+    optional={"record": json_values, "scores": json_values, "round": st.integers(1, 999) | json_values})
+
+
 @settings(max_examples=150, deadline=None)
-@given(json_values)
-def test_any_json_is_accepted_or_refused_never_a_crash(value):
-    try:
+@given(json_values | publication_like)
+def test_any_json_is_refused_with_a_reason_never_a_crash(value):
+    # no random value is a replayable record: each is refused, an object naming its field
+    with pytest.raises(Refused) as exc:
         check_publication(value)
-    except Refused:
-        pass
+    refusal = exc.value
+    assert refusal.reason
+    if isinstance(value, dict):
+        assert refusal.field.split(".")[0].split("[")[0] in ("id", "round", "record", "scores"), refusal.field
+        assert str(refusal) == f"{refusal.field}: {refusal.reason}"
+    else:
+        assert refusal.field == "" and "JSON object" in refusal.reason
 
 
 @settings(max_examples=100, deadline=None)

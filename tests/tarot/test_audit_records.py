@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from device.cli import main
+from device.cli import EXIT_ERROR, main
 from engine.tarot import replay_record
 
 AUDIT = Path(__file__).parent / "audit"
@@ -146,7 +146,7 @@ MALFORMED = [
 def test_malformed_record_is_refused_naming_the_field(rec, field, problem, tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(rec))
-    assert main(["replay", str(bad), "--json"]) != 0
+    assert main(["replay", str(bad), "--json"]) == EXIT_ERROR
     captured = capsys.readouterr()
     assert captured.out == ""
     assert field + ":" in captured.err and problem in captured.err

@@ -62,18 +62,34 @@ def test_half_points_decided_on_the_exact_total_then_given_to_the_winner():
     assert diff_and_won(111, 56) == (1, False)
 
 
+def three_player_prise(attack_cards):
+    """3 players, a prise by seat 0: the taker wins the tricks of attack_cards (minus
+    the last 6, the écart); seat 1 leads and wins everything else, the Excuse first
+    (the defence keeps it)."""
+    ecart = attack_cards[-6:]
+    defence = rest_of_deck(attack_cards)
+    defence.remove("EX")
+    tricks = chunk_tricks(3, 0, attack_cards[:-6]) + chunk_tricks(3, 1, ["EX"] + defence)
+    assert len(tricks) == 24
+    return score_deal(players=3, taker=0, partner=None, contract="prise", tricks=tricks,
+                      unseen=[index_of(c) for c in ecart])
+
+
 def test_three_player_half_point_total_loses_by_one():
-    # 3 players: 24 tricks of 3 cards; the attack takes T21, T01 and cards making 40.5
-    attack = ["T21", "T01", "SK", "HK", "DK", "CK", "SQ", "HQ", "DQ", "SN", "HN",
-              "T02", "T03", "T04", "T05"]  # 15 cards: 4.5*6 + 3.5*3 + 2.5*2 + 4*0.5 = 44.5
-    assert sum(index_of(c) >= 0 for c in attack) == 15
-    ecart = attack[-6:]
-    won = attack[:-6]  # 9 cards = 3 tricks
-    tricks = chunk_tricks(3, 0, won) + chunk_tricks(3, 1, rest_of_deck(attack))
-    r = score_deal(players=3, taker=0, partner=None, contract="prise", tricks=tricks,
-                   unseen=[index_of(c) for c in ecart])
-    assert r.attack_points == 44.5 and r.target == 41 and r.won and r.diff == 4
-    assert r.scores == (2 * 29, -29, -29)
+    # edge case 8 at 3 players: the taker has T21 and the Petit (target 41) and cards
+    # making 40.5: lost on the exact total, by 1 (neither won by 0 nor rounded up)
+    attack = ["T21", "T01", "SK", "HK", "DK", "CK", "SQ", "HQ", "DQ",
+              "T02", "T03", "T04", "T05", "T06", "T07"]  # 2*4.5 + 4*4.5 + 3*3.5 + 6*0.5 = 40.5
+    r = three_player_prise(attack)
+    assert r.attack_half_points == 81 and r.attack_points == 40.5 and r.attack_oudlers == 2
+    assert r.target == 41 and not r.won and r.diff == 1
+    assert r.petit_au_bout is None and r.chelem is None
+    assert r.unit == -(25 + 1)
+    assert r.scores == (-2 * 26, 26, 26)
+    # a jack (1.5) instead of a low trump in the écart: 41.5, won by 1
+    r = three_player_prise(attack[:-1] + ["SJ"])
+    assert r.attack_points == 41.5 and r.won and r.diff == 1
+    assert r.scores == (2 * 26, -26, -26)
 
 
 def test_unit_and_settlement_when_lost():

@@ -88,10 +88,15 @@ def test_rescoring_is_a_renormalised_prior(raw, weights):
     for k, label in enumerate(LABELS):
         if label != "unknown" and label not in possible:
             assert rescored[k] == 0.0
-    # among possible cards, the ratios are the namer's ratios times the weights
-    a, b = (LABELS.index(c) for c in list(possible)[:1] * 2) if len(possible) == 1 else (LABELS.index(c) for c in list(possible)[:2])
-    wa, wb = possible.weight(LABELS[a]), possible.weight(LABELS[b])
-    assert math.isclose(rescored[a] * p[b] * wb, rescored[b] * p[a] * wa, rel_tol=1e-6, abs_tol=1e-12)
+    # against "not a card face" (weight 1, always kept), each possible card's share is the
+    # namer's ratio times its weight, the largest weight given being 1: with one possible
+    # card as with twenty
+    scale = max(weights.values())
+    u = LABELS.index("unknown")
+    for code, given_weight in weights.items():
+        k = LABELS.index(code)
+        assert math.isclose(rescored[k] * p[u], rescored[u] * p[k] * given_weight / scale, rel_tol=1e-6, abs_tol=1e-12)
+    assert support == pytest.approx(p[u] + sum(p[LABELS.index(c)] for c in weights))
 
 
 # ----------------------------------------------------------------- the tracker

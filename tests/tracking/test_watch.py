@@ -6,8 +6,10 @@ import sys
 
 import cv2
 import numpy as np
+import pytest
 
 from device.cli import main
+from vision.namer import MODEL_FILE, models_dir
 
 
 def test_watch_sim_json_prints_only_the_event_list(capsys):
@@ -31,16 +33,30 @@ def test_watch_prints_one_line_per_event(capsys):
     assert "cleared" in lines[5]
 
 
-def test_watch_folder_of_still_images_gives_no_events(tmp_path, capsys):
+def _still_images(folder):
     for i in range(5):
-        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), np.full((90, 160, 3), 70, np.uint8))
-    # no card model is needed when nothing ever has to be named
-    assert main(["watch", str(tmp_path), "--json"]) in (0, 2)
+        cv2.imwrite(str(folder / f"{i:03d}.png"), np.full((90, 160, 3), 70, np.uint8))
+
+
+@pytest.mark.skipif(not (models_dir() / MODEL_FILE).is_file(), reason="needs the card model (models/cards.onnx)")
+def test_watch_folder_of_still_images_gives_no_events(tmp_path, capsys):
+    _still_images(tmp_path)
+    assert main(["watch", str(tmp_path), "--json"]) == 0
+    out, _ = capsys.readouterr()
+    assert json.loads(out) == []
+
+
+def test_watch_without_a_card_model_is_one_clear_error(tmp_path, capsys, monkeypatch):
+    import vision.namer
+
+    _still_images(tmp_path)
+    empty = tmp_path / "no-models"
+    empty.mkdir()
+    monkeypatch.setattr(vision.namer, "models_dir", lambda: empty)
+    assert main(["watch", str(tmp_path), "--json"]) == 2
     out, err = capsys.readouterr()
-    if out:
-        assert json.loads(out) == []
-    else:
-        assert "no card model" in err
+    assert out == "" and "Traceback" not in err
+    assert f"tarotmate watch: error: no card model in {empty}" in err
 
 
 def test_missing_source_and_bad_zone_file_are_clean_errors(tmp_path):

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from device.cli import main
+from device.cli import EXIT_ERROR, main
 
 
 def check_json(capsys, *codes):
@@ -77,7 +77,7 @@ def test_readable_line_without_json(capsys):
 def test_bad_input_is_a_clear_error_without_traceback(capsys, codes, words):
     status = main(["trivium", "check", *codes, "--json"])
     out, err = capsys.readouterr()
-    assert status != 0
+    assert status == EXIT_ERROR == 2  # nothing done: an input that cannot be used
     assert out == ""
     assert words in err and "Traceback" not in err
     assert err.startswith("tarotmate trivium: error:")
@@ -86,7 +86,10 @@ def test_bad_input_is_a_clear_error_without_traceback(capsys, codes, words):
 def test_check_needs_cards(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["trivium", "check"])
-    assert exc.value.code != 0
+    assert exc.value.code == EXIT_ERROR == 2  # a usage error
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback" not in err
+    assert "tarotmate trivium check: error:" in err and "CARD" in err.upper()
 
 
 def test_simulate_prints_the_announcements_of_one_game(capsys):

@@ -195,7 +195,7 @@ def test_pile_scene_has_one_whole_top_card(seed):
     assert all(c.in_trick for c in s.cards)
     if "hand" not in tops[0].labels:
         assert tops[0].visible > 0.95  # the top card's whole outline shows
-    assert all(c.visible < 1.0 for c in under) or len(under) == 0
+    assert all(c.visible < 1.0 for c in under)  # at least two (above)
     assert s.conditions["layout"] == "pile" and len(s.conditions["cards"]) == len(s.cards)
 
 
