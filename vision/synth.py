@@ -584,7 +584,7 @@ def make_table_crop(
     ``pool`` around it), under the real-table conditions of :mod:`vision.table_conditions`
     (light, glare, hands and shadows, tilt, blur, noise, JPEG), then warped from its corners
     (jittered by up to ``jitter`` of its width, or moved by ``corner_error(role)``: a (4, 2) error
-    in the card's frame, as :func:`vision.training.corner_errors.card_frame_error` measures the
+    in the card's frame, as :func:`vision.quad_error.card_frame_error` measures the
     card finder's, for a card ``"alone"``, on ``"top"`` of a pile or ``"under"`` one; either way
     up) to ``size``. Returns the crop and the card's condition labels."""
     from vision import table_conditions as tc
@@ -629,7 +629,7 @@ def make_table_crop(
 
     q = order_quad(render.quads[target].copy())
     if corner_error is not None:
-        from vision.training.corner_errors import apply_error
+        from vision.quad_error import apply_error
 
         q = apply_error(q, np.asarray(corner_error(str(role)), np.float64))
     else:

@@ -5,7 +5,8 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from vision.quad_fit import order_quad
-from vision.training.corner_errors import apply_error, card_frame_error, summary
+from vision.quad_error import apply_error, card_frame_error
+from vision.training.corner_errors import summary
 
 
 def card(cx, cy, length, angle):

@@ -8,7 +8,7 @@ target card that the shipped card finder finds (a quad with IoU >= 0.5) gives
 the error of its four corners, in the card's own frame: along its short side
 and along its long side, in card widths (both quads ordered by
 :func:`vision.quad_fit.order_quad`, the found one turned half a turn when that
-fits better). Prints the error by condition (median and 90th percentile of
+fits better; :mod:`vision.quad_error`). Prints the error by condition (median and 90th percentile of
 the mean corner error, the share of quads off by more than 10 % of a width),
 and writes the errors with their condition labels to ``--out``: the card
 model's real-table crops draw their corners' error from them
@@ -28,30 +28,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SEED_BASE = 8_300_000  # scene seeds of this measurement (bench: 7.5e6; training crops: 1e7 and up)
 DEFAULT_OUT = ROOT / "models" / "training" / "corner_errors.npz"
 
+from vision.quad_error import apply_error, card_frame_error  # noqa: E402  (re-exported: the measurement's own terms)
 
-def card_frame_error(found: np.ndarray, truth: np.ndarray) -> np.ndarray:
-    """(4, 2) error of ``found``'s corners from ``truth``'s, along the card's short side and its
-    long side, in card widths (both ordered by ``order_quad``; ``found`` turned half a turn
-    when that fits better)."""
-    from vision.quad_fit import order_quad
-
-    t = order_quad(truth).astype(np.float64)
-    f = order_quad(found).astype(np.float64)
-    f = min((f, np.roll(f, 2, axis=0)), key=lambda q: float(np.linalg.norm(q - t, axis=1).mean()))
-    width = float(np.linalg.norm(t[1] - t[0]))
-    a = (t[1] - t[0]) / max(width, 1e-6)
-    b = (t[3] - t[0]) / max(float(np.linalg.norm(t[3] - t[0])), 1e-6)
-    e = f - t
-    return np.stack([e @ a, e @ b], axis=1) / max(width, 1e-6)
-
-
-def apply_error(quad: np.ndarray, error: np.ndarray) -> np.ndarray:
-    """``quad`` (ordered by ``order_quad``) with ``error`` (as :func:`card_frame_error` gives it) added."""
-    q = np.asarray(quad, np.float64)
-    width = float(np.linalg.norm(q[1] - q[0]))
-    a = (q[1] - q[0]) / max(width, 1e-6)
-    b = (q[3] - q[0]) / max(float(np.linalg.norm(q[3] - q[0])), 1e-6)
-    return (q + width * (error[:, :1] * a + error[:, 1:] * b)).astype(np.float32)
+__all__ = ["apply_error", "card_frame_error", "measure", "summary"]
 
 
 def measure(scenes: int, decks_dir: str | None, backgrounds: str | None, report=print) -> tuple[np.ndarray, list[list[str]]]:
