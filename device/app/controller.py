@@ -258,6 +258,27 @@ class Controller:
     def _decide_confirm_card(self, code: str) -> list[Notice]:
         return self._resolve(code)
 
+    @decides("fix_card")
+    def _decide_fix_card(self, index: int, wrong: str, right: str) -> list[Notice]:
+        """The card ``wrong`` of the deal's operation ``index`` really is ``right``: the
+        operation is replaced in place (the chien, the écart or a trick is not entered again)."""
+        from device.app.fixes import swap_card
+
+        ops = self.session.state.operations
+        if not 0 <= index < len(ops):
+            return [Notice(ALERT, f"fix a card: there is no operation {index + 1} in this deal")]
+        fixed = swap_card(ops[index], wrong, right)
+        if fixed is None:
+            return [Notice(ALERT, f"fix a card: operation {index + 1} holds no {wrong}")]
+        result = self.session.replace(index, fixed)
+        seat = getattr(fixed, "seat", None)
+        if not result.ok:
+            return [Notice(ALERT, f"fix {wrong} as {right}: refused: {result.refusal}", fixed, seat, right,
+                           result.refusal.rule, detail=str(result.refusal), why=getattr(result.refusal, "why", None))]
+        if self.learner is not None:
+            self.learner.renamed(self.session, index, wrong, right)
+        return [Notice(APPLIED, f"fixed: {wrong} is {right}", fixed, seat, right)]
+
     @decides("correct_card")
     def _decide_correct_card(self, code: str) -> list[Notice]:
         """With a card pending: that card really is ``code``. With nothing

@@ -45,6 +45,14 @@ class TableLearner:
             self.memory.forget(ref_of(session, index))
         self._learned = [i for i in self._learned if i < count]
 
+    def renamed(self, session, index: int, wrong: str, right: str) -> None:
+        """The card ``wrong`` of operation ``index`` was fixed as ``right``: a view kept aside
+        under the wrong name now waits under the right one; one learned is forgotten."""
+        self._aside = [(i, right if (i == index and c == wrong) else c, v) for i, c, v in self._aside]
+        if index in self._learned:
+            self.memory.forget(ref_of(session, index))
+            self._learned.remove(index)
+
     def deal_scored(self, session) -> int:
         """The deal was scored: what was kept aside is proven. How many views were learned."""
         n = sum(self.memory.learn(card, view, "confirmed", ref_of(session, index)) for index, card, view in self._aside)

@@ -137,6 +137,25 @@ class GameSession:
         self.rules.undo(self.state)
         return self.rules.op_from_dict(data)
 
+    def replace(self, index: int, op: Any) -> Applied:
+        """Put ``op`` in place of the deal's operation ``index`` (from 0): a card the camera got
+        wrong, fixed where it lies. The deal is replayed with it first; when it, or an operation
+        after it, no longer fits, nothing changes and the refusal says which."""
+        ops = list(self.state.operations)
+        if not 0 <= index < len(ops):
+            return Applied(op, Refusal(f"there is no operation {index + 1} in this deal", "fix"))
+        state = self.rules.new_state(self.game, self.deal.setup)
+        for k, o in enumerate(ops[:index] + [op] + ops[index + 1:]):
+            refusal = self.rules.refusal(state, o)
+            if refusal is not None:
+                if k != index:
+                    refusal = Refusal(f"operation {k + 1} would no longer fit: {refusal}", refusal.rule)
+                return Applied(op, refusal)
+            self.rules.apply(state, o)
+        self.log.replace(self.deal.id, index + 1, self.rules.op_to_dict(op))
+        self.state = state
+        return Applied(op)
+
     @property
     def operations_count(self) -> int:
         return self.log.count(self.deal.id)

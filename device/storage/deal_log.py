@@ -632,6 +632,24 @@ class DealLog:
             raise StoreError(f"{self.path}: cannot write the deal log ({exc})") from None
         return seq
 
+    def replace(self, deal_id: int, seq: int, op: dict[str, Any]) -> None:
+        """Put ``op`` in place of the open deal's operation ``seq`` (from 1), in one
+        transaction: a card fixed where it lies. Durable when this returns."""
+        text = _dumps(op, "operation")
+        try:
+            with self._transaction():
+                row = self._conn.execute("SELECT finished FROM deals WHERE id = ?", (deal_id,)).fetchone()
+                if row is None:
+                    raise StoreError(f"no deal {deal_id} in the deal log")
+                if row[0] is not None:
+                    raise StoreError(f"deal {deal_id} is finished; its operations cannot change")
+                cur = self._conn.execute("UPDATE operations SET op = ?, at = ? WHERE deal_id = ? AND seq = ?",
+                                         (text, time.time(), deal_id, seq))
+                if cur.rowcount != 1:
+                    raise StoreError(f"deal {deal_id} has no operation {seq}")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot write the deal log ({exc})") from None
+
     def operations(self, deal_id: int) -> list[dict[str, Any]]:
         """The deal's operations in the order they were appended."""
         rows = self._select("SELECT seq, op FROM operations WHERE deal_id = ? ORDER BY seq", (deal_id,))

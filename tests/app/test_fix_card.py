@@ -1,0 +1,92 @@
+"""A card the camera got wrong is fixed where it lies (``fix_card``): the chien or a trick's card
+replaced in place, in the log and the state, never re-entered; refused when the deal would not replay."""
+
+import dataclasses
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from device.app.controller import ALERT, APPLIED
+from device.app.fixes import cards_of, fixable, swap_card
+from device.app.registry import game_for
+from device.app.session import GameSession
+from device.games.french_tarot.controller import TarotController
+from device.storage.deal_log import DealLog
+from engine.cards import CODES
+from engine.tarot import random_deal
+from tests.app.test_controller import NAMES, play_through, seen
+
+
+@pytest.fixture
+def log(tmp_path):
+    with DealLog.open(tmp_path / "log.db") as opened:
+        yield opened
+
+
+def controller_at(log, truth, stop_before):
+    session = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="t",
+                                          first_setup={"dealer": truth.dealer})
+    c = TarotController(session)
+    play_through(c, truth, stop_before=stop_before)
+    return c
+
+
+def first(truth, kind):
+    return next(i for i, op in enumerate(truth.operations) if op.to_dict()["op"] == kind)
+
+
+def test_a_wrong_chien_card_is_fixed_in_place(log):
+    truth = random_deal(4, 5)
+    k = first(truth, "chien")
+    c = controller_at(log, truth, stop_before=k)
+    right = list(truth.operations[k].to_dict()["cards"])
+    outside = next(code for code in CODES if code not in right)
+    seen_cards = right[:2] + [outside] + right[3:]  # the camera read the third card wrong
+    for code in seen_cards:
+        c.on_event(seen(code))
+    assert c.session.state.operations[k].to_dict()["cards"] == seen_cards
+    notices = c.on_decision(("fix_card", k, outside, right[2]))
+    assert notices[-1].kind == APPLIED, notices
+    assert c.session.state.operations[k].to_dict()["cards"] == right
+    assert c.session.log.operations(c.session.deal.id)[k]["cards"] == right  # logged, same position
+    assert c.session.operations_count == k + 1  # nothing undone, nothing entered again
+    again = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="t")
+    assert [op.to_dict() for op in again.state.operations] == [op.to_dict() for op in c.session.state.operations]
+
+
+def test_a_fix_that_breaks_the_deal_is_refused_and_changes_nothing(log):
+    truth = random_deal(4, 5)
+    k = first(truth, "play")
+    c = controller_at(log, truth, stop_before=k + 3)  # three cards of the first trick played
+    before = [op.to_dict() for op in c.session.state.operations]
+    played = before[k]["card"]
+    later = before[k + 1]["card"]  # a card played after it cannot be played twice
+    notices = c.on_decision(("fix_card", k, played, later))
+    assert notices[-1].kind == ALERT and "refused" in notices[-1].text
+    assert [op.to_dict() for op in c.session.state.operations] == before
+    assert c.session.log.operations(c.session.deal.id) == before
+    assert c.on_decision(("fix_card", 999, played, later))[-1].kind == ALERT
+    assert c.on_decision(("fix_card", k, "T21" if played != "T21" else "T20", later))[-1].kind == ALERT
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_swap_card_replaces_one_card_and_nothing_else(data):
+    truth = random_deal(data.draw(st.sampled_from([3, 4, 5])), data.draw(st.integers(0, 500)))
+    op = data.draw(st.sampled_from([o for o in truth.operations if cards_of(o)]))
+    wrong = data.draw(st.sampled_from(cards_of(op)))
+    right = data.draw(st.sampled_from([c for c in CODES if c not in cards_of(op)]))
+    fixed = swap_card(op, wrong, right)
+    before, after = cards_of(op), cards_of(fixed)
+    assert len(before) == len(after) and after[before.index(wrong)] == right
+    assert [a for a, b in zip(before, after) if a != b] == [wrong]
+    assert {f.name: getattr(fixed, f.name) for f in dataclasses.fields(op) if getattr(op, f.name) != getattr(fixed, f.name)}
+    assert swap_card(op, right, wrong) is None  # it holds no ``right``
+
+
+def test_fixable_lists_the_latest_cards_first():
+    truth = random_deal(4, 7)
+    ops = list(truth.operations)
+    got = fixable(ops, last=2)
+    idx = [i for i, o in enumerate(ops) if cards_of(o)]
+    assert {i for i, _ in got} == set(idx[-2:]) and got[0][0] == idx[-1]
