@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from device.app.controller import APPLIED
 from device.app.table import TableApp
 from device.app.session import GameSession
 from engine.errors import TarotmateError
@@ -46,6 +47,7 @@ class VisionStats:
     events: int = 0
     seen_right: int = 0  # cards committed from the camera without a question, and right
     confirmed: int = 0  # cards committed after a question
+    fixed: int = 0  # wrong cards the player fixed where they lay (fix_card), not re-entered
     corrected: int = 0  # operations the camera got wrong, undone
     wrong: int = 0  # cards committed from the camera without a question, not the card played
     entered_by_hand: int = 0  # cards entered from the menu
@@ -63,7 +65,7 @@ class VisionStats:
 
     @property
     def read_right(self) -> int:
-        return self.cards - self.confirmed - self.entered_by_hand
+        return self.cards - self.confirmed - self.entered_by_hand - self.fixed
 
     PER_DEAL = (("prompts", "prompts"), ("wrong", "wrong"), ("by_hand", "entered_by_hand"),
                 ("right", "seen_right"), ("confirmed", "confirmed"))
@@ -82,7 +84,7 @@ class VisionStats:
     def camera(self) -> dict:
         """The summary's ``camera`` figures."""
         return {"right": self.seen_right, "wrong": self.wrong, "confirmed": self.confirmed,
-                "by_hand": self.entered_by_hand}
+                "by_hand": self.entered_by_hand, "fixed": self.fixed}
 
     def line(self) -> str:
         fps = self.frames / self.seconds if self.seconds else 0.0
@@ -94,7 +96,8 @@ class VisionStats:
         return (f"{self.frames} frames ({fps:.1f}/s) named by {self.recognition}: "
                 f"{count(self.cards, 'card')} = {self.read_right} read right at once"
                 f" + {self.confirmed} uncertain, answered on the OLED"
-                f" + {self.entered_by_hand} entered by hand{undone}")
+                f" + {self.entered_by_hand} entered by hand{undone}"
+                + (f" + {self.fixed} fixed where they lay" if self.fixed else ""))
 
     def to_dict(self) -> dict:
         from dataclasses import asdict
@@ -105,6 +108,31 @@ class VisionStats:
     def from_dict(cls, data: dict) -> "VisionStats":
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def card_swaps(done: dict, truth: dict) -> list[tuple[str, str]] | None:
+    """The (wrong, right) cards that make operation ``done`` the ``truth``'s when that is all they
+    differ by (the same kind, seat and everything else); None otherwise."""
+    if done.keys() != truth.keys() or done.get("op") != truth.get("op"):
+        return None
+    swaps = []
+    for key in done:
+        a, b = done[key], truth[key]
+        if a == b:
+            continue
+        if isinstance(a, str) and isinstance(b, str) and key in CARD_KEYS:
+            swaps.append((a, b))
+        elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and key in CARD_KEYS:
+            extra, missing = [c for c in a if c not in b], [c for c in b if c not in a]
+            if len(extra) != len(missing) or any(c not in a for c in b if c not in missing):
+                return None
+            swaps += list(zip(extra, missing))
+        else:
+            return None
+    return swaps or None
+
+
+CARD_KEYS = ("card", "cards", "discard")
 
 
 def frame_size(settings) -> tuple[int, int]:
@@ -129,6 +157,7 @@ class ScriptedDemo:
         self.number = 1  # the deal whose truth is played
         self.after_scene: Callable[[], None] | None = None  # saves the stats (set by the demo runner)
         self._asked = 0  # answers and hand entries since the last committed operation
+        self._asked_at: dict[int, int] = {}  # of an operation committed wrong: its cards answered or entered
         from vision.simulator import draw_sim_conditions
 
         # the same table (light, lamp, camera) for every scene of the deal
@@ -221,6 +250,8 @@ class ScriptedDemo:
         while True:
             done = self.done_ops(session)
             wrong = next((i for i, op in enumerate(done) if not self.same(op, self.truth_ops[i])), None)
+            if wrong is not None and self.fix_in_place(app, wrong, done[wrong], self.truth_ops[wrong]):
+                continue
             if wrong is not None:
                 self.decide(app, ("undo",))
                 if wrong == len(done) - 1:
@@ -241,6 +272,28 @@ class ScriptedDemo:
             if len(session.state.operations) == len(done):
                 raise TarotmateError(f"the table app refused the player's {expected['op']}: "
                                      + "; ".join(n.text for n in notices))
+
+    def fix_in_place(self, app: TableApp, index: int, done: dict, truth: dict) -> bool:
+        """The camera got cards of operation ``index`` wrong, and nothing else of it: the player
+        chooses each wrong card and names the right one (``fix_card``), as the menu lets them,
+        instead of undoing. False (nothing done) when that is not the case or the table refuses."""
+        swaps = card_swaps(done, truth)
+        if not swaps:
+            return False
+        for wrong, right in swaps:
+            notices = self.decide(app, ("fix_card", index, wrong, right))
+            if not notices or notices[-1].kind != APPLIED:
+                return False
+        now = app.session.state.operations[index].to_dict()
+        if not self.same(now, truth):
+            return False
+        self.stats.wrong += len(swaps)
+        self.stats.fixed += len(swaps)
+        self.stats.seen_right += max(0, self.cards_of(truth) - len(swaps) - self._asked_at.pop(index, 0))
+        self.stats.details.append(f"camera: {done} for {truth}, fixed in place")
+        self.report(f"player: the camera got {' '.join(w for w, _ in swaps)} wrong: fixed as "
+                    f"{' '.join(r for _, r in swaps)}")
+        return True
 
     def _answer(self, app: TableApp, expected: dict | None) -> None:
         truth_card = self.pending_truth(app, expected)
@@ -281,6 +334,8 @@ class ScriptedDemo:
         op = done[k].to_dict()
         if truth is not None and truth["op"] in self.visual and self.same(op, truth):
             self.stats.seen_right += max(0, self.cards_of(truth) - self._asked)
+        elif truth is not None and truth["op"] in self.visual:
+            self._asked_at[k] = self._asked  # its other cards count as read right once it is fixed
         self._asked = 0
 
     def wrong_cards(self, done: dict, truth: dict) -> int:

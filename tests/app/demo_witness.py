@@ -20,8 +20,9 @@ VISUAL = {"play": "card", "chien": "cards", "lay_tercia": "cards", "draw_from_po
 class Witness:
     """Who gave each card of the log, seen at the table app's doors: ``camera`` (the
     tracker's events), ``oled`` (an answer to the OLED's question: confirm or correct
-    the card shown, or name the missing one) or ``hand`` (a card, or a whole
-    operation, entered from the menu)."""
+    the card shown, or name the missing one), ``hand`` (a card, or a whole
+    operation, entered from the menu) or ``fix`` (a wrong card chosen and named
+    right where it lay)."""
 
     def __init__(self, monkeypatch, lose_every: int = 0):
         self.lose_every = lose_every  # the camera's events lost on the way: every n-th card appeared
@@ -31,6 +32,7 @@ class Witness:
         self.commits = {}  # operation index -> the source of the call that committed it (the last time)
         self.appeared = Counter()  # cards the camera's events named
         self.undone = []  # (operation index, operation) of each operation undone
+        self.fixes = 0  # wrong cards fixed where they lay (fix_card applied)
         witness = self
 
         def doors(name, source_of):
@@ -47,6 +49,9 @@ class Witness:
                     notices = original(app, arg)
                     for k in range(before, len(app.session.state.operations)):
                         witness.commits[k] = witness.source
+                if name == "on_decision" and arg[0] == "fix_card" and notices and notices[-1].kind == "applied":
+                    witness.entries.append((arg[1], arg[3], "fix"))
+                    witness.fixes += 1
                 return notices
 
             monkeypatch.setattr(TableApp, name, door)
@@ -128,11 +133,11 @@ class Witness:
         return sources
 
     def wrong(self, out) -> int:
-        """The cards of the camera's operations that were undone for another in the log."""
+        """The cards of the camera's operations that were undone for another in the log, or fixed where they lay."""
         ops = self.operations(out)
         wrong = 0
         for k, op in self.undone:
             if op["op"] in VISUAL and k < len(ops) and op != ops[k]:
                 final = self.cards(ops[k]) if ops[k]["op"] in VISUAL else []
                 wrong += len(set(self.cards(op)) - set(final)) or 1
-        return wrong
+        return wrong + self.fixes

@@ -140,15 +140,16 @@ def test_summary_json_says_what_the_camera_and_the_player_did(tmp_path, monkeypa
     summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
     assert list(summary) == ["game", "players", "deals", "cards", "camera", "prompts", "presses", "scores", "replay",
                              "per_deal"]
-    assert list(summary["camera"]) == ["right", "wrong", "confirmed", "by_hand"]
+    assert list(summary["camera"]) == ["right", "wrong", "confirmed", "by_hand", "fixed"]
     assert summary["game"] == "french-tarot" and summary["players"] == 3 and summary["deals"] == 1
     assert summary["scores"] == result["scores"] and summary["replay"] == "ok"
     camera = summary["camera"]
     shown = result["record"]["contract"] in ("prise", "garde")
     assert summary["cards"] == 72 + (6 if shown else 0)  # 3 x 24 played, and the chien when it is shown
     given = witness.count(tmp_path)
-    assert camera["wrong"] == witness.wrong(tmp_path)  # a lost card's successor put to the wrong seat, undone
-    assert (camera["right"], camera["confirmed"], camera["by_hand"]) == (given["camera"], given["oled"], given["hand"])
+    assert camera["wrong"] == witness.wrong(tmp_path)  # a lost card's successor, undone or fixed where it lay
+    assert (camera["right"], camera["confirmed"], camera["by_hand"], camera["fixed"]) == \
+        (given["camera"], given["oled"], given["hand"], given.get("fix", 0))
     assert sum(given.values()) == summary["cards"] and min(given.values()) > 0
     assert summary["prompts"] >= camera["confirmed"]
     assert summary["presses"] >= 3  # three bids at least, on the buttons

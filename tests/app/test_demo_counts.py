@@ -23,6 +23,17 @@ LINE = re.compile(r"(\d+) cards = (\d+) read right at once \+ (\d+) uncertain, a
                   r"\+ (\d+) entered by hand")
 
 
+FIXED = re.compile(r"\+ (\d+) fixed where they lay")
+
+
+def _fixed(out) -> int:
+    """The wrong cards the player fixed where they lay, as the camera line says."""
+    text = (out / "scores.txt").read_text()
+    line = next(x for x in text.splitlines() if x.startswith("camera: "))
+    m = FIXED.search(line)
+    return int(m.group(1)) if m else 0
+
+
 def _camera_line(out):
     text = (out / "scores.txt").read_text()
     line = next(x for x in text.splitlines() if x.startswith("camera: "))
@@ -40,7 +51,10 @@ def test_tarot_cards_add_up_to_the_deal(tmp_path, monkeypatch):
     sources = witness.count(tmp_path)
     assert total == 72 + chien == sum(sources.values())
     assert (right, uncertain, by_hand) == (sources["camera"], sources["oled"], sources["hand"])
-    assert set(sources) == {"camera", "oled", "hand"}
+    assert _fixed(tmp_path) == sources.get("fix", 0)
+    # read, answered, and entered by hand or fixed where it lay (a lost card's successor put to its seat)
+    assert {"camera", "oled"} <= set(sources) <= {"camera", "oled", "hand", "fix"}
+    assert sources["hand"] + sources["fix"] > 0
     assert right > 0 and sum(witness.appeared.values()) >= right  # each read named by an event
     assert result["stats"].seen_right <= right  # measured at once: never more than the remainder
 
@@ -86,7 +100,8 @@ def test_after_a_resume_the_counts_are_the_whole_deal(tmp_path, monkeypatch):
     sources = witness.count(part)
     assert 0 < sum(stopped.values()) < total == sum(sources.values())
     assert (right, uncertain, by_hand) == (sources["camera"], sources["oled"], sources["hand"])
-    assert min(sources["camera"], sources["oled"], sources["hand"]) > 0
+    assert _fixed(part) == sources.get("fix", 0)
+    assert min(sources["camera"], sources["oled"], sources["hand"] + sources["fix"]) > 0
     assert _camera_line(part) == _camera_line(whole)  # the same scenes, the same cards lost
     assert resumed["stats"].frames >= full["stats"].frames * 0.9  # both parts counted, not only the resumed one
 
