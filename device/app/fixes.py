@@ -44,13 +44,15 @@ def swap_card(op: Any, wrong: str, right: str) -> Any | None:
     return None
 
 
-def fixable(operations, last: int = 12) -> list[tuple[int, str]]:
-    """(operation index, card) of the cards of the deal's last ``last`` operations that hold
-    cards, the latest first: what a player may choose to fix."""
+def fixable(operations, last: int = 12) -> list[tuple[int, str, int | None]]:
+    """(operation index, card, seat or None) of the cards of the deal's last ``last``
+    operations that hold cards, the latest first: what a player may choose to fix."""
     out = []
     for index in range(len(operations) - 1, -1, -1):
-        cards = cards_of(operations[index]) if dataclasses.is_dataclass(operations[index]) else []
-        out += [(index, c) for c in cards]
-        if len({i for i, _ in out}) >= last:
+        op = operations[index]
+        cards = cards_of(op) if dataclasses.is_dataclass(op) else []
+        seat = getattr(op, "seat", None)
+        out += [(index, c, seat if isinstance(seat, int) else None) for c in cards]
+        if len({i for i, _, _ in out}) >= last:
             break
     return out

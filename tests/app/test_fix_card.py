@@ -89,4 +89,27 @@ def test_fixable_lists_the_latest_cards_first():
     ops = list(truth.operations)
     got = fixable(ops, last=2)
     idx = [i for i, o in enumerate(ops) if cards_of(o)]
-    assert {i for i, _ in got} == set(idx[-2:]) and got[0][0] == idx[-1]
+    assert {i for i, _, _ in got} == set(idx[-2:]) and got[0][0] == idx[-1]
+    assert all(seat == getattr(ops[i], "seat", None) for i, _, seat in got)
+
+
+def test_the_game_menu_fixes_a_card_read_in_a_few_presses():
+    from device.games.french_tarot.menus import GameMenu
+
+    assert "Fix a card read" not in [label for label, _ in GameMenu(NAMES).step.options]  # nothing read yet
+    flow = GameMenu(NAMES, fixable=[(9, "H03", 1), (8, "S07", 0)])
+    labels = [label for label, _ in flow.step.options]
+    down, ok = ("down", "press"), ("ok", "press")
+    decisions = []
+    for _ in range(labels.index("Fix a card read")):
+        decisions += flow.handle(down)
+    decisions += flow.handle(ok)
+    assert [label for label, _ in flow.step.options][0].startswith("Luis: ")  # whose card, the latest first
+    decisions += flow.handle(ok)  # the 3 of hearts is wrong; then the category (trumps first), then the card
+    categories = [label for label, _ in flow.step.options]
+    decisions += flow.handle(down)  # past the trumps: the first suit
+    while not decisions:
+        decisions += flow.handle(ok)
+    (decision,) = decisions
+    assert decision[:3] == ("fix_card", 9, "H03") and decision[3] != "H03" and len(categories) >= 5
+    assert "Rectifier une carte lue" in [label for label, _ in GameMenu(NAMES, lang="fr", fixable=[(0, "EX", 0)]).step.options]

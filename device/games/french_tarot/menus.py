@@ -12,7 +12,7 @@ from device.app.flows import CardPicker, ChoiceFlow, Decision, Flow, Step, yes_n
 from device.i18n import N_, translator
 from device.screens.labels import BID_NAMES, POIGNEE_NAMES, card_name
 from device.screens.views import BIDS, POIGNEE_LEVELS, BiddingView
-from engine.cards import SUITS
+from engine.cards import CODES, SUITS
 from engine.tarot.tables import HAND_SIZE
 from engine.errors import TarotmateError
 from engine.tarot.state import Phase
@@ -128,14 +128,17 @@ class BiddingFlow(Flow):
 class GameMenu(Flow):
     """The menu during a deal: undo, poignée, chelem, card correction, new deal, end of game."""
 
-    def __init__(self, players: Sequence[str], lang: str = "en", style: str = "french") -> None:
+    def __init__(self, players: Sequence[str], lang: str = "en", style: str = "french",
+                 fixable: Sequence[tuple[int, str, int | None]] = ()) -> None:
         super().__init__(lang, style)
         self.players = list(players)
+        self.fixable = list(fixable)  # (operation index, card, seat) of the cards read lately, latest first
         tr = self.tr
         items = [
             (tr(N_("Undo last event")), "undo"),
             (tr(N_("Announce a poignée")), "poignee"),
             (tr(N_("Announce a chelem")), "chelem"),
+            *([(tr(N_("Fix a card read")), "fix")] if self.fixable else []),
             (tr(N_("Correct a card")), "correct"),
             (tr(N_("New deal")), "new_deal"),
             (tr(N_("Misdeal")), "misdeal"),
@@ -153,6 +156,13 @@ class GameMenu(Flow):
             self.push(Step(tr(N_("Who shows it?")), seats, self._poignee_seat))
         elif item == "correct":
             CardPicker(self, tr(N_("Which card?")), self._corrected).start()
+        elif item == "fix":  # a card read wrong: choose it, then name the right one
+            options = []
+            for index, code, seat in self.fixable:
+                name = card_name(code, self.lang, self.style)
+                options.append((f"{self.players[seat]}: {name}" if seat is not None and seat < len(self.players) else name,
+                                (index, code)))
+            self.push(Step(tr(N_("Which card is wrong?")), options, self._fix_which))
         elif item == "new_deal":
             self.push(yes_no(self, tr(N_("New deal?")), ("new_deal",)))
         elif item == "misdeal":  # the deal is cancelled, the same dealer deals again
@@ -170,6 +180,16 @@ class GameMenu(Flow):
     def _poignee(self, seat: int, level: str) -> list[Decision]:
         self.finish()
         return [("poignee", seat, level)]
+
+    def _fix_which(self, chosen: tuple[int, str]) -> list[Decision]:
+        index, wrong = chosen
+        CardPicker(self, self.tr(N_("The right card?")), lambda right: self._fixed(index, wrong, right),
+                   cards=[c for c in CODES if c != wrong]).start()
+        return []
+
+    def _fixed(self, index: int, wrong: str, right: str) -> list[Decision]:
+        self.finish()
+        return [("fix_card", index, wrong, right)]
 
     def _corrected(self, code: str) -> list[Decision]:
         self.finish()
@@ -203,4 +223,6 @@ class TarotMenus:
             tr = translator(lang)
             return ChoiceFlow(tr(N_("Menu")), [(tr(N_("New deal")), ("new_deal",)),
                                                (tr(N_("End the game")), ("end_game",))], lang, style)
-        return GameMenu(app.session.names, lang, style)
+        from device.app.fixes import fixable
+
+        return GameMenu(app.session.names, lang, style, fixable(app.session.state.operations))
