@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Callable
 
 from device.club.client import JsonClient, Unreachable
+from engine.tarot.state import Phase as TarotPhase
 from device.club.outbox import Outbox, Publisher
 from engine.errors import TarotmateError
 from engine.tarot.record import deal_to_record
@@ -165,7 +166,7 @@ def simulate(server: str, tables: int, deals: int, password: str, *, seed: int =
             deal = random_deal(players, seeds[sim.index][k], dealer=k % players)
             record = deal_to_record(deal)
             record["names"] = list(sim.names)
-            scores = list(deal.result().scores) if deal.phase == "done" else [0] * players
+            scores = list(deal.result().scores) if deal.phase == TarotPhase.DONE else [0] * players
             assert sim.outbox is not None
             sim.outbox.add(record, scores)
             with lock:

@@ -65,6 +65,7 @@ def trivium_replay(game) -> dict:
 
 def _replay_trivium(record: dict, as_json: bool) -> int:
     from engine.trivium.record import game_from_record
+    from engine.trivium.state import Phase as TriviumPhase
 
     game = game_from_record(record)
     replay = trivium_replay(game)
@@ -74,7 +75,7 @@ def _replay_trivium(record: dict, as_json: bool) -> int:
     lines = [f"Trivium, {len(game.players)} players: {', '.join(game.players)}"]
     lines += [f"  {text}" for text in replay["announcements"]]
     if game.winner is None:
-        lines.append("No winner: the pozo ran out." if game.phase == "finished" else f"Game not finished (phase {game.phase}).")
+        lines.append("No winner: the pozo ran out." if game.phase == TriviumPhase.FINISHED else f"Game not finished (phase {game.phase}).")
     else:
         lines.append(f"Winner: {game.players[game.winner]} with {replay['combination']}, {replay['points']} points")
     lines.append("Scores: " + ", ".join(f"{name} {score}" for name, score in zip(game.players, game.scores)))
@@ -93,10 +94,11 @@ def _who(deal, seat: int | None) -> str:
 
 def summary(deal, replay: dict) -> str:
     """A readable account of a replayed deal."""
+    from engine.tarot.state import Phase
     from engine.tarot.tables import CONTRACT_LABEL
 
     lines = [f"French tarot, {deal.players} players, dealer {_who(deal, deal.dealer)}"]
-    if deal.phase == "redeal":
+    if deal.phase == Phase.REDEAL:
         lines.append("Everyone passed: the cards are dealt again.")
         return "\n".join(lines) + "\n"
     contract = CONTRACT_LABEL[deal.contract]
