@@ -121,3 +121,26 @@ def test_feed_reports_a_dead_renderer(tmp_path):
     with pytest.raises(RuntimeError, match="renderer stopped"):
         feed.batch(4)
     feed.close()
+
+
+@pytest.mark.slow
+def test_build_models_resumes_the_same_run_where_it_stopped(tmp_path):
+    torch = pytest.importorskip("torch")
+    from vision.training import build_models
+    from vision.training.run_state import load_checkpoint
+
+    common = ["--decks", str(tmp_path / "no-decks"), "--backgrounds", str(tmp_path / "none"), "--work", str(tmp_path / "w"),
+              "--cache", str(tmp_path / "c"), "--out", str(tmp_path / "out"), "--val", "80", "--minutes", "0",
+              "--batch", "8", "--shard", "16", "--steps", "3", "--campaign-steps", "6", "--session-steps", "3",
+              "--threads", "1", "--size", "56x96"]
+    assert build_models.main(common) == 0
+    tensors, first = load_checkpoint(tmp_path / "w" / "cardnet-run.pt")
+    assert (first.step, first.sessions, first.crops_seen) == (3, 1, 24)
+    lr_at_3 = first.schedule.lr(3)
+    assert build_models.main(common + ["--resume", "--lr", "9"]) == 0  # a resumed run keeps its own schedule
+    tensors2, second = load_checkpoint(tmp_path / "w" / "cardnet-run.pt")
+    assert (second.step, second.sessions, second.crops_seen) == (6, 2, 48)
+    assert second.schedule == first.schedule and second.next_seed > first.next_seed
+    assert [h["step"] for h in second.history] == [3, 3, 6, 6]  # a check at each held-out step and at each stop
+    assert tensors2["optimiser"]["state"] and not torch.equal(tensors["model"]["project.weight"], tensors2["model"]["project.weight"])
+    assert (tmp_path / "out" / "cards.onnx").is_file() and lr_at_3 > second.schedule.lr(6)
