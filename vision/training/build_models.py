@@ -43,7 +43,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "follows the run's schedule by step, whatever the sessions")
     p.add_argument("--epochs", type=int, default=8, help="a new run's schedule spans EPOCHS x STEPS steps (unless --campaign-steps)")
     p.add_argument("--steps", type=int, default=200, help="steps between held-out checks (each check exports the model and saves the checkpoint)")
-    p.add_argument("--campaign-steps", type=int, default=0, help="a new run's schedule length in steps (default EPOCHS x STEPS)")
+    p.add_argument("--campaign-steps", type=int, default=0,
+                   help="the schedule's length in steps: a new run's (default EPOCHS x STEPS), or, with --resume, "
+                        "a new length for the run (its step kept: a shorter one anneals sooner)")
     p.add_argument("--session-steps", type=int, default=0, help="stop this session after this many steps (0: no limit)")
     p.add_argument("--new-peak", action="store_true", help="with --resume: replace the run's peak learning rate by --lr")
     p.add_argument("--save-every", type=float, default=5.0, help="minutes between checkpoints (besides the held-out checks and the stop)")
@@ -253,8 +255,13 @@ def main(argv=None) -> int:
     if run is None:
         total = args.campaign_steps or args.epochs * args.steps
         run = RunState(Schedule(peak=args.lr, steps=total, warmup=min(300, total // 10 + 1)), next_seed=args.seed * 10_000_000)
-    elif args.lr != run.schedule.peak and args.new_peak:
-        run.schedule = Schedule(peak=args.lr, steps=run.schedule.steps, warmup=run.schedule.warmup, floor=run.schedule.floor)
+    elif args.new_peak or (args.campaign_steps and args.campaign_steps != run.schedule.steps):
+        # the run re-planned: another peak, or another length (a shorter one anneals sooner); the step is kept
+        run.schedule = Schedule(peak=args.lr if args.new_peak else run.schedule.peak,
+                                steps=args.campaign_steps or run.schedule.steps, warmup=run.schedule.warmup,
+                                floor=run.schedule.floor)
+        log(f"the run's schedule is now a peak of {run.schedule.peak:g} decaying over {run.schedule.steps} steps "
+            f"(at step {run.step}: learning rate {run.schedule.lr(run.step):.2e})")
     run.sessions += 1
     ema = CardNet(len(LABELS))
     ema.load_state_dict(tensors.get("ema", net.state_dict()))
