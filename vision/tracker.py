@@ -171,6 +171,11 @@ class Tracker:
             self._namer = Namer.load()
         return self._namer
 
+    @namer.setter
+    def namer(self, namer: CardNamer) -> None:
+        """Another namer from now on (e.g. the shipped one weighed by the table's deck memory)."""
+        self._namer = namer
+
     @property
     def cropper(self) -> Cropper:
         if self._cropper is None:
