@@ -50,7 +50,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--new-peak", action="store_true", help="with --resume: replace the run's peak learning rate by --lr")
     p.add_argument("--save-every", type=float, default=5.0, help="minutes between checkpoints (besides the held-out checks and the stop)")
     p.add_argument("--ema", type=float, default=0.999, help="decay of the weights' moving average (the exported model)")
-    p.add_argument("--uses", type=float, default=4.0, help="draws per rendered crop before its shard is retired (more when rendering falls behind)")
+    p.add_argument("--uses", type=float, default=1.0,
+                   help="draws per rendered crop before its shard gives way to a fresh one (more when rendering falls behind)")
     p.add_argument("--shard", type=int, default=256, help="crops per rendered shard")
     p.add_argument("--render-nice", type=int, default=0, help="niceness of the rendering processes (19: only idle time)")
     p.add_argument("--no-channels-last", dest="channels_last", action="store_false",

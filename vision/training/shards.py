@@ -4,9 +4,10 @@ Synthesising a crop costs about as much CPU as training on it, and the
 machine has two cores. So the crops are rendered ahead into *shards* (``n``
 crops of one integer seed, an uncompressed ``.npz`` written atomically) by a
 low-priority process, and the trainer draws its batches from the shards in
-memory. A shard is used a bounded number of times (``uses`` draws per crop on
-average) and then retired; when the renderer falls behind, the trainer reuses
-what it has rather than wait, and the reuse it needed is reported.
+memory. When a fresh shard is ready, it takes the place of the most drawn one
+in memory, once that one's crops have been drawn ``uses`` times on average;
+when the renderer falls behind, the trainer reuses what it has rather than
+wait, and the reuse it needed is reported.
 
 The seeds are consecutive integers from ``next_seed``: the trainer's
 checkpoint keeps the next seed it has not consumed, so a resumed run renders
@@ -159,10 +160,12 @@ class ShardFeed:
             srcs.append(s["src"][i])
             s["draws"] += 1
         self.drawn += n
-        limit = self.uses * self.shard_size
-        spent = [s for s in self.pool if s["draws"] >= limit]
-        if spent and shard_path(self.folder, self.next_seed).exists():
-            self.pool.remove(spent[0])
+        # a fresh shard is ready: it takes the place of the most drawn one, once that one has been
+        # drawn ``uses`` times a crop (fresh crops first; reuse grows only when rendering falls behind)
+        if len(self.pool) >= self.pool_shards and shard_path(self.folder, self.next_seed).exists():
+            worn = max(self.pool, key=lambda s: s["draws"] / len(s["y"]))
+            if worn["draws"] >= self.uses * len(worn["y"]):
+                self.pool.remove(worn)
         self._load_ready(block=False)
         return np.ascontiguousarray(np.stack(xs)), np.array(ys, np.int64), srcs
 
