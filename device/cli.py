@@ -29,6 +29,7 @@ COMMANDS = {
     "enroll": "enroll",
     "decks": "decks",
     "club": "club",
+    "camera": "camera",
 }
 
 

@@ -45,7 +45,7 @@ class Thresholds:
     glare_solidity: float = 0.88  # ... in a solid blob (area over its convex hull's)
     glare_px: int = 60  # a glare spot at least this big (frame pixels, after opening) is glare
     small_card_px: float = 110.0  # card long side (frame pixels) below which naming falls
-    tilt_deg: float = 14.0  # camera angle off vertical from which cards are foreshortened
+    tilt_deg: float = 25.0  # camera angle off vertical (estimated) from which the cards are foreshortened
     hfov_deg: float = 66.0  # the camera's horizontal field of view (Camera Module 3; Wide: 102)
 
 
@@ -228,7 +228,7 @@ def card_tilts(quads, size: tuple[int, int], hfov_deg: float = 66.0) -> list[flo
     return tilts
 
 
-def camera_tilt(quads, size: tuple[int, int], hfov_deg: float = 66.0, min_cards: int = 2) -> float | None:
+def camera_tilt(quads, size: tuple[int, int], hfov_deg: float = 66.0, min_cards: int = 3) -> float | None:
     """The camera's angle off vertical (degrees) from the card outlines (rectangles on the
     table): the median of the cards' tilts, ``None`` with fewer than ``min_cards`` cards
     (one outline's corners are too few to tell a few degrees)."""
