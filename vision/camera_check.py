@@ -171,7 +171,7 @@ def glare_boxes(image: np.ndarray, min_px: int = 60, whiter: float = 0.03, brigh
     boxes = []
     for i in range(1, n):
         x, y, w, h, area = stats[i]
-        if area < min_px:
+        if area < min_px or area > 0.05 * spot.size:  # a reflection is a spot, not the frame
             continue
         comp = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
         contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -245,7 +245,7 @@ def advise(level: float, noise: float, sharp: float, glare: list, height: float 
         found.add("dim")
     if noise > t.noisy_sigma:
         found.add("noisy")
-    if sharp < t.blur_sharpness:
+    if 0 < sharp < t.blur_sharpness:  # 0: no edge to measure (an empty frame)
         found.add("blur")
     if glare:
         found.add("glare")
