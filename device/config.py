@@ -501,7 +501,7 @@ SCHEMA: tuple[Section, ...] = (
         Key("hfov_deg", number(20.0, 140.0, "20 to 140 degrees"),
             "The camera's horizontal field of view, for the camera check's tilt (Camera\n"
             "Module 3: 66; its Wide model: 102)."),
-        Key("check_at_start", boolean(), "Show the camera check on the OLED at start (when there is advice)."),
+        Key("check_at_start", boolean(), "Show the camera check on the OLED at start when it has advice (a camera, not a\nvideo, a folder or the simulator)."),
     ), _finish_camera),
     Section("display", DisplayConfig, (
         Key("kind", choice(DISPLAY_KINDS),
