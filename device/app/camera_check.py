@@ -23,7 +23,7 @@ from device.app.flows import Flow
 from device.screens.camera_check import CameraCheckView, advice_texts
 
 SNAPSHOT_EVERY_S = 1.0
-CHECK_EVERY_S = 5.0
+CHECK_EVERY_S = 10.0
 WATCHED_FOR_S = 5.0  # the live view counts as watched this long after its last request
 SNAPSHOT_WIDTH = 640
 
