@@ -128,9 +128,15 @@ def setup_camera(cam, setup: CameraSetup, fps: float, sleep: Callable[[float], N
     if setup.exposure == "locked":
         (sleep or time.sleep)(max(0.0, setup.settle_s))
         frame_us = int(round(1_000_000 / float(fps)))
-        lock = locked_exposure(cam.capture_metadata() or {}, setup, frame_us)
-        if getattr(cam, "is_mono", False):
-            lock = {k: v for k, v in lock.items() if k not in ("AwbEnable", "ColourGains")}
-        cam.set_controls(lock)
-        applied.update(lock)
+        try:
+            metadata = cam.capture_metadata() or {}
+        except Exception as exc:  # a camera that gives no metadata: the exposure stays automatic
+            metadata = {}
+            say(f"camera: no metadata to lock the exposure on ({exc or type(exc).__name__}); it stays automatic")
+        if metadata.get("ExposureTime"):
+            lock = locked_exposure(metadata, setup, frame_us)
+            if getattr(cam, "is_mono", False):
+                lock = {k: v for k, v in lock.items() if k not in ("AwbEnable", "ColourGains")}
+            cam.set_controls(lock)
+            applied.update(lock)
     return readable(applied)

@@ -80,3 +80,11 @@ def test_camera_keys_are_validated():
     with pytest.raises(ConfigError, match="camera.max_exposure_ms"):
         config_from_dict({"camera": {"max_exposure_ms": 0.1}})
     assert CameraSetup.from_config(config_from_dict({"camera": {"max_exposure_ms": 8}}).camera).max_exposure_us == 8000
+
+
+def test_a_camera_without_metadata_keeps_its_automatic_exposure(monkeypatch):
+    monkeypatch.setattr("vision.camera_controls.time.sleep", lambda s: None)
+    lines = []
+    source, cam = open_camera(monkeypatch, report=lines.append, has_autofocus=False, metadata={})
+    assert cam.set == [] and "AeEnable" not in source.controls
+    assert source.controls == {"FrameDurationLimits": [100_000, 100_000]}
