@@ -94,7 +94,8 @@ class MenuDriver:
 
     def on_button(self, event: tuple[str, str]) -> None:
         app = self.app
-        if event == ("up", "long") and self.camera_check is not None and self.flow is None:
+        if (event == ("up", "long") and self.camera_check is not None
+                and (self.flow is None or self.flow_key is not None)):  # also over the bidding: it comes back after
             self.show_camera_check(self.camera_check.check_now())
             return
         if (event == ("back", "long") and self.online is not None and self.online.enabled

@@ -67,6 +67,9 @@ def test_nothing_is_done_for_a_live_view_nobody_watches(table_frame):
     assert check.live_state()["version"] == 3 and len(calls) == 1
     clock.now += CHECK_EVERY_S
     check.on_frame(table_frame, [])
+    assert len(calls) == 1  # nobody asked for the live view for longer than WATCHED_FOR_S
+    check.live_state()
+    check.on_frame(table_frame, [])
     assert len(calls) == 2
 
 
@@ -138,3 +141,30 @@ def test_the_live_view_follows_the_camera_in_a_browser(page, table_frame):
         assert any(g > 180 and r < 80 for r, g, b, a in pixels), pixels
     finally:
         driver.quit()
+
+
+def test_a_long_press_of_up_shows_the_camera_check_over_the_game_and_ok_goes_back(tmp_path, table_frame):
+    from device.app.menu_driver import MenuDriver
+    from device.app.registry import game_for
+    from device.app.session import GameSession
+    from device.app.table import TableApp
+    from device.screens.camera_check import CameraCheckView
+    from device.storage.deal_log import DealLog
+
+    with DealLog.open(tmp_path / "log.db") as log:
+        session = GameSession.resume_or_start(log, game_for("french-tarot"), ["Ana", "Luis", "Marta", "Pau"],
+                                              label="m", first_setup={"dealer": 0})
+        app = TableApp(session)
+        driver = MenuDriver(app)
+        app.hooks.append(driver.sync)
+        before = type(app.current_view())
+        check = DeviceCameraCheck(localiser=lambda image: [])
+        driver.camera_check = check
+        check.on_frame(table_frame)  # the latest frame (nobody watches the live view)
+        driver.on_button(("up", "long"))
+        view = app.current_view()
+        assert isinstance(view, CameraCheckView) and view.advice[-1] == "no_card"
+        driver.on_button(("down", "press"))
+        assert app.current_view().shown == (1 if len(view.advice) > 1 else 0)
+        driver.on_button(("ok", "press"))
+        assert type(app.current_view()) is before
