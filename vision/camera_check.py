@@ -37,7 +37,8 @@ OK = "ok"
 class Thresholds:
     """When a measure becomes advice (docs/camera.md says where each comes from)."""
 
-    dim_level: float = 0.60  # light level below which the room is too dim
+    dim_level: float = 0.60  # light level (the cards' paper) below which the room is too dim
+    dim_level_no_card: float = 0.20  # ... without a card (the frame's brightest 1 %: a dark cloth is not a dim room)
     noisy_sigma: float = 3.0  # noise (grey levels) above which the picture is noisy
     blur_sharpness: float = 0.20  # sharpness (1/px) below which the picture is out of focus
     glare_whiter: float = 0.035  # glare: this much whiter than the cards' paper (least / greatest channel)
@@ -241,7 +242,7 @@ def advise(level: float, noise: float, sharp: float, glare: list, height: float 
            t: Thresholds) -> tuple[str, ...]:
     """The advice codes for these measures, worst first (``("ok",)`` when none applies)."""
     found = set()
-    if level < t.dim_level:
+    if level < (t.dim_level if height is not None else t.dim_level_no_card):
         found.add("dim")
     if noise > t.noisy_sigma:
         found.add("noisy")

@@ -82,7 +82,12 @@ def _open_source(spec: str | None, config, report):
     from vision.sources import is_live, open_source
 
     if spec is None:
-        source = open_frame_source(config, report=report)
+        game = None
+        if config.camera.source == "simulator":
+            from device.app.registry import game_for
+
+            game = game_for(config.game.kind)
+        source = open_frame_source(config, game, report=report)
         live = config.camera.source == "picamera2" or (config.camera.source == "opencv" and not config.camera.path)
         return source, live, config.camera.source
     if spec == "picamera2":
