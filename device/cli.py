@@ -30,6 +30,7 @@ COMMANDS = {
     "decks": "decks",
     "deck": "deck",
     "club": "club",
+    "camera": "camera",
 }
 
 

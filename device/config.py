@@ -75,6 +75,14 @@ class CameraConfig:
     zones: str = ""
     deck: str = ""
     give_up_after_s: float | None = None  # None: never; else exit non-zero after this long without a camera
+    focus: str = "once"
+    lens_position: float = 1.4
+    exposure: str = "locked"
+    settle_s: float = 1.0
+    max_exposure_ms: float = 10.0
+    max_gain: float = 8.0
+    hfov_deg: float = 66.0
+    check_at_start: bool = True
 
 
 @dataclass(frozen=True)
@@ -475,6 +483,25 @@ SCHEMA: tuple[Section, ...] = (
             "A camera lost (unplugged, timing out) is retried while the game goes on from\n"
             "the buttons; after this many seconds the service exits non-zero so that\n"
             'systemd restarts it. "never" (the default): retry for ever.'),
+        Key("focus", choice(("once", "fixed", "continuous")),
+            'Pi camera with autofocus (Camera Module 3): "once" (one autofocus cycle on the\n'
+            'table at start, then the lens held there while hands move), "fixed" (the lens\n'
+            'at camera.lens_position) or "continuous" (the autofocus never stops; it hunts).'),
+        Key("lens_position", number(0.0, 15.0, "0 to 15 dioptres"),
+            "Lens position in dioptres, 1 / (the table's distance in metres): 1.4 for 0.7 m,\n"
+            "1.25 for 0.8 m, 1.67 for 0.6 m; used by \"fixed\" and when autofocus fails."),
+        Key("exposure", choice(("locked", "auto")),
+            '"locked": exposure and white balance settle on the empty table at start, then\n'
+            'stay (a hand or a white card does not change the whole frame); "auto": they follow.'),
+        Key("settle_s", number(0.0, 10.0, "0 to 10 seconds"), "Seconds the automatic exposure settles before it is locked."),
+        Key("max_exposure_ms", number(1.0, 100.0, "1 to 100 milliseconds"),
+            "The longest exposure (a thrown card blurs less; 10 ms is one flicker period of a\n"
+            "lamp on 50 Hz mains); the gain makes up the rest."),
+        Key("max_gain", number(1.0, 16.0, "1 to 16"), "The highest analogue gain the locked exposure may use (Camera Module 3: 16)."),
+        Key("hfov_deg", number(20.0, 140.0, "20 to 140 degrees"),
+            "The camera's horizontal field of view, for the camera check's tilt (Camera\n"
+            "Module 3: 66; its Wide model: 102)."),
+        Key("check_at_start", boolean(), "Show the camera check on the OLED at start when it has advice (a camera, not a\nvideo, a folder or the simulator)."),
     ), _finish_camera),
     Section("display", DisplayConfig, (
         Key("kind", choice(DISPLAY_KINDS),

@@ -64,13 +64,20 @@ class Picamera2Source(FrameSource):
     """The Raspberry Pi camera through picamera2 (imported only here, when it is opened).
 
     Frames are BGR (picamera2's "RGB888" format) at ``size`` and ``fps``;
-    timestamps come from the sensor (seconds since the first frame).
+    timestamps come from the sensor (seconds since the first frame). With a
+    ``setup`` (:class:`vision.camera_controls.CameraSetup`) the focus, exposure
+    and white balance are settled and locked for the table once it has started;
+    ``controls`` holds every control set, by name (``report`` logs them).
     """
 
-    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, fps: float = DEFAULT_FPS, camera: int = 0):
+    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, fps: float = DEFAULT_FPS, camera: int = 0,
+                 setup=None, report=None):
         self.size = tuple(size)
         self.fps = float(fps)
         self.camera = camera
+        self.setup = setup
+        self.report = report
+        self.controls: dict = {}
         self._cam = None
         self._open()
 
@@ -79,17 +86,24 @@ class Picamera2Source(FrameSource):
             from picamera2 import Picamera2  # type: ignore[import-not-found]
         except ImportError as exc:
             raise SourceError(f"{PICAMERA2_HELP} ({exc})") from None
+        from vision.camera_controls import CameraSetup, configure_controls, readable, setup_camera
+
+        setup = self.setup or CameraSetup(focus="continuous", exposure="auto")
         try:
             cam = Picamera2(self.camera)
-            frame_us = int(round(1_000_000 / self.fps))
-            config = cam.create_video_configuration(
-                main={"size": self.size, "format": "RGB888"},
-                controls={"FrameDurationLimits": (frame_us, frame_us)},
-            )
+            controls = configure_controls(self.fps, setup)
+            if self.setup is None:
+                controls.pop("AeExposureMode", None)  # picamera2's defaults, but the frame rate
+            config = cam.create_video_configuration(main={"size": self.size, "format": "RGB888"}, controls=controls)
             cam.configure(config)
             cam.start()
+            self.controls = setup_camera(cam, self.setup, self.fps, report=self.report) if self.setup else readable(controls)
+        except SourceError:
+            raise
         except Exception as exc:  # libcamera raises plain RuntimeError/IndexError
             raise SourceError(f"cannot open Pi camera {self.camera}: {exc}") from None
+        if self.report is not None:
+            self.report("camera controls: " + ", ".join(f"{k}={v}" for k, v in self.controls.items()))
         self._cam = cam
         return cam
 

@@ -448,13 +448,17 @@ def make_table_scene(
     backgrounds_dir: str | Path | None = None,
     severity: float = 1.0,
     back: Face | None = None,
+    card_length: float | None = None,
+    adjust=None,
 ) -> Scene:
     """A frame as a camera 60-80 cm above a real table sees it (:mod:`vision.table_conditions`):
     ``layout`` ``"pile"`` (one trick pile of 3-5 cards thrown on top of each other) or
     ``"scattered"`` (2-6 cards apart; default: either, half of the time each), card backs and
     coins beside them, then light, glare, hands and their shadows, tilt, blur, noise and JPEG
     at ``severity``. Each card carries its condition labels, visible and inside fractions;
-    ``Scene.conditions`` records what was drawn."""
+    ``Scene.conditions`` records what was drawn. ``card_length`` (pixels, long side) replaces
+    the drawn card size; ``adjust`` (a function of the drawn :class:`TableConditions`
+    returning new ones) sets a condition on or off, e.g. for the camera check's tests."""
     from vision import table_conditions as tc
 
     w, h = size
@@ -462,6 +466,7 @@ def make_table_scene(
     layout = layout or ("pile" if rng.random() < 0.5 else "scattered")
     aspect = faces[0].bgr.shape[0] / faces[0].bgr.shape[1]
     length = tc.draw_card_length(rng, h)
+    length = float(card_length) if card_length is not None else length
     n = int(rng.integers(3, 6)) if layout == "pile" else int(rng.integers(2, 7))
     order = rng.permutation(len(faces))
     picks = [faces[i] for i in order[:n]]
@@ -513,6 +518,8 @@ def make_table_scene(
             kinds.append(kind)
             break
     conditions = tc.draw_conditions(rng, len(quads), severity=severity)
+    if adjust is not None:
+        conditions = adjust(conditions)
     render = tc.apply_conditions(canvas, quads, covers, conditions, rng, piles)
     cards = [
         PlacedCard(code, q, vis, pile is not None, labels, inside)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from device.app.camera import PlainFrames, as_camera, camera_status, gives_up, lost_view, open_camera
+from device.app.camera import is_live as camera_is_live
 from device.app.menu_driver import MenuDriver
 from device.app.notify import Notifier
 from device.app.online import Online
@@ -115,14 +116,19 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
             return 0  # stopped while the camera started: nothing was written
         if first is OPENED_BUT_LOST:
             first = None
-        game = start_game(config, store, rules, outputs, tracker, report)
+        check = device_camera_check(config, tracker)
+        game = start_game(config, store, rules, outputs, tracker, report, camera_check=check)
         log, online, session, app, menus = game.log, game.online, game.session, game.app, game.menus
+        menus.camera_check = check
+        if first is not None and source is None and config.camera.check_at_start and camera_is_live(config):
+            camera_check_at_start(check, first.image, menus, report)
         for event in early:
             menus.on_button(event)
         while not stop:
             frame, first = (first, None) if first is not None else (camera.next_frame(LOOP_TICK_S), None)
             if frame is not None:
                 app.on_events(tracker.process(frame))
+                check.on_frame(frame.image, lambda: tracker.cards)
                 frames += 1
             elif camera.ended and stop_at_end:
                 reason = "end of frames"
@@ -183,14 +189,35 @@ class StartedGame:
     menus: MenuDriver
 
 
-def start_game(config, store, rules, outputs: Outputs, tracker, report: Callable[[str], None]) -> StartedGame:
+def device_camera_check(config, tracker):
+    """The camera check of the OLED and the live view, with the tracker's zones."""
+    from device.app.camera_check import DeviceCameraCheck
+
+    return DeviceCameraCheck(zones=getattr(tracker, "zones", None), lang=config.ui.language,
+                             hfov_deg=config.camera.hfov_deg)
+
+
+def camera_check_at_start(check, image, menus, report: Callable[[str], None]) -> None:
+    """Check the first frame; with advice, the OLED shows the "Camera check" screen over the game."""
+    try:
+        advice = check.check(image)
+    except Exception as exc:  # the check never stops the table
+        report(f"camera check: {exc}")
+        return
+    report("camera check: " + ", ".join(advice))
+    if advice != ("ok",):
+        menus.show_camera_check(advice)
+
+
+def start_game(config, store, rules, outputs: Outputs, tracker, report: Callable[[str], None],
+               camera_check=None) -> StartedGame:
     """Open the deal log, resume its open game or start one, and wire the table
     app, its menus, the club link and the tracker's hints together. What was
     opened is closed again when a later step fails."""
     log = open_deal_log(store)
     online = None
     try:
-        online = Online.from_config(config, log, report)
+        online = Online.from_config(config, log, report, camera=camera_check)
         names = online.seating(config.game.seat_names())  # the club players chosen on the OLED, if any
         close_other_game(log, rules.kind, names, config.game.options, report)
         session = GameSession.resume_or_start(

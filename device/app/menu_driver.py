@@ -31,7 +31,16 @@ class MenuDriver:
             online.show = self._show_later  # e.g. the club refused a deal: the reason is shown
         self.flow: Flow | None = None
         self.flow_key: tuple | None = None  # why a state-driven flow is open; None: opened by the player
+        self.camera_check = None  # device.app.camera_check.DeviceCameraCheck: a long UP shows its screen
         self.sync()
+
+    def show_camera_check(self, advice: tuple[str, ...]) -> None:
+        """The OLED's "Camera check" screen over the game, until OK or BACK."""
+        from device.app.camera_check import CameraCheckFlow
+
+        self.flow, self.flow_key = CameraCheckFlow(advice, self.app.lang, self.app.style), None
+        self.app.menu_view = self.flow.view()
+        self.app.refresh()
 
     # ------------------------------------------------------------ flows the state asks for
 
@@ -85,6 +94,10 @@ class MenuDriver:
 
     def on_button(self, event: tuple[str, str]) -> None:
         app = self.app
+        if (event == ("up", "long") and self.camera_check is not None
+                and (self.flow is None or self.flow_key is not None)):  # also over the bidding: it comes back after
+            self.show_camera_check(self.camera_check.check_now())
+            return
         if (event == ("back", "long") and self.online is not None and self.online.enabled
                 and (self.flow is None or self.flow_key is not None)):
             # the online menu, also over a menu the state opened (the bidding comes back after it)

@@ -66,8 +66,9 @@ def lan_address() -> str:
 
 
 class Online:
-    def __init__(self, config: Any, log: Any, report: Callable[[str], None]) -> None:
+    def __init__(self, config: Any, log: Any, report: Callable[[str], None], camera: Any = None) -> None:
         self.config = config
+        self.camera = camera  # the live view's camera check (device.app.camera_check)
         self.log = log
         self.report = report
         self.page = None
@@ -76,8 +77,8 @@ class Online:
         self._published: set[int] = set()
 
     @classmethod
-    def from_config(cls, config: Any, log: Any, report: Callable[[str], None]) -> "Online":
-        online = cls(config, log, report)
+    def from_config(cls, config: Any, log: Any, report: Callable[[str], None], camera: Any = None) -> "Online":
+        online = cls(config, log, report, camera)
         online.start()
         return online
 
@@ -91,7 +92,7 @@ class Online:
             from device.web.server import TablePage
 
             try:
-                self.page = TablePage(web.host, web.port).start()
+                self.page = TablePage(web.host, web.port, camera=self.camera).start()
                 self.report(f"table page on {self.page_url()}")
             except Exception as exc:  # the table plays on without its page
                 self.report(f"the table's page did not start: {exc}")

@@ -25,7 +25,9 @@ def open_frame_source(config, game=None, report=None):
     cam = config.camera
     size = (cam.width, cam.height)
     if cam.source == "picamera2":
-        return sources.Picamera2Source(size=size, fps=cam.fps)
+        from vision.camera_controls import CameraSetup
+
+        return sources.Picamera2Source(size=size, fps=cam.fps, setup=CameraSetup.from_config(cam), report=report)
     if cam.source == "opencv":
         return sources.OpenCVSource(cam.path or cam.device, fps=cam.fps, size=size)
     if cam.source == "folder":

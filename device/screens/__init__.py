@@ -15,6 +15,7 @@ from device.screens.enroll import (
     render_enroll_done,
     render_enroll_review,
 )
+from device.screens.camera_check import CameraCheckView, render_camera_check
 from device.screens.game_over import render_game_over
 from device.screens.menu import render_menu
 from device.screens.online import OnlineView, render_online
@@ -52,6 +53,7 @@ RENDERERS = {
     views.EnrollReviewView: render_enroll_review,
     views.EnrollDoneView: render_enroll_done,
     OnlineView: render_online,
+    CameraCheckView: render_camera_check,
 }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from device.i18n import N_, translator
 from engine.reasons import Reason
+from device.screens.camera_check import CameraCheckView
 from device.screens.online import CLUB_PAIRING, TABLE_PAGE, OnlineView
 from device.screens.views import (
     AnnouncementView,
@@ -95,4 +96,5 @@ def examples(lang: str = "en") -> dict[str, object]:
         "enroll_done": EnrollDoneView("marseille-grimaud-1930", 75, 3, 78, pairs=2),
         "online_qr": OnlineView(TABLE_PAGE, (), "http://192.168.100.200:8080/"),
         "online_pairing": OnlineView(CLUB_PAIRING, ("http://192.168.1.10:8377",), big="K7QXA"),
+        "camera_check": CameraCheckView(("glare", "small_cards", "tilted")),
     }

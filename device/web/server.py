@@ -27,6 +27,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from device.web.feed import ChangeFeed, event_stream
+from device.web.live_view import live_routes
 from device.web.serving import listen, make_server
 from engine.errors import TarotmateError
 
@@ -61,7 +62,7 @@ class LiveState:
         return event_stream(self.feed, "state", lambda: self.json)
 
 
-def create_table_app(live: LiveState) -> Starlette:
+def create_table_app(live: LiveState, camera=None) -> Starlette:
     page = (HERE / "templates" / "table.html").read_text(encoding="utf-8")
 
     async def index(request: Request) -> HTMLResponse:
@@ -78,6 +79,7 @@ def create_table_app(live: LiveState) -> Starlette:
         Route("/", index),
         Route("/api/state", state),
         Route("/api/events", events),
+        *live_routes(camera),  # the live view of the camera (device/web/live_view.py)
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ])
 
@@ -85,8 +87,9 @@ def create_table_app(live: LiveState) -> Starlette:
 class TablePage:
     """The page's server, in a daemon thread beside the table's main loop."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 8080) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 8080, camera=None) -> None:
         self.host, self.port = host, port
+        self.camera = camera  # device.app.camera_check.DeviceCameraCheck: the live view
         self.live = LiveState()
         self._server: Any = None
         self._thread: threading.Thread | None = None
@@ -99,7 +102,7 @@ class TablePage:
         sock = listen(self.host, self.port)
         if self.port == 0:
             self.port = sock.getsockname()[1]
-        self._server = make_server(create_table_app(self.live), self.host, self.port, self.live.feed)
+        self._server = make_server(create_table_app(self.live, self.camera), self.host, self.port, self.live.feed)
         self._thread = threading.Thread(target=self._run, args=(sock,), name="table-page", daemon=True)
         self._thread.start()
         deadline = time.monotonic() + timeout

