@@ -83,6 +83,7 @@ class CameraConfig:
     max_gain: float = 8.0
     hfov_deg: float = 66.0
     check_at_start: bool = True
+    learn_deck: bool = False  # the table learns its deck as it plays (device.app.deck_learning)
 
 
 @dataclass(frozen=True)
@@ -502,6 +503,9 @@ SCHEMA: tuple[Section, ...] = (
             "The camera's horizontal field of view, for the camera check's tilt (Camera\n"
             "Module 3: 66; its Wide model: 102)."),
         Key("check_at_start", boolean(), "Show the camera check on the OLED at start when it has advice (a camera, not a\nvideo, a folder or the simulator)."),
+        Key("learn_deck", boolean(), "Learn the deck in play from the cards whose names are proven (answered, or\n"
+            "undisputed until the deal is scored), kept in deck-memory.db beside the deal log\n"
+            "(`tarotmate deck memory`); off until its effect on the questions is measured."),
     ), _finish_camera),
     Section("display", DisplayConfig, (
         Key("kind", choice(DISPLAY_KINDS),

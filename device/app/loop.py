@@ -226,6 +226,13 @@ def start_game(config, store, rules, outputs: Outputs, tracker, report: Callable
         if session.replayed:
             report(f"resumed deal {session.deal.number}: {session.replayed} operations replayed from {log.path}")
         app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
+        if config.camera.learn_deck and tracker is not None:
+            from device.app.deck_learning import attach
+
+            try:
+                tracker.namer = attach(app.controller, tracker.namer, log.path)  # the table learns its deck
+            except TarotmateError as exc:  # no card model, a damaged memory: the game goes on without
+                report(f"the table does not learn its deck: {exc}")
         menus = MenuDriver(app, online)
         app.hooks.append(menus.sync)
         app.hooks.append(lambda: online.update(app.session))

@@ -262,3 +262,26 @@ def test_a_new_configuration_closes_the_old_game(tmp_path):
         close_other_game(log, "trivium", ["A", "B", "C"], {}, report=said.append)
         assert log.open_game("device") is None and "game 1 closed" in said[0]
         assert log.deals(game.id)[0].finished is not None
+
+
+@pytest.mark.parametrize("learn", [False, True])
+def test_camera_learn_deck_lets_the_table_learn_its_deck(tmp_path, learn):
+    from vision.deck_memory import MemoryNamer, memory_path_beside
+    from vision.namer import MODEL_FILE, Namer, models_dir
+
+    if not (models_dir() / MODEL_FILE).is_file():
+        pytest.skip("needs the card model")
+    truth = find_deal_with_chien()
+    script = french_deal_script([], players=4, chien=(), taker=truth.taker + 1)
+    sim = TableSimulator(script, players=4, seed=1, size=(640, 360), speed=3.0)
+    tracker = Tracker(sim.zones, namer=Namer.load())
+    frames = (Frame(f.image, f.timestamp, f.index) for f in sim.frames())
+    config = config_from_dict({
+        "game": {"dealer": truth.dealer, "names": ["Ana", "Luis", "Marta", "Pau"]},
+        "display": {"kind": "dummy"}, "ui": {"buzzer": False}, "store": {"path": str(tmp_path / "device.db")},
+        "camera": {"learn_deck": learn}})
+    rc = run_device(config, source=frames, tracker=tracker, buttons=ScriptedButtons({}),
+                    outputs=Outputs([open_display("dummy")]), report=lambda t: None)
+    assert rc == 0
+    assert memory_path_beside(tmp_path / "device.db").is_file() == learn
+    assert isinstance(tracker.namer, MemoryNamer) == learn
