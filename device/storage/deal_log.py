@@ -616,11 +616,7 @@ class DealLog:
         text = _dumps(op, "operation")
         try:
             with self._transaction():
-                row = self._conn.execute("SELECT finished FROM deals WHERE id = ?", (deal_id,)).fetchone()
-                if row is None:
-                    raise StoreError(f"no deal {deal_id} in the deal log")
-                if row[0] is not None:
-                    raise StoreError(f"deal {deal_id} is finished; it takes no more operations")
+                self._check_open(deal_id, "it takes no more operations")
                 seq = self._conn.execute(
                     "SELECT COALESCE(MAX(seq), 0) + 1 FROM operations WHERE deal_id = ?", (deal_id,)
                 ).fetchone()[0]
@@ -638,17 +634,21 @@ class DealLog:
         text = _dumps(op, "operation")
         try:
             with self._transaction():
-                row = self._conn.execute("SELECT finished FROM deals WHERE id = ?", (deal_id,)).fetchone()
-                if row is None:
-                    raise StoreError(f"no deal {deal_id} in the deal log")
-                if row[0] is not None:
-                    raise StoreError(f"deal {deal_id} is finished; its operations cannot change")
+                self._check_open(deal_id, "its operations cannot change")
                 cur = self._conn.execute("UPDATE operations SET op = ?, at = ? WHERE deal_id = ? AND seq = ?",
                                          (text, time.time(), deal_id, seq))
                 if cur.rowcount != 1:
                     raise StoreError(f"deal {deal_id} has no operation {seq}")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: cannot write the deal log ({exc})") from None
+
+    def _check_open(self, deal_id: int, finished_why: str) -> None:
+        """Inside a transaction: StoreError unless ``deal_id`` is a deal of the log still open."""
+        row = self._conn.execute("SELECT finished FROM deals WHERE id = ?", (deal_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no deal {deal_id} in the deal log")
+        if row[0] is not None:
+            raise StoreError(f"deal {deal_id} is finished; {finished_why}")
 
     def operations(self, deal_id: int) -> list[dict[str, Any]]:
         """The deal's operations in the order they were appended."""
