@@ -258,6 +258,15 @@ class Controller:
     def _decide_confirm_card(self, code: str) -> list[Notice]:
         return self._resolve(code)
 
+    @decides("forget_deck")
+    def _decide_forget_deck(self, *_: Any) -> list[Notice]:
+        """The menu's "Forget the deck?": the table's deck memory starts again."""
+        if self.learner is None:
+            return [Notice(INFO, "the table does not learn its deck")]
+        n = self.learner.memory.reset()
+        self.learner.new_deal()
+        return [Notice(INFO, f"the table forgot its deck ({n} views)")]
+
     @decides("fix_card")
     def _decide_fix_card(self, index: int, wrong: str, right: str) -> list[Notice]:
         """The card ``wrong`` of the deal's operation ``index`` really is ``right``: the

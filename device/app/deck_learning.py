@@ -64,6 +64,12 @@ class TableLearner:
         self._learned.clear()
 
 
+def known_cards(app) -> int | None:
+    """How many cards the table knows by sight (None: it does not learn its deck)."""
+    learner = getattr(app.controller, "learner", None)
+    return None if learner is None else len(learner.memory.known_cards())
+
+
 def attach(controller, namer, log_path):
     """Let the table learn its deck: returns the namer to give the tracker (``namer`` weighed by
     the memory kept beside the deal log ``log_path``) and feeds the memory from ``controller``.

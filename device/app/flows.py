@@ -121,6 +121,19 @@ def yes_no(flow: Flow, title: str, decision: Decision) -> Step:
     return Step(title, [(flow.tr(N_("No")), False), (flow.tr(N_("Yes")), True)], pick)
 
 
+def deck_memory_item(flow: Flow, known: int | None) -> list[tuple[str, Any]]:
+    """The game menu's entry for the table's deck memory (none when the table does not learn):
+    how many cards it knows by sight; choosing it offers to forget them."""
+    if known is None:
+        return []
+    return [(flow.tr(N_("Deck: {n} cards known")).format(n=known), "deck_memory")]
+
+
+def forget_deck(flow: Flow) -> Step:
+    """"Forget the deck?" No / Yes: ``('forget_deck',)``."""
+    return yes_no(flow, flow.tr(N_("Forget the deck?")), ("forget_deck",))
+
+
 class CardPicker:
     """Pick a card in two steps: category (trumps, each suit, the Excuse), then rank.
 

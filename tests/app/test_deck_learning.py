@@ -79,3 +79,40 @@ def test_a_demo_that_learns_its_deck_keeps_what_it_learned(tmp_path):
     # every card read right or answered in the scored deal taught a view (near-duplicates aside)
     assert data["views"] >= 0.8 * (camera["right"] + camera["confirmed"]) > 0
     assert set(data["cards"][0]["sources"]) <= {"answer", "confirmed"}
+
+
+def test_the_game_menus_show_the_cards_known_and_forget_them(tmp_path):
+    from device.app.controller import INFO
+    from device.app.registry import game_for
+    from device.app.session import GameSession
+    from device.games.french_tarot.controller import TarotController
+    from device.games.french_tarot.menus import GameMenu
+    from device.games.trivium.menus import TriviumMenu
+    from device.storage.deal_log import DealLog
+
+    assert not any("cards known" in label for label, _ in GameMenu(["A", "B", "C"]).step.options)
+    flow = GameMenu(["A", "B", "C"], known_cards=3)
+    labels = [label for label, _ in flow.step.options]
+    assert labels[-1] == "Deck: 3 cards known"
+    down, ok = ("down", "press"), ("ok", "press")
+    decisions = []
+    for _ in range(len(labels) - 1):
+        decisions += flow.handle(down)
+    decisions += flow.handle(ok) + flow.handle(down) + flow.handle(ok)  # "Forget the deck?" No / Yes
+    assert decisions == [("forget_deck",)]
+    assert "Jeu : 5 cartes connues" in [label for label, _ in GameMenu(["A", "B", "C"], lang="fr", known_cards=5).step.options]
+    from engine.trivium import random_game
+
+    trivium = TriviumMenu(random_game(["A", "B", "C"], 1), ["A", "B", "C"], known_cards=0)
+    assert [label for label, _ in trivium.step.options][-1] == "Deck: 0 cards known"
+
+    with DealLog.open(tmp_path / "log.db") as log:
+        session = GameSession.resume_or_start(log, game_for("french-tarot"), ["A", "B", "C", "D"], label="t")
+        c = TarotController(session)
+        assert c.on_decision(("forget_deck",))[0].text == "the table does not learn its deck"
+        memory = DeckMemory(tmp_path / "deck-memory.db", "m", D)
+        c.learner = TableLearner(memory)
+        c.learner.answered(session, "T01", view(1), 0)
+        notices = c.on_decision(("forget_deck",))
+        assert notices[0].kind == INFO and "1 views" in notices[0].text and memory.views_count() == 0
+        memory.close()

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from device.app.flows import CardPicker, ChoiceFlow, Decision, Flow, Step, yes_no
+from device.app.deck_learning import known_cards
+from device.app.flows import CardPicker, ChoiceFlow, Decision, Flow, Step, deck_memory_item, forget_deck, yes_no
 from device.i18n import N_, translator
 from device.screens.labels import BID_NAMES, POIGNEE_NAMES, card_name
 from device.screens.views import BIDS, POIGNEE_LEVELS, BiddingView
@@ -129,7 +130,7 @@ class GameMenu(Flow):
     """The menu during a deal: undo, poignée, chelem, card correction, new deal, end of game."""
 
     def __init__(self, players: Sequence[str], lang: str = "en", style: str = "french",
-                 fixable: Sequence[tuple[int, str, int | None]] = ()) -> None:
+                 fixable: Sequence[tuple[int, str, int | None]] = (), known_cards: int | None = None) -> None:
         super().__init__(lang, style)
         self.players = list(players)
         self.fixable = list(fixable)  # (operation index, card, seat) of the cards read lately, latest first
@@ -143,6 +144,7 @@ class GameMenu(Flow):
             (tr(N_("New deal")), "new_deal"),
             (tr(N_("Misdeal")), "misdeal"),
             (tr(N_("End the game")), "end_game"),
+            *deck_memory_item(self, known_cards),
         ]
         self.push(Step(tr(N_("Menu")), items, self._item))
 
@@ -165,6 +167,8 @@ class GameMenu(Flow):
             self.push(Step(tr(N_("Which card is wrong?")), options, self._fix_which))
         elif item == "new_deal":
             self.push(yes_no(self, tr(N_("New deal?")), ("new_deal",)))
+        elif item == "deck_memory":
+            self.push(forget_deck(self))
         elif item == "misdeal":  # the deal is cancelled, the same dealer deals again
             self.push(yes_no(self, tr(N_("Same dealer again?")), ("misdeal",)))
         else:
@@ -225,4 +229,4 @@ class TarotMenus:
                                                (tr(N_("End the game")), ("end_game",))], lang, style)
         from device.app.fixes import fixable
 
-        return GameMenu(app.session.names, lang, style, fixable(app.session.state.operations))
+        return GameMenu(app.session.names, lang, style, fixable(app.session.state.operations), known_cards(app))

@@ -4,7 +4,8 @@ and which of them the buttons drive.
 
 from __future__ import annotations
 
-from device.app.flows import ChoiceFlow, Flow, Step
+from device.app.deck_learning import known_cards
+from device.app.flows import ChoiceFlow, Flow, Step, deck_memory_item, forget_deck
 from device.i18n import N_, translator
 from engine.trivium.state import Phase
 
@@ -13,7 +14,7 @@ class TriviumMenu(Flow):
     """The menu during a Trivium game: undo, the exchange from the olla, a
     steal by El Loco, a declaration, new game, end of the match."""
 
-    def __init__(self, game, names, lang: str = "en", style: str = "french"):
+    def __init__(self, game, names, lang: str = "en", style: str = "french", known_cards: int | None = None):
         super().__init__(lang, style)
         self.game = game
         self.names = list(names)
@@ -25,10 +26,14 @@ class TriviumMenu(Flow):
                  (tr(N_("Declare…")), ("declare", seat)),
                  (tr(N_("Declaration shown")), ("declare_done",)),
                  (tr(N_("New deal")), ("new_deal",)),
-                 (tr(N_("End the game")), ("end_game",))]
+                 (tr(N_("End the game")), ("end_game",)),
+                 *deck_memory_item(self, known_cards)]
         self.push(Step(tr(N_("Menu")), items, self._item))
 
     def _item(self, item) -> list[tuple]:
+        if item == "deck_memory":
+            self.push(forget_deck(self))
+            return []
         if item == "steal":
             victims = [(name, s) for s, name in enumerate(self.names)
                        if s != self.game.to_play and self.game.seats[s].laid]
@@ -75,4 +80,4 @@ class TriviumMenus:
             tr = translator(lang)
             return ChoiceFlow(tr(N_("Game over")), [(tr(N_("New game")), ("new_deal",)),
                                                     (tr(N_("End the match")), ("end_game",))], lang, style)
-        return TriviumMenu(state, app.session.names, lang, style)
+        return TriviumMenu(state, app.session.names, lang, style, known_cards(app))
