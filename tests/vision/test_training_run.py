@@ -144,3 +144,24 @@ def test_build_models_resumes_the_same_run_where_it_stopped(tmp_path):
     assert [h["step"] for h in second.history] == [3, 3, 6, 6]  # a check at each held-out step and at each stop
     assert tensors2["optimiser"]["state"] and not torch.equal(tensors["model"]["project.weight"], tensors2["model"]["project.weight"])
     assert (tmp_path / "out" / "cards.onnx").is_file() and lr_at_3 > second.schedule.lr(6)
+
+
+@pytest.mark.slow
+def test_the_renderer_never_renders_again_what_the_trainer_has_loaded(tmp_path):
+    # shards left ahead by an earlier run, then a trainer that loads them faster than they are made
+    recipe = _recipe()
+    feed = ShardFeed(tmp_path, recipe, next_seed=0, shard_size=8, workers=0)  # writes the recipe's key
+    feed.close()
+    for seed in range(8):
+        write_shard(tmp_path, seed, *_tiny())
+    feed = ShardFeed(tmp_path, recipe, next_seed=0, shard_size=8, uses=0.5, pool_shards=4, keep=8)
+    try:
+        deadline = time.time() + 60
+        while feed.next_seed < 14 and time.time() < deadline:
+            feed.batch(8)
+        assert feed.next_seed >= 14
+        time.sleep(0.5)
+        stale = [p.name for p in tmp_path.glob("shard-*.npz") if int(p.stem.split("-")[1]) < feed.next_seed]
+        assert stale == []  # nothing below what was loaded clogs the cache
+    finally:
+        feed.close()

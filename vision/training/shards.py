@@ -55,8 +55,13 @@ def recipe_key(recipe) -> str:
     return json.dumps(fields, sort_keys=True, default=str)
 
 
-def _render_loop(folder: str, recipe, first_seed: int, stride: int, n: int, keep: int, nice: int) -> None:
-    """Renderer process: render shards ``first_seed, first_seed + stride, ...`` while fewer than ``keep`` wait."""
+def _seed_of(path: Path) -> int:
+    return int(path.stem.split("-")[1])
+
+
+def _render_loop(folder: str, recipe, first_seed: int, stride: int, n: int, keep: int, nice: int, consumed) -> None:
+    """Renderer process: render shards ``first_seed, first_seed + stride, ...`` while fewer than
+    ``keep`` wait, never one the trainer has passed (``consumed``: the first seed it has not loaded)."""
     from vision.training.data import make_batch
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the trainer decides when to stop
@@ -69,7 +74,10 @@ def _render_loop(folder: str, recipe, first_seed: int, stride: int, n: int, keep
     while True:
         if os.getppid() == 1:  # the trainer is gone
             return
-        waiting = len(list(out.glob("shard-*.npz")))
+        passed = consumed.value
+        while seed < passed:  # loaded already: rendering it again would only clog the cache
+            seed += stride
+        waiting = sum(1 for p in out.glob("shard-*.npz") if _seed_of(p) >= passed)
         if waiting >= keep:
             time.sleep(0.5)
             continue
@@ -97,7 +105,7 @@ class ShardFeed:
                 old.unlink()
         key_file.write_text(key, encoding="utf-8")
         for old in self.folder.glob("shard-*.npz"):  # already consumed by the run we resume
-            if int(old.stem.split("-")[1]) < next_seed:
+            if _seed_of(old) < next_seed:
                 old.unlink()
         for part in self.folder.glob("*.part"):
             part.unlink()
@@ -115,8 +123,10 @@ class ShardFeed:
         import multiprocessing as mp
 
         ctx = mp.get_context("fork")
+        self._consumed = ctx.Value("q", next_seed, lock=False)  # the first seed not loaded, for the renderers
         for w in range(workers):
-            p = ctx.Process(target=_render_loop, args=(str(self.folder), recipe, next_seed + w, workers, shard_size, keep, nice), daemon=True)
+            p = ctx.Process(target=_render_loop, args=(str(self.folder), recipe, next_seed + w, workers, shard_size, keep,
+                                                       nice, self._consumed), daemon=True)
             p.start()
             self.procs.append(p)
 
@@ -137,6 +147,7 @@ class ShardFeed:
             self.pool.append({"seed": self.next_seed, "x": x, "y": y, "src": src, "draws": 0})
             self.rendered += len(y)
             self.next_seed += 1
+            self._consumed.value = self.next_seed
 
     def _check_renderers(self) -> None:
         dead = [p for p in self.procs if not p.is_alive()]
