@@ -51,5 +51,6 @@ class TriviumOptions:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise TarotmateError(f"unknown Trivium option(s): {', '.join(unknown)}")
+            raise TarotmateError(f"unknown Trivium option(s): {', '.join(repr(k) for k in unknown)}; "
+                                 f"known options: {', '.join(sorted(known))}")
         return cls(**data)
