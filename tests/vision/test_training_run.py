@@ -166,3 +166,15 @@ def test_the_renderer_never_renders_again_what_the_trainer_has_loaded(tmp_path):
         assert stale == []  # nothing below what was loaded clogs the cache
     finally:
         feed.close()
+
+
+def test_closing_the_feed_ends_its_renderer_even_under_a_sigterm_handler(tmp_path):
+    old = signal.signal(signal.SIGTERM, lambda *a: None)  # a trainer (or a device loop) that catches SIGTERM
+    try:
+        feed = ShardFeed(tmp_path, _recipe(), next_seed=0, shard_size=8, workers=1)
+        proc = feed.procs[0]
+        time.sleep(0.3)
+        feed.close()
+        assert not proc.is_alive()
+    finally:
+        signal.signal(signal.SIGTERM, old)

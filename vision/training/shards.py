@@ -65,6 +65,7 @@ def _render_loop(folder: str, recipe, first_seed: int, stride: int, n: int, keep
     from vision.training.data import make_batch
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the trainer decides when to stop
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and a terminate ends it, whatever handler the trainer had
     try:
         os.nice(nice)
     except OSError:
@@ -190,3 +191,6 @@ class ShardFeed:
                 p.terminate()
         for p in self.procs:
             p.join(timeout=5)
+            if p.is_alive():  # never left behind
+                p.kill()
+                p.join(timeout=5)
