@@ -304,12 +304,4 @@ class MemoryNamer:
         return fuse(probs, self.memory.similarity(unit), self.base.labels), emb
 
     def name(self, crops):
-        from vision.namer import UNKNOWN, Naming
-
-        probs, emb = self.run(crops)
-        out = []
-        for p, e in zip(probs, emb):
-            k = int(np.argmax(p))
-            label, conf = self.base.labels[k], float(p[k])
-            out.append(Naming(label if label != UNKNOWN and conf >= self.base.threshold else None, conf, e))
-        return out
+        return self.base.namings(*self.run(crops))

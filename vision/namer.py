@@ -134,7 +134,11 @@ class Namer:
 
     def name(self, crops) -> list[Naming]:
         """One Naming per BGR crop (portrait; any size, resized to the model's input)."""
-        probs, emb = self.run(crops)
+        return self.namings(*self.run(crops))
+
+    def namings(self, probs: np.ndarray, emb: np.ndarray) -> list[Naming]:
+        """One Naming per row of probabilities (``labels`` order): the top card when it is a card
+        at ``threshold`` or more, else None."""
         out = []
         for p, e in zip(probs, emb):
             k = int(np.argmax(p))

@@ -300,7 +300,7 @@ def main(argv=None) -> int:
         save_checkpoint(checkpoint, {"model": net.state_dict(), "ema": ema.state_dict(), "optimiser": opt.state_dict()}, run)
         log(f"checkpoint ({reason}): step {run.step}, {run.crops_seen:,} crops seen -> {checkpoint}")
 
-    def measure_and_export(final: bool) -> None:
+    def measure_and_export() -> None:
         nonlocal res
         res = evaluate(ema, val)
         per = "  ".join(f"{k} {a:.3f}" for k, (a, n) in res["per_source"].items())
@@ -346,7 +346,7 @@ def main(argv=None) -> int:
                 bar.update(1)
                 bar.set_postfix_str(f"loss {loss.item():.3f} lr {lr:.2e}")
                 if run.step % args.steps == 0:
-                    measure_and_export(final=False)
+                    measure_and_export()
                     set_train(net)
                     checkpoint_now("held-out check")
                     last_save, tick = time.time(), time.time()
@@ -356,7 +356,7 @@ def main(argv=None) -> int:
             why = f"stopped by {stop.signal_name}" if stop.requested else "end of the schedule" if run.step >= run.schedule.steps else "end of this session"
             bar.close()
             log(why)
-            measure_and_export(final=True)
+            measure_and_export()
             checkpoint_now(why)
     finally:
         bar.close()
