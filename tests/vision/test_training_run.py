@@ -81,7 +81,7 @@ def _recipe():
 
 @pytest.mark.slow
 def test_feed_renders_ahead_and_resumes_after_what_it_used(tmp_path):
-    feed = ShardFeed(tmp_path, _recipe(), next_seed=1000, shard_size=8, uses=1.0, pool_shards=2, keep=4)
+    feed = ShardFeed(tmp_path, _recipe(), next_seed=1000, shard_size=8, uses=1.0, pool_shards=2, keep=4, nice=0)
     try:
         deadline = time.time() + 60
         while len(list(tmp_path.glob("shard-*.npz"))) < 4 and time.time() < deadline:
@@ -155,7 +155,7 @@ def test_the_renderer_never_renders_again_what_the_trainer_has_loaded(tmp_path):
     feed.close()
     for seed in range(8):
         write_shard(tmp_path, seed, *_tiny())
-    feed = ShardFeed(tmp_path, recipe, next_seed=0, shard_size=8, uses=0.5, pool_shards=4, keep=8)
+    feed = ShardFeed(tmp_path, recipe, next_seed=0, shard_size=8, uses=0.5, pool_shards=4, keep=8, nice=0)
     try:
         deadline = time.time() + 60
         while feed.next_seed < 14 and time.time() < deadline:

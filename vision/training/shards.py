@@ -82,9 +82,12 @@ def _render_loop(folder: str, recipe, first_seed: int, stride: int, n: int, keep
         if waiting >= keep:
             time.sleep(0.5)
             continue
-        if not shard_path(out, seed).exists():
+        if seed >= consumed.value and not shard_path(out, seed).exists():
             x, y, src = make_batch((seed, n, recipe))
-            write_shard(out, seed, x, y, src)
+            if seed >= consumed.value:  # the trainer may have loaded an earlier copy meanwhile
+                written = write_shard(out, seed, x, y, src)
+                if seed < consumed.value:  # ... even while it was being written: it will never be read
+                    written.unlink(missing_ok=True)
         seed += stride
 
 
