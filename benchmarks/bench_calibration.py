@@ -10,7 +10,10 @@ error (15 equal-width bins of the top probability, weighted by crops), the
 share right among the crops reported at 0.9 and above, and the same after
 temperature scaling (``softmax(log p / T)``, T fitted by the least negative
 log-likelihood on the first half of the trained-on decks' crops and measured
-on the rest). Draws the reliability diagram (accuracy per bin against the
+on the rest; a model that already stores a temperature is measured with it, and
+the temperature to store is the product). Per bar (0.5 ... 0.999), raw and
+scaled: the share of real cards named right at that probability or more, and
+the wrong ones among those named: what a commit bar costs and buys, per crop. Draws the reliability diagram (accuracy per bin against the
 diagonal) to ``--png``. Rendering the crops takes about a minute per thousand
 on one core here.
 """
@@ -83,6 +86,24 @@ def figures(probs: np.ndarray, labels: np.ndarray) -> dict:
             "reported_at_0.9": int(high.sum()), "right_at_0.9": float(right[high].mean()) if high.any() else None}
 
 
+BARS = (0.5, 0.6, 0.8, 0.9, 0.95, 0.99, 0.999)
+
+
+def bars(probs: np.ndarray, labels: np.ndarray, bars=BARS) -> list[dict]:
+    """Per bar: the share of the real cards named at that probability or more, and how many of
+    the crops so named (a card face or not) are right: what a bar costs and what it buys."""
+    conf, pred = probs.max(1), probs.argmax(1)
+    cards = labels != UNKNOWN_INDEX
+    out = []
+    for bar in bars:
+        named = (conf >= bar) & (pred != UNKNOWN_INDEX)
+        right = named & (pred == labels)
+        out.append({"bar": bar, "named": float(right[cards].sum() / max(1, cards.sum())),
+                    "named_crops": int(named.sum()), "wrong_crops": int((named & ~right).sum()),
+                    "precision": float(right.sum() / named.sum()) if named.any() else None})
+    return out
+
+
 def draw(curves: dict, path: Path) -> None:
     from chart import canvas
 
@@ -152,11 +173,16 @@ def main(argv=None) -> int:
     t = fit_temperature(probs[fit], labels[fit])
     res = {
         "model": str(namer.model_path), "threshold": namer.threshold, "temperature": t,
+        "model_temperature": namer.temperature, "calibrated_temperature": namer.temperature * t,
         "trained_decks": figures(probs[test], labels[test]),
         "trained_decks_scaled": figures(scaled(probs[test], t), labels[test]),
         "held_out_decks": figures(probs[held], labels[held]) if held.any() else None,
         "held_out_decks_scaled": figures(scaled(probs[held], t), labels[held]) if held.any() else None,
         "unknown_crops": int((labels == UNKNOWN_INDEX).sum()),
+        "bars": {"trained_decks": bars(probs[test], labels[test]),
+                 "trained_decks_scaled": bars(scaled(probs[test], t), labels[test]),
+                 "held_out_decks": bars(probs[held], labels[held]) if held.any() else None,
+                 "held_out_decks_scaled": bars(scaled(probs[held], t), labels[held]) if held.any() else None},
     }
     curves = {"trained-on decks": reliability(probs[test].max(1), probs[test].argmax(1) == labels[test]),
               f"trained-on decks, T = {t:.2f}": reliability(scaled(probs[test], t).max(1), scaled(probs[test], t).argmax(1) == labels[test])}
@@ -179,7 +205,17 @@ def main(argv=None) -> int:
     line(f"  ... temperature {t:.2f}", res["trained_decks_scaled"])
     line("held-out decks", res["held_out_decks"])
     line(f"  ... temperature {t:.2f}", res["held_out_decks_scaled"])
+    print("\nper bar (a crop named at that probability or more): the real cards named right, the crops "
+          "named wrong / named, precision")
+    for name, rows in res["bars"].items():
+        if rows:
+            print(f"  {name:22s} " + "  ".join(
+                f"{r['bar']:g}: {100 * r['named']:4.1f} % {r['wrong_crops']}/{r['named_crops']}"
+                + ("" if r["precision"] is None else f" {100 * r['precision']:.1f} %") for r in rows))
     print(f"reliability diagram: {a.png}")
+    print(f"to store the calibration (the model's {namer.temperature:g} times {t:.2f}; then measure its thresholds again):\n"
+          f"  .venv-train/bin/python -m vision.training.set_threshold {namer.model_path} "
+          f"{namer.temperature * t:.3f} --temperature --source \"bench_calibration.py, {len(fit)} real-table crops\"")
     return 0
 
 

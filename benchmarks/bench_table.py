@@ -16,6 +16,8 @@ leaving the middle to its ``cleared``), mean and worst, against the targets.
     .venv/bin/python benchmarks/bench_table.py                 # 20 deals x 2 (--fast frames), all cores
     .venv/bin/python benchmarks/bench_table.py --deals 6 --jobs 1
     .venv/bin/python benchmarks/bench_table.py --deals 6 --jobs 1 --trace /tmp/trace   # then table_causes.py
+    .venv/bin/python benchmarks/bench_table.py --deals 6 --only help --models-dir models/training/candidate \
+        --set commit_bar=0.99                            # a candidate model, a tracker setting changed
 
 ``--sequence N`` plays instead one game of N deals at each table (easy and
 hard, 4 players, the rules' help on), the same table and deck all evening,
@@ -51,7 +53,42 @@ def plan(deals: int, first_seed: int) -> list[tuple[int, int, str]]:
     return [(first_seed + i, (3, 4, 5)[i % 3], ("easy", "hard")[i % 2]) for i in range(deals)]
 
 
-def play(seed: int, players: int, conditions: str, helped: bool, fast: bool, trace: str | None = None) -> dict:
+def tracker_overrides(pairs: list[str]) -> dict:
+    """``NAME=VALUE`` texts as tracker settings (``vision.tracker_settings.TrackerSettings`` fields),
+    each value of its field's type; a one-line error for an unknown name or a bad value."""
+    from dataclasses import fields
+
+    from vision.tracker_settings import TrackerSettings
+
+    types = {f.name: type(f.default) for f in fields(TrackerSettings)}
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or name not in types:
+            raise SystemExit(f"bench_table: --set {pair!r}: expected NAME=VALUE with NAME one of {', '.join(types)}")
+        try:
+            out[name] = types[name](value)
+        except ValueError:
+            raise SystemExit(f"bench_table: --set {pair!r}: {value!r} is not a {types[name].__name__}") from None
+    return out
+
+
+def demo_overrides(models: str | None, tracker: dict | None) -> dict:
+    """DemoSettings fields for another card model and other tracker settings (none: the shipped ones)."""
+    out = {}
+    if models:
+        out["models"] = Path(models)
+    if tracker:
+        from dataclasses import replace
+
+        from vision.tracker_settings import TrackerSettings
+
+        out["tracker"] = replace(TrackerSettings(), **tracker)
+    return out
+
+
+def play(seed: int, players: int, conditions: str, helped: bool, fast: bool, trace: str | None = None,
+         models: str | None = None, tracker: dict | None = None) -> dict:
     """One demo deal; its summary figures and latencies."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
@@ -64,7 +101,8 @@ def play(seed: int, players: int, conditions: str, helped: bool, fast: bool, tra
         settings = DemoSettings(game="french-tarot", players=players, seed=seed, out=Path(out), fast=fast,
                                 display="none", fresh=True, conditions=conditions, rules_help=helped,
                                 trace=None if trace is None else
-                                Path(trace) / f"{seed}-{players}p-{conditions}-{'help' if helped else 'none'}.jsonl")
+                                Path(trace) / f"{seed}-{players}p-{conditions}-{'help' if helped else 'none'}.jsonl",
+                                **demo_overrides(models, tracker))
         started = time.perf_counter()
         result = run_demo(settings, report=lambda text: None)
         stats = result["stats"]
@@ -117,7 +155,8 @@ def report(runs: list[dict]) -> None:
         print(f"  [{'met' if ok else 'MISSED'}] {text}")
 
 
-def play_sequence(seed: int, players: int, conditions: str, deals: int, fast: bool) -> dict:
+def play_sequence(seed: int, players: int, conditions: str, deals: int, fast: bool,
+                  models: str | None = None, tracker: dict | None = None) -> dict:
     """One game of ``deals`` deals at one table; its ``per_deal`` figures."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
@@ -128,7 +167,7 @@ def play_sequence(seed: int, players: int, conditions: str, deals: int, fast: bo
 
     with tempfile.TemporaryDirectory(prefix="bench-table-") as out:
         settings = DemoSettings(game="french-tarot", players=players, seed=seed, deals=deals, out=Path(out), fast=fast,
-                                display="none", fresh=True, conditions=conditions)
+                                display="none", fresh=True, conditions=conditions, **demo_overrides(models, tracker))
         started = time.perf_counter()
         result = run_demo(settings, report=lambda text: None)
         return {"conditions": conditions, "players": players, "seed": seed, "per_deal": result["stats"].per_deal(),
@@ -160,12 +199,21 @@ def main() -> int:
     parser.add_argument("--only", choices=("help", "none"), help="play each deal only with (help) or without the rules' help")
     parser.add_argument("--sequence", type=int, default=0, metavar="N",
                         help="instead: one game of N deals at the easy and at the hard table (4 players, help on)")
+    parser.add_argument("--models-dir", metavar="DIR", help="the card model of DIR (cards.onnx, labels.txt) instead of "
+                        "the shipped one: a candidate measured at the table before it ships")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="a tracker setting for this measurement (vision/tracker_settings.py), e.g. commit_bar=0.99")
     args = parser.parse_args()
+    tracker = tracker_overrides(args.set)
+    if args.models_dir and not (Path(args.models_dir) / "cards.onnx").is_file():
+        raise SystemExit(f"bench_table: --models-dir {args.models_dir}: no cards.onnx there")
+    if args.set:
+        print("tracker settings: " + ", ".join(f"{k}={v}" for k, v in tracker.items()), flush=True)
     if args.sequence:
         print(f"Tarotmate table benchmark: one game of {args.sequence} deals at the easy and at the hard table", flush=True)
         with ProcessPoolExecutor(max_workers=max(1, min(2, args.jobs))) as pool:
             runs = list(pool.map(play_sequence, [args.seed] * 2, [4, 4], ["easy", "hard"], [args.sequence] * 2,
-                                 [not args.full_size] * 2))
+                                 [not args.full_size] * 2, [args.models_dir] * 2, [tracker] * 2))
         report_sequences(runs)
         return 0
     if args.trace:
@@ -173,7 +221,7 @@ def main() -> int:
         for old in Path(args.trace).glob("*.jsonl"):
             old.unlink()
     helps = {"help": (True,), "none": (False,), None: (True, False)}[args.only]
-    jobs = [(seed, players, cond, helped, not args.full_size, args.trace)
+    jobs = [(seed, players, cond, helped, not args.full_size, args.trace, args.models_dir, tracker)
             for seed, players, cond in plan(args.deals, args.seed) for helped in helps]
     print(f"Tarotmate table benchmark: {args.deals} French tarot deals (3/4/5 players, easy and hard tables), "
           f"each with and without the rules' help; {'1280x720' if args.full_size else '960x540 --fast'} frames, "

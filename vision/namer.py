@@ -2,7 +2,8 @@
 
 ``Namer.load()`` opens ``models/cards.onnx`` (79 classes: the 78 cards in
 ``engine.cards.CODES`` order, then ``unknown``) with onnxruntime, one thread by
-default. ``name(crops)`` returns one :class:`Naming` per crop: the card code,
+default; its probabilities are the softmax of the logits divided by the model's
+calibration temperature (metadata ``temperature``, 1 when absent). ``name(crops)`` returns one :class:`Naming` per crop: the card code,
 or ``None`` when the crop is rejected (the model says ``unknown``, or its
 confidence is under the threshold stored in the model). ``embed(crops)``
 returns the model's L2-normalised embeddings (one row per crop), on which
@@ -58,6 +59,7 @@ class Namer:
         self.model_id: str | None = None
         self.deck = deck
         self.still_threshold = self.threshold  # the bar for a single still image (tarotmate classify)
+        self.temperature = 1.0  # the calibration: logits are divided by it (the model's metadata says)
         self._input = session.get_inputs()[0].name
         outputs = [o.name for o in session.get_outputs()]
         self._outputs = ["logits", "embedding"] if {"logits", "embedding"} <= set(outputs) else outputs[:2]
@@ -106,6 +108,11 @@ class Namer:
         namer = cls(session, labels, thr, (int(size[0]), int(size[1])))
         # a single still image has no second look: its bar (tarotmate classify) is stricter when the model says so
         namer.still_threshold = threshold if threshold is not None else float(info.get("still_threshold", thr))
+        temperature = float(info.get("temperature", 1.0))
+        if not 0.1 <= temperature <= 10.0:
+            raise TarotmateError(f"the card model {model} has a calibration temperature of {temperature} "
+                                 "(expected 0.1 to 10): set it again with vision.training.set_threshold --temperature")
+        namer.temperature = temperature
         namer.model_path = model
         namer.model_id = "sha256:" + hashlib.sha256(model.read_bytes()).hexdigest()[:16]
         namer.run([np.zeros((namer.input_size[1], namer.input_size[0], 3), np.uint8)])  # first run allocates: do it now
@@ -130,7 +137,7 @@ class Namer:
         if len(crops) == 0:
             return np.zeros((0, len(self.labels)), np.float32), np.zeros((0, 0), np.float32)
         logits, emb = self.session.run(self._outputs, {self._input: self._batch(crops)})
-        return softmax(logits.astype(np.float32)), emb.astype(np.float32)
+        return softmax(logits.astype(np.float32) / np.float32(self.temperature)), emb.astype(np.float32)
 
     def name(self, crops) -> list[Naming]:
         """One Naming per BGR crop (portrait; any size, resized to the model's input)."""

@@ -22,6 +22,7 @@ class TrackerSettings:
     votes: int = 3  # most namings spent on one card
     min_votes: int = 2  # agreeing confident votes that name a card
     min_confidence: float = 0.6  # mean confidence of the winning votes
+    commit_bar: float = 0.0  # the named card's mean (rescored) score over all its views, under which it is asked
     min_margin: float = 3.0  # the named card's mean score over the next card's, over the views
     piece_margin: float = 8.0  # the same for a card seen only through a piece cut from a row
     rival: float = 0.3  # a view that puts another card first with this score makes a confident naming a question

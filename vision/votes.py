@@ -136,6 +136,14 @@ def evidence(votes: Sequence[Vote], s: TrackerSettings) -> tuple[str, float] | N
     return None
 
 
+def certain(votes: Sequence[Vote], card: str, s: TrackerSettings) -> bool:
+    """Whether ``card`` is sure enough to be committed without a question: its mean (rescored)
+    score over all the views, the model's probability with the game's possible cards, reaches
+    ``commit_bar``. Views of a card at rest are nearly the same picture, so they are averaged,
+    never multiplied as if each were new evidence."""
+    return s.commit_bar <= 0 or scores(votes).get(card, 0.0) >= s.commit_bar
+
+
 def verdict(votes: Sequence[Vote], s: TrackerSettings, final: bool, piece: bool = False) -> tuple[str, str | None, float]:
     """('card', code, conf) | ('uncertain', None, conf) | ('none', None, 0) | ('wait', None, 0).
     ``final``: no more views will come; ``piece``: the views are of a quad cut from a row,
@@ -153,11 +161,14 @@ def verdict(votes: Sequence[Vote], s: TrackerSettings, final: bool, piece: bool 
             v.top[0][0] not in (card, None) and v.top[0][1] >= s.rival for v in votes)
         if (n >= min(s.min_votes, len(votes) if final else s.min_votes) and mean >= s.min_confidence and agree
                 and margin(votes, card) >= need):
-            return CARD, card, mean
+            if certain(votes, card, s):
+                return CARD, card, mean
+            if not final and len(votes) < s.votes:
+                return WAIT, None, 0.0  # more views may lift it over the bar
     if len(votes) < s.votes and not final:
         return WAIT, None, 0.0
     found = None if piece else evidence(votes, s)
-    if found is not None:
+    if found is not None and certain(votes, found[0], s):
         return CARD, found[0], found[1]
     unknown = len(votes) - len(named)
     if sum(v.conflict for v in votes) * 2 >= len(votes):

@@ -62,6 +62,8 @@ class DemoSettings:
     rules_help: bool = True  # the rules tell the camera which cards are possible (off: for measuring)
     trace: Path | None = None  # for diagnosis: one JSON line per scene (truth, votes, events, outcome)
     learn_deck: bool = False  # the table learns its deck as it plays (device.app.deck_learning)
+    models: Path | None = None  # the card model's folder (default: the shipped models/), for measuring another
+    tracker: Any = None  # vision.tracker_settings.TrackerSettings (default: the tracker's own), for measuring
 
 
 # ---------------------------------------------------------------- outputs
@@ -95,18 +97,19 @@ class Recognition:
     """Builds a tracker for each simulated scene: the real recognition
     (localiser + ONNX namer) or, on request, the simulator's ground truth."""
 
-    def __init__(self, kind: str, deck: str | None, report):
+    def __init__(self, kind: str, deck: str | None, report, models: Path | None = None, tracker: Any = None):
         self.kind = kind
         self.namer = None
         self.fallback = False
         self.sim_frame = None  # the simulator's frame the tracker reads now
+        self.tracker_settings = tracker  # None: the tracker's defaults
         if kind not in ("auto", "model", "truth"):
             raise TarotmateError(f"unknown recogniser {kind!r}: expected auto, model or truth")
         if kind in ("auto", "model"):
             from vision.namer import Namer
 
             try:
-                self.namer = Namer.load()
+                self.namer = Namer.load(models)
                 self.kind = "model"
             except TarotmateError as exc:
                 if kind == "model":
@@ -132,7 +135,8 @@ class Recognition:
             tracker = Tracker(simulator.zones, localiser=truth.localise, namer=truth, cropper=truth.crop)
             frames = (Frame(f.image, f.timestamp, f.index) for f in self._remembered(truth.frames()))
         else:
-            tracker = Tracker(simulator.zones, namer=self.namer)
+            extra = {} if self.tracker_settings is None else {"settings": self.tracker_settings}
+            tracker = Tracker(simulator.zones, namer=self.namer, **extra)
             frames = (Frame(f.image, f.timestamp, f.index) for f in self._remembered(simulator.frames()))
         return tracker, frames
 
@@ -242,7 +246,7 @@ def play_deals(session: GameSession, app: TableApp, demo, settings: DemoSettings
                    + ", ".join(demo.names))
         app.refresh()
         if recognition is None:
-            recognition = Recognition(settings.recogniser, settings.deck, report)
+            recognition = Recognition(settings.recogniser, settings.deck, report, settings.models, settings.tracker)
             demo.stats.recognition = recognition.description
             if getattr(settings, "learn_deck", False) and recognition.namer is not None:
                 from device.app.deck_learning import attach

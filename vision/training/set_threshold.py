@@ -1,6 +1,7 @@
 """Set the acceptance threshold stored in an exported card model (``cards.onnx``), weights unchanged.
 
     .venv-train/bin/python -m vision.training.set_threshold models/cards.onnx 0.8 --still [--source "bench_unknown.py, ..."]
+    .venv-train/bin/python -m vision.training.set_threshold models/cards.onnx 0.85 --temperature --source "bench_calibration.py"
 
 The threshold is the softmax a crop's top class must reach to be reported as a
 card (:class:`vision.namer.Namer` reads it from the ``tarotmate`` metadata). It
@@ -16,12 +17,19 @@ import sys
 from pathlib import Path
 
 
+KEYS = ("threshold", "still_threshold", "temperature")
+
+
 def set_threshold(path: str | Path, threshold: float, source: str | None = None, key: str = "threshold") -> dict:
     """Write ``threshold`` under ``key`` (``threshold``: every use; ``still_threshold``: single still
-    images, ``tarotmate classify``), and ``KEY_source``, into the model's metadata; return the metadata."""
+    images, ``tarotmate classify``; ``temperature``: the calibration that divides the logits, from
+    ``benchmarks/bench_calibration.py``), and ``KEY_source``, into the model's metadata; return the metadata."""
     import onnx
 
-    if not 0.0 < threshold < 1.0:
+    if key == "temperature":
+        if not 0.1 <= threshold <= 10.0:
+            raise ValueError(f"a temperature divides the model's logits: between 0.1 and 10, got {threshold}")
+    elif not 0.0 < threshold < 1.0:
         raise ValueError(f"a threshold is a softmax between 0 and 1, got {threshold}")
     path = Path(path)
     model = onnx.load(str(path))
@@ -30,8 +38,8 @@ def set_threshold(path: str | Path, threshold: float, source: str | None = None,
         entry = model.metadata_props.add()
         entry.key, entry.value = "tarotmate", "{}"
     meta = json.loads(entry.value)
-    if key not in ("threshold", "still_threshold"):
-        raise ValueError(f"unknown threshold key {key!r} (threshold or still_threshold)")
+    if key not in KEYS:
+        raise ValueError(f"unknown threshold key {key!r} ({', '.join(KEYS)})")
     meta[key] = round(float(threshold), 4)
     if source:
         meta[f"{key}_source"] = source
@@ -47,14 +55,18 @@ def main(argv=None) -> int:
     p.add_argument("model")
     p.add_argument("threshold", type=float)
     p.add_argument("--source", default=None, help="where the threshold comes from (recorded in the metadata)")
-    p.add_argument("--still", action="store_true", help="set the bar for single still images (tarotmate classify) instead")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--still", action="store_true", help="set the bar for single still images (tarotmate classify) instead")
+    which.add_argument("--temperature", action="store_true",
+                       help="set the calibration temperature instead (the thresholds then apply to calibrated "
+                            "probabilities: measure them again)")
     a = p.parse_args(argv)
+    key = "still_threshold" if a.still else "temperature" if a.temperature else "threshold"
     try:
-        meta = set_threshold(a.model, a.threshold, a.source, "still_threshold" if a.still else "threshold")
+        meta = set_threshold(a.model, a.threshold, a.source, key)
     except (OSError, ValueError) as exc:
         print(f"set_threshold: {exc}", file=sys.stderr)
         return 2
-    key = "still_threshold" if a.still else "threshold"
     print(f"{a.model}: {key} {meta[key]}")
     return 0
 

@@ -1,0 +1,70 @@
+"""Naming a card by its views' votes (vision.votes): agreement, margins, and the commit bar."""
+
+from dataclasses import replace
+
+from hypothesis import given, settings, strategies as st
+
+from vision.tracker_settings import TrackerSettings
+from vision.votes import CARD, UNCERTAIN_VERDICT, WAIT, Vote, certain, scores, verdict
+
+S = TrackerSettings()
+
+
+def vote(card, p, second="H02", q=None):
+    q = (1 - p) * 0.5 if q is None else q
+    return Vote(card if p >= 0.5 else None, p, [(card, p), (second, q)])
+
+
+def test_agreeing_confident_views_name_the_card():
+    kind, card, conf = verdict([vote("T21", 0.95)] * 3, S, final=False)
+    assert (kind, card) == (CARD, "T21") and abs(conf - 0.95) < 1e-9
+
+
+def test_a_split_is_a_question_never_a_guess():
+    votes = [vote("T21", 0.9), vote("T20", 0.9), vote("T21", 0.9)]
+    assert verdict(votes, S, final=True)[0] == UNCERTAIN_VERDICT
+
+
+def test_under_the_commit_bar_a_confident_card_is_asked():
+    votes = [vote("D03", 0.93)] * 3
+    strict = replace(S, commit_bar=0.97)
+    assert verdict(votes, S, final=True)[:2] == (CARD, "D03")
+    assert verdict(votes, strict, final=True)[0] == UNCERTAIN_VERDICT
+    assert verdict(votes[:2], strict, final=False)[0] == WAIT  # a third view may still lift it
+    assert verdict([vote("D03", 0.99)] * 3, strict, final=True)[:2] == (CARD, "D03")
+
+
+def test_the_bar_averages_views_over_all_of_them():
+    # two sure views and one where the card is barely second: the mean counts the weak view too
+    votes = [vote("S10", 0.999), vote("S10", 0.999), Vote(None, 0.4, [("S01", 0.4), ("S10", 0.35)])]
+    assert abs(scores(votes)["S10"] - (0.999 * 2 + 0.35) / 3) < 1e-9
+    assert not certain(votes, "S10", replace(S, commit_bar=0.9))
+    assert certain(votes, "S10", S)  # no bar: as before
+
+
+probability = st.floats(0.0, 1.0, allow_nan=False)
+cards = st.sampled_from(["T21", "T01", "H07", "S10", None])
+
+
+@st.composite
+def votes_of_a_card(draw):
+    n = draw(st.integers(1, 4))
+    out = []
+    for _ in range(n):
+        first, p = draw(cards), draw(probability)
+        second, q = draw(cards), draw(st.floats(0.0, 1.0 - p, allow_nan=False))
+        out.append(Vote(first if first is not None and p >= 0.5 else None, p, [(first, p), (second, q)]))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(votes_of_a_card(), st.floats(0.0, 1.0), st.booleans())
+def test_a_committed_card_always_clears_the_bar(votes, bar, final):
+    s = replace(S, commit_bar=bar)
+    kind, card, _ = verdict(votes, s, final)
+    if kind == CARD:
+        assert scores(votes)[card] >= bar
+    # a bar only ever turns a named card into a wait or a question, never into another card
+    loose = verdict(votes, S, final)
+    if kind == CARD:
+        assert loose[:2] == (CARD, card)
