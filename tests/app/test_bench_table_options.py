@@ -38,3 +38,34 @@ def test_the_demo_tracker_uses_the_settings_and_the_model_folder_given():
     assert tracker.settings.commit_bar == 0.5 and recognition.namer.model_path == ROOT / "models" / "cards.onnx"
     default, _ = Recognition("model", None, messages.append).tracker_and_frames(TableSimulator([Idle(2)], seed=1))
     assert default.settings == TrackerSettings()
+
+
+def _table_bars():
+    spec = importlib.util.spec_from_file_location("table_bars", ROOT / "benchmarks" / "table_bars.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_bar_replayed_on_a_trace_turns_weak_commits_into_questions(tmp_path):
+    def view(track, card, p, truth):
+        return {"what": "vote", "frame": 1, "track": track, "card": card, "top": [[card, p], ["H01", 0.01]], "truth": truth}
+
+    scene = {"prompts": 1, "votes": [
+        view(1, "D03", 0.92, "D02"), view(1, "D03", 0.94, "D02"),  # a confident misread
+        {"what": "verdict", "frame": 2, "track": 1, "verdict": "card", "card": "D03", "reverify": False},
+        view(2, "T21", 0.999, "T21"), view(2, "T21", 0.998, "T21"),  # a sure card
+        {"what": "verdict", "frame": 3, "track": 2, "verdict": "card", "card": "T21", "reverify": False},
+        view(3, "S05", 0.7, "S05"),
+        {"what": "verdict", "frame": 4, "track": 3, "verdict": "uncertain", "card": None, "reverify": False},
+    ]}
+    bars = _table_bars()
+    assert [c[:2] for c in bars.committed_cards(scene)] == [("D03", "D02"), ("T21", "T21")]
+    result = bars.replay([scene], (0.0, 0.95))
+    assert result[0.0] == {"right": 1, "wrong": 1, "asked": 0, "asked_wrong_card": 0}
+    assert result[0.95] == {"right": 1, "wrong": 0, "asked": 1, "asked_wrong_card": 1}
+    folder = tmp_path / "trace"
+    folder.mkdir()
+    (folder / "1-4p-hard-help.jsonl").write_text(__import__("json").dumps(scene) + "\n", encoding="utf-8")
+    assert bars.main([str(folder), "--bars", "0", "0.95"]) == 0
+    assert bars.main([str(folder), "--none"]) == 1  # no deals played without the help: said, not a traceback
