@@ -67,7 +67,12 @@ def tracker_overrides(pairs: list[str]) -> dict:
         if not sep or name not in types:
             raise SystemExit(f"bench_table: --set {pair!r}: expected NAME=VALUE with NAME one of {', '.join(types)}")
         try:
-            out[name] = types[name](value)
+            if types[name] is bool:
+                if value.lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                    raise ValueError(value)
+                out[name] = value.lower() in ("true", "1", "yes", "on")
+            else:
+                out[name] = types[name](value)
         except ValueError:
             raise SystemExit(f"bench_table: --set {pair!r}: {value!r} is not a {types[name].__name__}") from None
     return out

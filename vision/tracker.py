@@ -76,7 +76,9 @@ import numpy as np
 
 from vision import votes as voting
 from vision.association import card_shape, match_nearest, split_rows
+from vision.change_outline import StillBackground, outline_from_change
 from vision.events import APPEARED, CLEARED, MOVED, REMOVED, UNCERTAIN, TableEvent, corners_list
+from vision.motion import changed_pixels, small_grey
 from vision.possible import PossibleCards
 from vision.sources import Frame
 from vision.track_geometry import Quad, covered_fraction, moved_away, quad_distance, sides, similar_size
@@ -102,6 +104,7 @@ class StageTimes:
     frames: int = 0
     localised: int = 0
     crops: int = 0
+    outlined: int = 0  # crops cut from a new card's outline from the change (``outline``)
     motion: float = 0.0
     localisation: float = 0.0
     classification: float = 0.0
@@ -149,6 +152,7 @@ class Tracker:
         self._zone_quiet: dict[str, int] = {}  # frames since motion in each zone
         self._pieces: list[Quad] = []  # the quads cut from rows of cards at this frame
         self._lost: list[Track] = []  # cards being named that were lost with votes in hand
+        self._background = StillBackground() if settings.outline else None  # the table as it last lay still
         # for diagnosis: called as ``trace(what, frame_index, track_ident, quad, data)`` for every
         # vote (``what`` = "vote", data: the rescored top cards, support) and verdict ("verdict")
         self.trace: Callable[[str, int, int, Quad, dict], None] | None = None
@@ -238,6 +242,8 @@ class Tracker:
         motion = self._motion(frame.image)
         t1 = time.perf_counter()
         st.motion += t1 - t0
+        if self._background is not None:
+            self._background.update(frame.image, motion)
         moving = motion is None or int(np.count_nonzero(motion)) >= s.motion_pixels
         self._since_motion = 0 if moving else self._since_motion + 1
         if not (moving or self._since_motion <= s.quiet_frames or self._undecided()):
@@ -292,18 +298,12 @@ class Tracker:
             self._prev_small = None
         sw = self._zone_mask_small.shape[1]
         sh = self._zone_mask_small.shape[0]
-        grey = cv2.cvtColor(cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
-        small = grey.astype(np.float32)
+        small = small_grey(image, (sw, sh))
         prev = self._prev_small
         self._prev_small = small
         if prev is None:
             return None
-        # match the brightness of the previous frame (a lamp dimming is not motion)
-        ref = float(np.median(prev[::3, ::3]))
-        cur = float(np.median(small[::3, ::3]))
-        if cur > 1:
-            small = small * (ref / cur)
-        changed = cv2.absdiff(small, prev) > self.settings.motion_threshold
+        changed = changed_pixels(prev, small, self.settings.motion_threshold)
         changed &= self._zone_mask_small
         for name, m in self._zone_masks.items():
             moving = int(np.count_nonzero(changed & m)) >= self.settings.motion_pixels
@@ -361,8 +361,9 @@ class Tracker:
                 t.zone = t.seen_zone
         for j in free:
             q, zone = dets[j]
+            before = None if self._background is None else self._background.snapshot()
             self._tracks.append(Track(self._next_id, q, zone, frame.index, anchor=q, matched=True, fresh=True,
-                                       piece=any(q is p for p in self._pieces)))
+                                       piece=any(q is p for p in self._pieces), before=before))
             self._next_id += 1
 
         for t in self._tracks:
@@ -466,8 +467,20 @@ class Tracker:
 
     # ------------------------------------------------------------ naming and decisions
 
+    def _crop_quad(self, frame: Frame, t: Track) -> Quad:
+        """Where to cut ``t``'s crop: its outline from what changed since the table last lay still
+        (a new card, ``outline`` on, when one is found), else its quad."""
+        if t.before is None or t.state != NEW or t.piece:
+            return t.quad
+        found = outline_from_change(t.before, frame.image, t.quad)
+        if found is None:
+            return t.quad
+        t.outlined += 1
+        self.stats.outlined += 1
+        return found
+
     def _name(self, frame: Frame, tracks: list[Track]) -> None:
-        crops = [self.cropper(frame.image, t.quad) for t in tracks]
+        crops = [self.cropper(frame.image, self._crop_quad(frame, t)) for t in tracks]
         self.stats.crops += len(crops)
         possible = self._possible
         if possible is not None:  # the cards lying on the table stay possible (they may be moved)
@@ -514,6 +527,7 @@ class Tracker:
                        {"verdict": verdict, "card": card, "confidence": conf, "votes": len(t.votes),
                         "reverify": t.reverify})
         votes, t.votes = t.votes, []
+        t.before = None  # decided: the table before it is no longer needed
         if t.reverify:
             t.reverify = False
             t.rest_quad = t.quad

@@ -38,3 +38,4 @@ class TrackerSettings:
     inside_pile: float = 0.85  # an unclear quad this much on the cards named is found across them: not a card
     landing: int = 5  # frames apart within which two overlapping quads come from one card laid
     max_area: float = 1.5  # any other quad this many times a named card's area is several cards: not named
+    outline: bool = False  # crop a new card from its outline from the change (vision.change_outline) when found

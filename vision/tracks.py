@@ -16,7 +16,6 @@ from vision.track_geometry import Quad
 from vision.votes import Vote
 
 
-
 class TrackState(StrEnum):
     NEW = "new"
     PRESENT = "present"
@@ -53,3 +52,5 @@ class Track:
     seen_zone: str = ""  # the zone of its latest quad (``zone`` changes only with an event)
     named_sides: tuple[float, float] | None = None  # (short, long) side of its quad when it was named
     piece: bool = False  # its quad was cut from a row of cards found as one (less sure than a card's own)
+    before: np.ndarray | None = None  # the table as it last lay still when it was found (``outline``)
+    outlined: int = 0  # namings cropped from its outline from the change instead of its quad

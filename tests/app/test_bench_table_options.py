@@ -22,7 +22,9 @@ def _bench():
 def test_settings_are_typed_by_their_field_and_bad_ones_are_one_line_errors():
     bench = _bench()
     assert bench.tracker_overrides(["commit_bar=0.99", "votes=4"]) == {"commit_bar": 0.99, "votes": 4}
-    for bad in (["commit_bar"], ["no_such=1"], ["votes=2.5"]):
+    assert bench.tracker_overrides(["outline=false"]) == {"outline": False}
+    assert bench.tracker_overrides(["outline=on"]) == {"outline": True}
+    for bad in (["commit_bar"], ["no_such=1"], ["votes=2.5"], ["outline=maybe"]):
         with pytest.raises(SystemExit) as err:
             bench.tracker_overrides(bad)
         assert "--set" in str(err.value) and "\n" not in str(err.value)
