@@ -289,9 +289,11 @@ class MemoryNamer:
     (:func:`fuse`); everything else (labels, threshold, input size, model id) is the base
     namer's. With an empty memory it names exactly as the base namer does."""
 
-    def __init__(self, base, memory: DeckMemory):
+    def __init__(self, base, memory: DeckMemory, sharpness: float = 20.0, floor: float = 0.6):
         self.base = base
         self.memory = memory
+        self.sharpness = sharpness  # how much a close kept view weighs (fuse)
+        self.floor = floor  # the cosine over which a kept view counts at all
 
     def __getattr__(self, name):
         return getattr(self.base, name)
@@ -301,7 +303,7 @@ class MemoryNamer:
         if len(probs) == 0 or self.memory.views_count() == 0:
             return probs, emb
         unit = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
-        return fuse(probs, self.memory.similarity(unit), self.base.labels), emb
+        return fuse(probs, self.memory.similarity(unit), self.base.labels, self.sharpness, self.floor), emb
 
     def name(self, crops):
         return self.base.namings(*self.run(crops))

@@ -114,6 +114,35 @@ def test_fusion_favours_the_card_the_crop_resembles_and_is_neutral_without_views
     assert fused[0, CODES.index("S08")] > 0.9 > fused[0, CODES.index("S07")]
 
 
+def test_the_memory_namer_weighs_its_views_as_told(tmp_path):
+    from vision.deck_memory import MemoryNamer
+
+    class Base:
+        labels = list(CODES) + ["unknown"]
+        threshold = 0.3
+
+        def run(self, crops):
+            p = np.full((len(crops), 79), 0.2 / 77, np.float32)
+            p[:, CODES.index("S07")] = p[:, CODES.index("S08")] = 0.4
+            e = np.zeros((len(crops), 4), np.float32)
+            e[:, 0] = 1.0
+            return p, e
+
+        def namings(self, probs, emb):
+            return [(self.labels[int(np.argmax(row))], float(row.max())) for row in probs]
+
+    memory = DeckMemory(tmp_path / "m.db", "model-a", 4)
+    memory.learn("S08", np.array([1.0, 0.1, 0, 0], np.float32), "answer", "op 1")
+    base = Base()
+    strong, _ = MemoryNamer(base, memory).run([None])
+    mild, _ = MemoryNamer(base, memory, sharpness=2.0).run([None])
+    none, _ = MemoryNamer(base, memory, floor=0.999).run([None])  # the view is not close enough to count
+    s08 = CODES.index("S08")
+    assert strong[0, s08] > mild[0, s08] > 0.4 and none[0, s08] == pytest.approx(0.4, abs=1e-6)
+    assert MemoryNamer(base, memory).name([None])[0][0] == "S08"
+    memory.close()
+
+
 def _cli(*args):
     return subprocess.run([sys.executable, "-m", "device.cli", *args], capture_output=True, text=True, timeout=60,
                           cwd=ROOT)

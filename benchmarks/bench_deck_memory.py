@@ -1,0 +1,129 @@
+"""What the table's deck memory buys, crop by crop: a deck seen, views learned, naming again.
+
+For one deck (default: a deck never trained on), real-table crops are drawn
+(``vision.training.data.make_batch``: every crop at a real table, 60 % cut with
+the card finder's measured corner errors, seeds no training batch uses). The
+first crops play the evening's proven views: each is learned into a fresh
+:class:`vision.deck_memory.DeckMemory` under its true name, as a player's
+answer would teach it; the rest are named by the shipped model alone and by
+the :class:`vision.deck_memory.MemoryNamer` with ``--views`` views learned per
+card at most, for several fusion settings (``sharpness``, ``floor`` of
+:func:`vision.deck_memory.fuse`). It prints, per setting, the crops named right
+and wrong at the tracker's bars (the model's threshold, 0.6, 0.9), and the
+time the memory adds per crop.
+
+    .venv/bin/python benchmarks/bench_deck_memory.py [--deck tarock-adler-cego-pysolfc] [--learn 1600] [--test 800]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision import deck_memory  # noqa: E402
+from vision.deck_memory import DeckMemory, MemoryNamer  # noqa: E402
+from vision.namer import Namer  # noqa: E402
+from vision.training.data import UNKNOWN_INDEX, Recipe, make_batch  # noqa: E402
+
+SEED = 950_000_000  # the seeds of these crops (training: 1e7 + ..., its check 9e8 + ..., calibration 9.4e8 + ...)
+SETTINGS = ((20.0, 0.6), (10.0, 0.6), (20.0, 0.5), (30.0, 0.6), (20.0, 0.7))
+
+
+def crops_of(recipe: Recipe, n: int, first_seed: int, report) -> tuple[list[np.ndarray], np.ndarray]:
+    crops, labels = [], []
+    for i in range(max(1, n // 80)):
+        x, y, _ = make_batch((first_seed + i, 80, recipe))
+        crops += [np.ascontiguousarray(c.transpose(1, 2, 0)[..., ::-1]) for c in x]  # BGR HWC, as the namer takes
+        labels.append(y)
+        report(f"crops {len(crops)}/{n}")
+    return crops, np.concatenate(labels)
+
+
+def figures(probs: np.ndarray, labels: np.ndarray, bars) -> dict:
+    pred, conf = probs.argmax(1), probs.max(1)
+    card = pred != UNKNOWN_INDEX
+    out = {"accuracy": float((pred == labels).mean())}
+    for bar in bars:
+        named = card & (conf >= bar)
+        out[bar] = (float((named & (pred == labels)).mean()), float((named & (pred != labels)).mean()))
+    return out
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--decks", default=str(ROOT.parent / "shared" / "decks"))
+    p.add_argument("--backgrounds", default=str(ROOT.parent / "shared" / "backgrounds"))
+    p.add_argument("--deck", default="tarock-adler-cego-pysolfc", help="the deck at the table (a folder of --decks)")
+    p.add_argument("--models-dir", default=None)
+    p.add_argument("--learn", type=int, default=1600, help="crops seen before (their views learned)")
+    p.add_argument("--test", type=int, default=800, help="crops named after")
+    p.add_argument("--views", type=int, default=deck_memory.PER_CARD, help="views kept per card at most")
+    p.add_argument("--save", metavar="NPZ", help="also write the crops' probabilities, embeddings and labels there")
+    a = p.parse_args(argv)
+    decks = Path(a.decks)
+    if not (decks / a.deck).is_dir():
+        print(f"bench_deck_memory: no deck {a.deck!r} in {decks}", file=sys.stderr)
+        return 2
+    others = tuple(d.name for d in decks.iterdir() if d.is_dir() and d.name != a.deck)
+    bg = a.backgrounds if Path(a.backgrounds).is_dir() else None
+    errors = ROOT / "models" / "training" / "corner_errors.npz"
+    recipe = Recipe(str(decks), bg, (112, 192), unknown_rate=0.0, table_rate=1.0, exclude=others,
+                    corner_errors=str(errors) if errors.is_file() else None,
+                    corner_error_rate=0.6 if errors.is_file() else 0.0)
+    namer = Namer.load(a.models_dir, threads=1)
+
+    def report(text):
+        print(f"\r{text}", end="", file=sys.stderr, flush=True)
+
+    learn_crops, learn_labels = crops_of(recipe, a.learn, SEED, report)
+    test_crops, test_labels = crops_of(recipe, a.test, SEED + 10_000, report)
+    print(file=sys.stderr)
+    bars = (namer.threshold, 0.6, 0.9)
+    t0 = time.perf_counter()
+    base_probs, test_emb = namer.run(test_crops)
+    base_ms = 1000 * (time.perf_counter() - t0) / len(test_crops)
+    learn_probs, learn_emb = namer.run(learn_crops)
+    if a.save:
+        np.savez(a.save, learn_probs=learn_probs, learn_emb=learn_emb, learn_labels=learn_labels,
+                 test_probs=base_probs, test_emb=test_emb, test_labels=test_labels)
+    labels = namer.labels
+    print(f"deck {a.deck} ({'never trained on' if a.deck in ('tarock-adler-cego-pysolfc', 'fine-art-tarot-pysolfc') else 'trained on'}), "
+          f"model {namer.model_id}; {len(learn_crops)} crops seen and learned, {len(test_crops)} named after")
+    with tempfile.TemporaryDirectory() as tmp:
+        memory = DeckMemory(Path(tmp) / "memory.db", namer.model_id, learn_emb.shape[1], per_card=a.views)
+        t0 = time.perf_counter()
+        for k, (e, y) in enumerate(zip(learn_emb, learn_labels)):
+            if int(y) != UNKNOWN_INDEX:
+                memory.learn(labels[int(y)], e, "answer", f"crop {k}")
+        learn_ms = 1000 * (time.perf_counter() - t0) / max(1, len(learn_crops))
+        known = len(memory.known_cards())
+        print(f"memory: {memory.views_count()} views of {known} cards ({learn_ms:.2f} ms per view learned)")
+        header = " ".join(f"at {b:g}: right / wrong" for b in bars)
+        print(f"{'namer':<28} {'accuracy':>8}   {header}")
+
+        def line(name, fig):
+            print(f"{name:<28} {100 * fig['accuracy']:7.1f} %   " + "   ".join(
+                f"{100 * fig[b][0]:5.1f} / {100 * fig[b][1]:4.1f} %" for b in bars))
+
+        line("the model alone", figures(base_probs, test_labels, bars))
+        print(f"{'':<28} ({base_ms:.2f} ms per crop named by the model alone)")
+        for sharpness, floor in SETTINGS:
+            t0 = time.perf_counter()
+            probs, _ = MemoryNamer(namer, memory, sharpness, floor).run(test_crops)
+            ms = 1000 * (time.perf_counter() - t0) / len(test_crops)
+            line(f"memory, sharpness {sharpness:g} floor {floor:g}", figures(probs, test_labels, bars))
+            print(f"{'':<28} ({ms:.2f} ms per crop named with the memory, model included)")
+        memory.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
