@@ -10,7 +10,10 @@ the :class:`vision.deck_memory.MemoryNamer` with ``--views`` views learned per
 card at most, for several fusion settings (``sharpness``, ``floor`` of
 :func:`vision.deck_memory.fuse`). It prints, per setting, the crops named right
 and wrong at the tracker's bars (the model's threshold, 0.6, 0.9), and the
-time the memory adds per crop.
+time the memory adds per crop; then the same fused probabilities calibrated on
+the memory's own proven views (each learned view named by the others, leave one
+out: the temperature of least negative log-likelihood), as a table could do it
+by itself.
 
     .venv/bin/python benchmarks/bench_deck_memory.py [--deck tarock-adler-cego-pysolfc] [--learn 1600] [--test 800]
 """
@@ -32,6 +35,9 @@ from vision import deck_memory  # noqa: E402
 from vision.deck_memory import DeckMemory, MemoryNamer  # noqa: E402
 from vision.namer import Namer  # noqa: E402
 from vision.training.data import UNKNOWN_INDEX, Recipe, make_batch  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from bench_calibration import fit_temperature, scaled  # noqa: E402
 
 SEED = 950_000_000  # the seeds of these crops (training: 1e7 + ..., its check 9e8 + ..., calibration 9.4e8 + ...)
 SETTINGS = ((20.0, 0.6), (10.0, 0.6), (20.0, 0.5), (30.0, 0.6), (20.0, 0.7))
@@ -122,6 +128,31 @@ def main(argv=None) -> int:
             line(f"memory, sharpness {sharpness:g} floor {floor:g}", figures(probs, test_labels, bars))
             print(f"{'':<28} ({ms:.2f} ms per crop named with the memory, model included)")
         memory.close()
+    # calibrated on the table's own proven views: each learned view named by the others (leave one
+    # out), the temperature of least negative log-likelihood, applied to the fused probabilities
+    cards = learn_labels != UNKNOWN_INDEX
+    unit = learn_emb[cards] / np.maximum(np.linalg.norm(learn_emb[cards], axis=1, keepdims=True), 1e-12)
+    own = learn_labels[cards]
+    sims = unit @ unit.T
+    np.fill_diagonal(sims, -1.0)
+    loo = np.full((len(unit), 78), -1.0, np.float32)
+    for c in range(78):
+        m = own == c
+        if m.any():
+            loo[:, c] = sims[:, m].max(1)
+    tu = test_emb / np.maximum(np.linalg.norm(test_emb, axis=1, keepdims=True), 1e-12)
+    test_sims = tu @ unit.T
+    test_s = np.full((len(tu), 78), -1.0, np.float32)
+    for c in range(78):
+        m = own == c
+        if m.any():
+            test_s[:, c] = test_sims[:, m].max(1)
+    for sharpness, floor in SETTINGS[:2]:
+        fitted = fit_temperature(deck_memory.fuse(learn_probs[cards], loo, labels, sharpness, floor), own)
+        calibrated = scaled(deck_memory.fuse(base_probs, test_s, labels, sharpness, floor), fitted)
+        line(f"memory {sharpness:g}/{floor:g}, T {fitted:.2f} (own views)", figures(calibrated, test_labels, bars))
+    fitted = fit_temperature(learn_probs[cards], own)
+    line(f"the model alone, T {fitted:.2f} (own views)", figures(scaled(base_probs, fitted), test_labels, bars))
     return 0
 
 
