@@ -1,14 +1,17 @@
-"""A new card's outline from what changed: the still frame before the hand came, against the frame now.
+"""A new card's outline from what changed: the table as it last lay still, against the frame now.
 
 At a table the card just laid is on top and is exactly what changed since the
 table was last still. :func:`outline_from_change` compares the two frames
-around the card finder's quad for that card (its *hint*): the changed pixels
-(brightness matched, so that a lamp or the camera's exposure drifting is not a
-change), the connected region that covers the hint best, and the smallest
-rotated rectangle around it. The rectangle is the card's outline only when it
-looks like one: about the hint's size and shape, filled by the change (a
-lingering hand's shadow or a nudged neighbour joined to it spoils that), and
-near the hint; otherwise None, and the hint stays the card's quad.
+around the card finder's quad for that card (its *hint*): the tones of the
+earlier frame are matched to the later one's on what lies around the card
+(:func:`tone_map`: a lamp dimming or the camera's exposure drifting is no
+change), and each side of the hint is fitted to the outermost strong step of
+the change across it (:func:`fit_sides`: the new card's edge, whatever lies
+beneath it; a side whose steps do not line up stays where it was). The result
+is the card's outline only when it looks like one: the change fills it, it has
+a card's shape and about the hint's size, and lies near the hint; otherwise
+None, and the hint stays the card's quad. :class:`StillBackground` keeps the
+table as it last lay still, cell by cell, from the tracker's motion masks.
 
 Pure functions of numpy images; the tracker keeps the frames
 (:class:`vision.tracker.Tracker`, setting ``outline``), and
@@ -135,14 +138,6 @@ def fit_sides(edges: np.ndarray, quad: np.ndarray, reach: float, samples: int = 
         v = (p1 - p0) / max(float(np.linalg.norm(p1 - p0)), 1e-6)
         lines.append(np.array([v[0], v[1], p0[0], p0[1]], np.float32))
     return corners_of_sides(lines, q, 2.5 * r)
-
-
-def _in_hint_order(box: np.ndarray, hint: np.ndarray) -> np.ndarray:
-    """``box``'s corners renumbered to follow ``hint``'s (the same turn, the nearest start)."""
-    if np.cross(box[1] - box[0], box[2] - box[1]) * np.cross(hint[1] - hint[0], hint[2] - hint[1]) < 0:
-        box = box[::-1]
-    shifts = [np.roll(box, -k, axis=0) for k in range(4)]
-    return min(shifts, key=lambda q: float(np.linalg.norm(q - hint, axis=1).sum()))
 
 
 def outline_from_change(before: np.ndarray, after: np.ndarray, hint: Quad,
