@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))  # chart.py
 
+from vision.calibration import fit_temperature, scaled  # noqa: E402
 from vision.namer import Namer  # noqa: E402
 from vision.training.data import HELD_OUT_DECKS, UNKNOWN_INDEX, Recipe, make_batch  # noqa: E402
 
@@ -57,25 +58,6 @@ def reliability(conf: np.ndarray, right: np.ndarray, bins: int = BINS) -> list[t
     edges = np.linspace(0, 1, bins + 1)
     k = np.clip(np.digitize(conf, edges[1:-1]), 0, bins - 1)
     return [(float(conf[k == b].mean()), float(right[k == b].mean()), int((k == b).sum())) for b in range(bins) if (k == b).any()]
-
-
-def scaled(probs: np.ndarray, t: float) -> np.ndarray:
-    z = np.log(np.clip(probs, 1e-12, 1.0)) / t
-    z -= z.max(1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(1, keepdims=True)
-
-
-def fit_temperature(probs: np.ndarray, labels: np.ndarray) -> float:
-    """The temperature of least negative log-likelihood on these crops (a grid, then a finer one)."""
-    def nll(t):
-        p = scaled(probs, t)
-        return -float(np.log(np.clip(p[np.arange(len(labels)), labels], 1e-12, 1)).mean())
-
-    grid = np.exp(np.linspace(np.log(0.3), np.log(5.0), 41))
-    best = min(grid, key=nll)
-    fine = np.linspace(best * 0.9, best * 1.1, 21)
-    return float(min(fine, key=nll))
 
 
 def figures(probs: np.ndarray, labels: np.ndarray) -> dict:

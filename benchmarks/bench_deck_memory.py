@@ -10,10 +10,11 @@ the :class:`vision.deck_memory.MemoryNamer` with ``--views`` views learned per
 card at most, for several fusion settings (``sharpness``, ``floor`` of
 :func:`vision.deck_memory.fuse`). It prints, per setting, the crops named right
 and wrong at the tracker's bars (the model's threshold, 0.6, 0.9), and the
-time the memory adds per crop; then the same fused probabilities calibrated on
-the memory's own proven views (each learned view named by the others, leave one
-out: the temperature of least negative log-likelihood), as a table could do it
-by itself.
+time the memory adds per crop. The views are learned with the model's
+probabilities of them, so the memory calibrates its fused probabilities on
+them by itself (:meth:`vision.deck_memory.DeckMemory.temperature`, shown as T;
+``--no-calibration``: without); the last row is the model alone calibrated the
+same way on the learned crops.
 
     .venv/bin/python benchmarks/bench_deck_memory.py [--deck tarock-adler-cego-pysolfc] [--learn 1600] [--test 800]
 """
@@ -32,12 +33,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision import deck_memory  # noqa: E402
+from vision.calibration import fit_temperature, scaled  # noqa: E402
 from vision.deck_memory import DeckMemory, MemoryNamer  # noqa: E402
 from vision.namer import Namer  # noqa: E402
 from vision.training.data import UNKNOWN_INDEX, Recipe, make_batch  # noqa: E402
 
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from bench_calibration import fit_temperature, scaled  # noqa: E402
 
 SEED = 950_000_000  # the seeds of these crops (training: 1e7 + ..., its check 9e8 + ..., calibration 9.4e8 + ...)
 SETTINGS = ((20.0, 0.6), (10.0, 0.6), (20.0, 0.5), (30.0, 0.6), (20.0, 0.7))
@@ -72,6 +72,8 @@ def main(argv=None) -> int:
     p.add_argument("--learn", type=int, default=1600, help="crops seen before (their views learned)")
     p.add_argument("--test", type=int, default=800, help="crops named after")
     p.add_argument("--views", type=int, default=deck_memory.PER_CARD, help="views kept per card at most")
+    p.add_argument("--no-calibration", dest="calibrate", action="store_false",
+                   help="learn the views without the model's probabilities (the memory then cannot calibrate itself)")
     p.add_argument("--save", metavar="NPZ", help="also write the crops' probabilities, embeddings and labels there")
     a = p.parse_args(argv)
     decks = Path(a.decks)
@@ -108,7 +110,7 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         for k, (e, y) in enumerate(zip(learn_emb, learn_labels)):
             if int(y) != UNKNOWN_INDEX:
-                memory.learn(labels[int(y)], e, "answer", f"crop {k}")
+                memory.learn(labels[int(y)], e, "answer", f"crop {k}", probs=learn_probs[k] if a.calibrate else None)
         learn_ms = 1000 * (time.perf_counter() - t0) / max(1, len(learn_crops))
         known = len(memory.known_cards())
         print(f"memory: {memory.views_count()} views of {known} cards ({learn_ms:.2f} ms per view learned)")
@@ -125,33 +127,13 @@ def main(argv=None) -> int:
             t0 = time.perf_counter()
             probs, _ = MemoryNamer(namer, memory, sharpness, floor).run(test_crops)
             ms = 1000 * (time.perf_counter() - t0) / len(test_crops)
-            line(f"memory, sharpness {sharpness:g} floor {floor:g}", figures(probs, test_labels, bars))
+            t = memory.temperature(labels, sharpness, floor)
+            line(f"memory {sharpness:g}/{floor:g}, T {t:.2f}", figures(probs, test_labels, bars))
             print(f"{'':<28} ({ms:.2f} ms per crop named with the memory, model included)")
         memory.close()
-    # calibrated on the table's own proven views: each learned view named by the others (leave one
-    # out), the temperature of least negative log-likelihood, applied to the fused probabilities
+    # the model alone, calibrated the same way on the learned crops (what a table without the memory could do)
     cards = learn_labels != UNKNOWN_INDEX
-    unit = learn_emb[cards] / np.maximum(np.linalg.norm(learn_emb[cards], axis=1, keepdims=True), 1e-12)
-    own = learn_labels[cards]
-    sims = unit @ unit.T
-    np.fill_diagonal(sims, -1.0)
-    loo = np.full((len(unit), 78), -1.0, np.float32)
-    for c in range(78):
-        m = own == c
-        if m.any():
-            loo[:, c] = sims[:, m].max(1)
-    tu = test_emb / np.maximum(np.linalg.norm(test_emb, axis=1, keepdims=True), 1e-12)
-    test_sims = tu @ unit.T
-    test_s = np.full((len(tu), 78), -1.0, np.float32)
-    for c in range(78):
-        m = own == c
-        if m.any():
-            test_s[:, c] = test_sims[:, m].max(1)
-    for sharpness, floor in SETTINGS[:2]:
-        fitted = fit_temperature(deck_memory.fuse(learn_probs[cards], loo, labels, sharpness, floor), own)
-        calibrated = scaled(deck_memory.fuse(base_probs, test_s, labels, sharpness, floor), fitted)
-        line(f"memory {sharpness:g}/{floor:g}, T {fitted:.2f} (own views)", figures(calibrated, test_labels, bars))
-    fitted = fit_temperature(learn_probs[cards], own)
+    fitted = fit_temperature(learn_probs[cards], learn_labels[cards])
     line(f"the model alone, T {fitted:.2f} (own views)", figures(scaled(base_probs, fitted), test_labels, bars))
     return 0
 

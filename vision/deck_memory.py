@@ -32,8 +32,10 @@ import numpy as np
 
 from engine.cards import CODES
 from engine.errors import TarotmateError
+from vision.calibration import fit_temperature, scaled
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: each view may keep the model's probabilities of it
+MIN_CALIBRATION_VIEWS = 40  # views with probabilities before the memory calibrates its fused probabilities
 PER_CARD = 8
 SAME_VIEW = 0.995  # a new view this similar to one kept adds nothing
 SOURCES = ("answer", "by_hand", "confirmed", "enrolled")
@@ -96,12 +98,17 @@ class DeckMemory:
                     embedding BLOB NOT NULL,
                     learned_at REAL NOT NULL,
                     source TEXT NOT NULL,
-                    ref TEXT NOT NULL
+                    ref TEXT NOT NULL,
+                    probs BLOB
                 );
                 CREATE INDEX IF NOT EXISTS views_card ON views (card);
                 CREATE INDEX IF NOT EXISTS views_ref ON views (ref);
                 """
             )
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(views)").fetchall()}
+            if "probs" not in columns:  # a memory of schema 1: its views keep no probabilities
+                with self._db:
+                    self._db.execute("ALTER TABLE views ADD COLUMN probs BLOB")
             meta = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.DatabaseError as exc:
             raise DeckMemoryError(f"the deck memory {self.path} cannot be read ({exc}); "
@@ -117,12 +124,15 @@ class DeckMemory:
                 self._db.execute("UPDATE meta SET value = ? WHERE key = 'model'", (model_id,))
                 self._db.execute("UPDATE meta SET value = ? WHERE key = 'dimension'", (str(self.dimension),))
         self._cache: tuple[np.ndarray, np.ndarray] | None = None
+        self._temperature: tuple | None = None  # (weights, temperature) fitted on the views kept
 
     # ---------------------------------------------------------------- learning
 
-    def learn(self, card: str, embedding: np.ndarray, source: str, ref: str, when: float | None = None) -> bool:
+    def learn(self, card: str, embedding: np.ndarray, source: str, ref: str, when: float | None = None,
+              probs: np.ndarray | None = None) -> bool:
         """Keep a view of ``card`` whose name is proven (``source``: one of :data:`SOURCES`);
-        ``ref`` ties it to the table's record. Returns whether the memory changed."""
+        ``ref`` ties it to the table's record; ``probs``: the card model's own probabilities of the
+        view, when known (what :meth:`temperature` calibrates on). Returns whether the memory changed."""
         if card not in CODES:
             raise DeckMemoryError(f"not a card: {card!r}")
         if source not in SOURCES:
@@ -131,6 +141,11 @@ class DeckMemory:
         if e.shape[0] != self.dimension or not np.all(np.isfinite(e)) or float(np.linalg.norm(e)) < 1e-6:
             raise DeckMemoryError(f"a view must be a finite {self.dimension}-value embedding")
         e = e / np.linalg.norm(e)
+        if probs is not None:
+            probs = np.asarray(probs, np.float32).reshape(-1)
+            if len(probs) < len(CODES) or not np.all(np.isfinite(probs)) or probs.min() < 0 \
+                    or abs(float(probs.sum()) - 1.0) > 1e-3:
+                raise DeckMemoryError("a view's probabilities must be finite, at least 78, and sum to 1")
         rows = self._db.execute("SELECT id, embedding FROM views WHERE card = ?", (card,)).fetchall()
         kept = np.array([np.frombuffer(b, np.float32) for _, b in rows]).reshape(len(rows), self.dimension)
         if len(rows) and float((kept @ e).max()) >= SAME_VIEW:
@@ -149,9 +164,11 @@ class DeckMemory:
         with self._db:
             if drop is not None:
                 self._db.execute("DELETE FROM views WHERE id = ?", (drop,))
-            self._db.execute("INSERT INTO views (card, embedding, learned_at, source, ref) VALUES (?, ?, ?, ?, ?)",
-                             (card, e.astype(np.float32).tobytes(), time.time() if when is None else when, source, ref))
+            self._db.execute("INSERT INTO views (card, embedding, learned_at, source, ref, probs) VALUES (?, ?, ?, ?, ?, ?)",
+                             (card, e.astype(np.float32).tobytes(), time.time() if when is None else when, source, ref,
+                              None if probs is None else probs.tobytes()))
         self._cache = None
+        self._temperature = None
         return True
 
     def forget(self, ref: str) -> int:
@@ -159,6 +176,7 @@ class DeckMemory:
         with self._db:
             n = self._db.execute("DELETE FROM views WHERE ref = ?", (ref,)).rowcount
         self._cache = None
+        self._temperature = None
         return n
 
     def forget_prefix(self, prefix: str) -> int:
@@ -166,12 +184,14 @@ class DeckMemory:
         with self._db:
             n = self._db.execute("DELETE FROM views WHERE substr(ref, 1, ?) = ?", (len(prefix), prefix)).rowcount
         self._cache = None
+        self._temperature = None
         return n
 
     def reset(self) -> int:
         """Forget everything; how many views went."""
         n = self._clear()
         self._cache = None
+        self._temperature = None
         return n
 
     def _clear(self) -> int:
@@ -200,6 +220,34 @@ class DeckMemory:
             for j in np.unique(cards):
                 out[:, j] = sim[:, cards == j].max(1)
         return out
+
+    def temperature(self, labels: Sequence[str], sharpness: float = 20.0, floor: float = 0.6) -> float:
+        """The temperature that makes the fused probabilities (:func:`fuse` with these weights) mean
+        what they say on this table's deck, fitted on the memory's own proven views: each view with
+        the model's probabilities is named by the others (leave one out) and the temperature of
+        least negative log-likelihood is kept. 1 until :data:`MIN_CALIBRATION_VIEWS` such views of
+        two cards or more are kept."""
+        key = (tuple(labels), float(sharpness), float(floor))
+        if self._temperature is not None and self._temperature[0] == key:
+            return self._temperature[1]
+        t = 1.0
+        rows = self._db.execute("SELECT id, card, embedding, probs FROM views ORDER BY id").fetchall()
+        index = {c: i for i, c in enumerate(labels)}
+        mine = [k for k, r in enumerate(rows) if r[3] is not None and len(r[3]) == 4 * len(labels) and r[1] in index]
+        if len(mine) >= MIN_CALIBRATION_VIEWS and len({rows[k][1] for k in mine}) >= 2:
+            code = {c: i for i, c in enumerate(CODES)}
+            emb = np.array([np.frombuffer(r[2], np.float32) for r in rows], np.float32).reshape(len(rows), self.dimension)
+            cards = np.array([code[r[1]] for r in rows], np.int64)
+            sim = emb[mine] @ emb.T
+            sim[np.arange(len(mine)), mine] = -1.0  # a view is not its own evidence
+            loo = np.full((len(mine), len(CODES)), -1.0, np.float32)
+            for j in np.unique(cards):
+                loo[:, j] = sim[:, cards == j].max(1)
+            probs = np.array([np.frombuffer(rows[k][3], np.float32) for k in mine], np.float32)
+            truth = np.array([index[rows[k][1]] for k in mine], np.int64)
+            t = fit_temperature(fuse(probs, loo, labels, sharpness, floor), truth)
+        self._temperature = (key, t)
+        return t
 
     def known_cards(self) -> tuple[str, ...]:
         """The cards with at least one view, in ``CODES`` order."""
@@ -303,7 +351,9 @@ class MemoryNamer:
         if len(probs) == 0 or self.memory.views_count() == 0:
             return probs, emb
         unit = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
-        return fuse(probs, self.memory.similarity(unit), self.base.labels, self.sharpness, self.floor), emb
+        fused = fuse(probs, self.memory.similarity(unit), self.base.labels, self.sharpness, self.floor)
+        t = self.memory.temperature(self.base.labels, self.sharpness, self.floor)
+        return (fused if t == 1.0 else scaled(fused, t).astype(np.float32)), emb
 
     def name(self, crops):
         return self.base.namings(*self.run(crops))

@@ -38,7 +38,9 @@ class TableEvent:
       first (``card`` may be ``None``: "not a card face"); empty otherwise.
     * ``view``: for ``appeared`` and ``uncertain``, the card model's embedding
       of the card's best view, when the namer gives one (what the table's deck
-      memory learns once the card's name is proven); not part of
+      memory learns once the card's name is proven), and ``view_probs`` the
+      model's own probabilities of that view (its labels' order, before the
+      rules rescored them: what the memory calibrates itself on); not part of
       :meth:`to_dict` nor of equality.
     """
 
@@ -51,6 +53,7 @@ class TableEvent:
     confidence: float | None = None
     candidates: list[tuple[str | None, float]] = field(default_factory=list)
     view: Any = field(default=None, compare=False, repr=False)
+    view_probs: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.type not in EVENT_TYPES:

@@ -559,7 +559,8 @@ class Tracker:
             t.state, t.card, t.confidence, t.rest_quad = PRESENT, card, conf, t.quad
             t.named_sides = sides(t.quad)
             self._remember_look(t)
-            return [self._event(APPEARED, frame, t, card=card, confidence=conf, view=voting.best_view(votes, card))]
+            best = voting.best_vote(votes, card)
+            return [self._event(APPEARED, frame, t, card=card, confidence=conf, view=best)]
         cands = voting.candidates(votes)
         if self._second_view(t, cands):
             t.state = IGNORED  # a quad across a card already named, mostly seen as that card
@@ -567,7 +568,7 @@ class Tracker:
         t.state, t.card, t.confidence, t.rest_quad = PRESENT, None, None, t.quad
         self._remember_look(t)
         best = cands[0][1] if cands else None
-        return [self._event(UNCERTAIN, frame, t, confidence=best, candidates=cands, view=voting.best_view(votes))]
+        return [self._event(UNCERTAIN, frame, t, confidence=best, candidates=cands, view=voting.best_vote(votes))]
 
     def _inside_pile(self, t: Track) -> float:
         """How much of ``t``'s quad lies on the cards reported so far (named or asked; their union)."""
@@ -611,11 +612,12 @@ class Tracker:
         return False
 
     def _event(self, kind, frame: Frame, t: Track, *, card=None, confidence=None, candidates=(), corners="quad",
-               view=None) -> TableEvent:
+               view: voting.Vote | None = None) -> TableEvent:
         quad = t.quad if corners == "quad" else None
         return TableEvent(
             kind, frame.index, float(frame.timestamp), t.zone, card,
-            None if quad is None else corners_list(quad), confidence, list(candidates), view,
+            None if quad is None else corners_list(quad), confidence, list(candidates),
+            None if view is None else view.embedding, None if view is None else view.probs,
         )
 
     # ------------------------------------------------------------ removals

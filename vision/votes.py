@@ -33,6 +33,7 @@ class Vote:
     conflict: bool = False  # the namer saw a card that cannot appear (support under min_support)
     unknown: float = 0.0  # the (rescored) probability that the crop is not a card face
     embedding: Any = None  # the card model's embedding of the crop, when the namer gives one
+    probs: Any = None  # the namer's own probabilities of the crop (its labels' order), before the rules rescored them
 
     @property
     def not_a_card(self) -> bool:
@@ -63,7 +64,9 @@ def namer_votes(namer: Any, crops: Sequence[Any], possible: PossibleCards | None
             labels = list(dict.fromkeys([*possible, *(n.card for n in namings if n.card is not None)])) + [None]
         probs = [spread_naming(labels, n.card, n.confidence) for n in namings]
     out = []
+    own = probs if embeddings is not None else None  # a namer's own probabilities (not spread from its best answer)
     for k, p in enumerate(probs):
+        raw = None if own is None else np.asarray(own[k], np.float32)
         support = 1.0
         if possible is not None:
             p, support = possible.rescore(labels, p)
@@ -73,17 +76,23 @@ def namer_votes(namer: Any, crops: Sequence[Any], possible: PossibleCards | None
         conflict = support < min_support
         unknown = float(p[labels.index(None)]) if None in labels else 0.0
         emb = embeddings[k] if embeddings is not None and len(embeddings) > k else None
-        out.append(Vote(card if conf >= threshold and not conflict else None, conf, top, conflict, unknown, emb))
+        out.append(Vote(card if conf >= threshold and not conflict else None, conf, top, conflict, unknown, emb, raw))
     return out
 
 
-def best_view(votes: Sequence[Vote], card: str | None = None) -> Any:
-    """The embedding of the view that put ``card`` (default: its own best card) first with the
-    highest score; None when no vote carries one."""
+def best_vote(votes: Sequence[Vote], card: str | None = None) -> Vote | None:
+    """The view that put ``card`` (default: its own best card) first with the highest score, among
+    those that carry an embedding; None when none does."""
     with_view = [v for v in votes if v.embedding is not None and v.top and (card is None or v.top[0][0] == card)]
     if not with_view:
         return None
-    return max(with_view, key=lambda v: v.top[0][1]).embedding
+    return max(with_view, key=lambda v: v.top[0][1])
+
+
+def best_view(votes: Sequence[Vote], card: str | None = None) -> Any:
+    """The embedding of :func:`best_vote` (None without one)."""
+    vote = best_vote(votes, card)
+    return None if vote is None else vote.embedding
 
 
 def scores(votes: Sequence[Vote]) -> dict[str | None, float]:

@@ -95,6 +95,7 @@ class PendingCard:
     reason: str = UNCERTAIN_CARD
     asked_at: int = 0  # operations in the deal when it was asked
     view: Any = None  # the camera's best view of it (for the deck memory, once answered)
+    view_probs: Any = None  # the card model's own probabilities of that view (the memory calibrates on them)
 
     @property
     def best(self) -> str | None:
@@ -146,7 +147,8 @@ class Controller:
             notices = [Notice(ALERT, f"{event.type} in {event.zone}: {exc}", card=event.card)]
         if self.learner is not None and event.type == APPEARED and event.view is not None \
                 and any(n.kind == APPLIED and n.card == event.card for n in notices):
-            self.learner.committed(self.session, event.card, event.view, self.session.operations_count - 1)
+            self.learner.committed(self.session, event.card, event.view, self.session.operations_count - 1,
+                                   event.view_probs)
         if any(n.kind == APPLIED for n in notices):
             # the camera saw what a question asked for (a swept card put back): the question is moot
             count = self.session.operations_count
@@ -210,7 +212,7 @@ class Controller:
         if possible is not None:
             candidates = [(c, p) for c, p in candidates if c is None or c in possible]
         pending = PendingCard(event.zone, candidates, event.corners, self.question_cards(possible, candidates),
-                              view=event.view)
+                              view=event.view, view_probs=event.view_probs)
         self.pending.append(pending)
         self.prompts += 1
         best = pending.best or "?"
@@ -242,7 +244,7 @@ class Controller:
             self.answered.append((pending.corners, code))  # for the tracker: that card is ``code``
         seen = self.card_seen(code, pending.zone)
         if self.learner is not None and pending.view is not None and any(n.kind == APPLIED and n.card == code for n in seen):
-            self.learner.answered(self.session, code, pending.view, self.session.operations_count - 1)
+            self.learner.answered(self.session, code, pending.view, self.session.operations_count - 1, pending.view_probs)
         return seen + self.after_resolved(pending)
 
     def after_resolved(self, pending: PendingCard) -> list[Notice]:

@@ -27,16 +27,17 @@ class TableLearner:
 
     def __init__(self, memory: DeckMemory):
         self.memory = memory
-        self._aside: list[tuple[int, str, Any]] = []  # (operation index, card, view) committed this deal
+        # (operation index, card, view, the model's probabilities of the view) committed this deal
+        self._aside: list[tuple[int, str, Any, Any]] = []
         self._learned: list[int] = []  # operation indexes of this deal whose views are learned
 
-    def answered(self, session, card: str, view, index: int) -> None:
-        if view is not None and self.memory.learn(card, view, "answer", ref_of(session, index)):
+    def answered(self, session, card: str, view, index: int, probs=None) -> None:
+        if view is not None and self.memory.learn(card, view, "answer", ref_of(session, index), probs=probs):
             self._learned.append(index)
 
-    def committed(self, session, card: str, view, index: int) -> None:
+    def committed(self, session, card: str, view, index: int, probs=None) -> None:
         if view is not None:
-            self._aside.append((index, card, view))
+            self._aside.append((index, card, view, probs))
 
     def undone(self, session, count: int) -> None:
         """The deal went back to ``count`` operations: what came after is forgotten."""
@@ -48,14 +49,15 @@ class TableLearner:
     def renamed(self, session, index: int, wrong: str, right: str) -> None:
         """The card ``wrong`` of operation ``index`` was fixed as ``right``: a view kept aside
         under the wrong name now waits under the right one; one learned is forgotten."""
-        self._aside = [(i, right if (i == index and c == wrong) else c, v) for i, c, v in self._aside]
+        self._aside = [(i, right if (i == index and c == wrong) else c, v, p) for i, c, v, p in self._aside]
         if index in self._learned:
             self.memory.forget(ref_of(session, index))
             self._learned.remove(index)
 
     def deal_scored(self, session) -> int:
         """The deal was scored: what was kept aside is proven. How many views were learned."""
-        n = sum(self.memory.learn(card, view, "confirmed", ref_of(session, index)) for index, card, view in self._aside)
+        n = sum(self.memory.learn(card, view, "confirmed", ref_of(session, index), probs=probs)
+                for index, card, view, probs in self._aside)
         self.new_deal()
         return n
 

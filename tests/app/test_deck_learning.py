@@ -51,6 +51,19 @@ def test_committed_cards_teach_only_once_the_deal_is_scored(table):
     assert ref_of(session, 7) == "3/1/7"
 
 
+def test_the_models_probabilities_of_a_view_are_kept_with_it(table):
+    learner, session, memory = table
+    p = np.zeros(79, np.float32)
+    p[5] = 1.0
+    learner.answered(session, "T07", view(1), 0, p)
+    learner.committed(session, "T08", view(2), 1, p)
+    learner.committed(session, "T09", view(3), 2)  # a namer that gives no probabilities
+    learner.renamed(session, 1, "T08", "T10")
+    assert learner.deal_scored(session) == 2
+    kept = dict(memory._db.execute("SELECT card, probs IS NOT NULL FROM views").fetchall())
+    assert kept == {"T07": 1, "T10": 1, "T09": 0}
+
+
 def test_no_view_no_learning(table):
     learner, session, memory = table
     learner.answered(session, "T07", None, 0)

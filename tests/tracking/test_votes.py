@@ -68,3 +68,28 @@ def test_a_committed_card_always_clears_the_bar(votes, bar, final):
     loose = verdict(votes, S, final)
     if kind == CARD:
         assert loose[:2] == (CARD, card)
+
+
+def test_a_vote_keeps_the_namers_own_probabilities_before_the_rules_rescore_them():
+    import numpy as np
+
+    from vision.possible import PossibleCards
+    from vision.votes import best_vote, namer_votes
+
+    class Namer:
+        labels = ["T21", "T20", "unknown"]
+        threshold = 0.3
+
+        def run(self, crops):
+            return np.array([[0.5, 0.4, 0.1]] * len(crops), np.float32), np.ones((len(crops), 2), np.float32)
+
+    votes = namer_votes(Namer(), [None, None], PossibleCards.of(["T20"]), 0.2)
+    assert votes[0].top[0][0] == "T20"  # the rules moved the best card
+    assert np.allclose(votes[0].probs, [0.5, 0.4, 0.1])  # but the model's own view is kept
+    assert best_vote(votes, "T20") is votes[0] and best_vote(votes, "T21") is None
+
+    class OnlyName:
+        def name(self, crops):
+            return [type("N", (), {"card": "T21", "confidence": 0.9})() for _ in crops]
+
+    assert namer_votes(OnlyName(), [None], None, 0.2)[0].probs is None  # a namer without its probabilities

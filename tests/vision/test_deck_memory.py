@@ -171,3 +171,55 @@ def test_deck_memory_command_lists_and_resets(tmp_path):
     reset = _cli("deck", "memory", "--db", str(log), "--reset", "--json")
     assert reset.returncode == 0 and json.loads(reset.stdout)["forgotten"] == 3
     assert json.loads(_cli("deck", "memory", "--db", str(log), "--json").stdout)["cards_known"] == 0
+
+
+def test_the_memory_calibrates_its_fused_probabilities_on_its_own_views(tmp_path):
+    from vision.deck_memory import MIN_CALIBRATION_VIEWS
+
+    labels = list(CODES) + ["unknown"]
+    rng = np.random.default_rng(0)
+    memory = DeckMemory(tmp_path / "m.db", "model-a", 16)
+    pairs = [("S07", "S08"), ("S09", "S10"), ("C02", "C03"), ("H05", "H06"), ("D08", "D09")]
+    centres = rng.normal(size=(5, 16))
+    # pairs of look-alike cards: views of either resemble both, and the model is unsure between them
+    for k in range(MIN_CALIBRATION_VIEWS + 10):
+        pair, side = k % 5, (k // 5) % 2
+        card, other = pairs[pair][side], pairs[pair][1 - side]
+        e = centres[pair] + rng.normal(0, 0.15, 16)  # the two cards of a pair look the same
+        p = np.full(79, 0.02 / 77, np.float32)
+        p[CODES.index(card)] = p[CODES.index(other)] = 0.49
+        memory.learn(card, e, "answer", f"op {k}", probs=p / p.sum())
+        if k == 5:
+            assert memory.temperature(labels) == 1.0  # too few views to calibrate on
+    t = memory.temperature(labels)
+    assert t > 1.0  # the fusion was over-confident on these views: it is softened
+    assert memory.temperature(labels) == t  # kept until the views change
+    memory.forget("op 0")
+    assert memory.temperature(labels) != 0 and memory._temperature is not None
+    with pytest.raises(DeckMemoryError):
+        memory.learn("S07", centres[0], "answer", "bad", probs=np.full(79, 0.5, np.float32))
+    memory.close()
+
+
+def test_a_memory_of_the_first_schema_gains_room_for_probabilities(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(str(path))
+    db.executescript("""
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE views (id INTEGER PRIMARY KEY, card TEXT NOT NULL, embedding BLOB NOT NULL,
+                            learned_at REAL NOT NULL, source TEXT NOT NULL, ref TEXT NOT NULL);
+        INSERT INTO meta VALUES ('schema', '1'), ('model', 'model-a'), ('dimension', '4');
+    """)
+    db.execute("INSERT INTO views (card, embedding, learned_at, source, ref) VALUES (?, ?, 0, 'answer', 'op 1')",
+               ("T21", np.array([1, 0, 0, 0], np.float32).tobytes()))
+    db.commit()
+    db.close()
+    memory = DeckMemory(path, "model-a", 4)
+    assert memory.views_count() == 1  # kept
+    p = np.zeros(79, np.float32)
+    p[CODES.index("T20")] = 1.0
+    assert memory.learn("T20", np.array([0, 1, 0, 0], np.float32), "answer", "op 2", probs=p)
+    assert memory.temperature(list(CODES) + ["unknown"]) == 1.0
+    memory.close()
