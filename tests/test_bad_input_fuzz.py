@@ -283,6 +283,18 @@ def test_fuzzed_configuration_files_load_or_give_a_config_error(tmp_path, data):
         assert replace(load_config(again), source=config.source) == config
 
 
+def test_config_check_writes_back_control_characters_as_toml_escapes(tmp_path):
+    from device.config import describe, load_config
+
+    path = tmp_path / "c.toml"
+    path.write_text('[store]\npath = "0\\u001F\\t\\"x\\\\"\n', encoding="utf-8")
+    config = load_config(path)
+    assert config.store.path.endswith('0\x1f\t"x\\')
+    again = tmp_path / "again.toml"
+    again.write_text(describe(config), encoding="utf-8")
+    assert replace(load_config(again), source=config.source) == config
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.binary(max_size=200))
 def test_any_bytes_as_a_configuration_file(tmp_path, raw):
