@@ -167,36 +167,37 @@ class DeckMemory:
             self._db.execute("INSERT INTO views (card, embedding, learned_at, source, ref, probs) VALUES (?, ?, ?, ?, ?, ?)",
                              (card, e.astype(np.float32).tobytes(), time.time() if when is None else when, source, ref,
                               None if probs is None else probs.tobytes()))
-        self._cache = None
-        self._temperature = None
+        self._changed()
         return True
 
     def forget(self, ref: str) -> int:
         """Remove the views learned under ``ref`` (a card undone or corrected); how many went."""
         with self._db:
             n = self._db.execute("DELETE FROM views WHERE ref = ?", (ref,)).rowcount
-        self._cache = None
-        self._temperature = None
+        self._changed()
         return n
 
     def forget_prefix(self, prefix: str) -> int:
         """Remove the views whose ``ref`` starts with ``prefix`` (a whole deal undone)."""
         with self._db:
             n = self._db.execute("DELETE FROM views WHERE substr(ref, 1, ?) = ?", (len(prefix), prefix)).rowcount
-        self._cache = None
-        self._temperature = None
+        self._changed()
         return n
 
     def reset(self) -> int:
         """Forget everything; how many views went."""
         n = self._clear()
-        self._cache = None
-        self._temperature = None
+        self._changed()
         return n
 
     def _clear(self) -> int:
         with self._db:
             return self._db.execute("DELETE FROM views").rowcount
+
+    def _changed(self) -> None:
+        """The views changed: what was derived from them is read again when needed."""
+        self._cache = None
+        self._temperature = None
 
     # ---------------------------------------------------------------- reading
 
@@ -214,12 +215,7 @@ class DeckMemory:
         order; -1 for a card the memory has no view of."""
         cards, emb = self._views()
         x = np.asarray(embeddings, np.float32).reshape(-1, self.dimension)
-        out = np.full((len(x), len(CODES)), -1.0, np.float32)
-        if len(cards):
-            sim = x @ emb.T
-            for j in np.unique(cards):
-                out[:, j] = sim[:, cards == j].max(1)
-        return out
+        return best_per_card(x @ emb.T, cards)
 
     def temperature(self, labels: Sequence[str], sharpness: float = 20.0, floor: float = 0.6) -> float:
         """The temperature that makes the fused probabilities (:func:`fuse` with these weights) mean
@@ -231,21 +227,16 @@ class DeckMemory:
         if self._temperature is not None and self._temperature[0] == key:
             return self._temperature[1]
         t = 1.0
-        rows = self._db.execute("SELECT id, card, embedding, probs FROM views ORDER BY id").fetchall()
+        rows = self._db.execute("SELECT card, probs FROM views ORDER BY id").fetchall()  # the order of _views
         index = {c: i for i, c in enumerate(labels)}
-        mine = [k for k, r in enumerate(rows) if r[3] is not None and len(r[3]) == 4 * len(labels) and r[1] in index]
-        if len(mine) >= MIN_CALIBRATION_VIEWS and len({rows[k][1] for k in mine}) >= 2:
-            code = {c: i for i, c in enumerate(CODES)}
-            emb = np.array([np.frombuffer(r[2], np.float32) for r in rows], np.float32).reshape(len(rows), self.dimension)
-            cards = np.array([code[r[1]] for r in rows], np.int64)
+        mine = [k for k, (card, p) in enumerate(rows) if p is not None and len(p) == 4 * len(labels) and card in index]
+        if len(mine) >= MIN_CALIBRATION_VIEWS and len({rows[k][0] for k in mine}) >= 2:
+            cards, emb = self._views()
             sim = emb[mine] @ emb.T
             sim[np.arange(len(mine)), mine] = -1.0  # a view is not its own evidence
-            loo = np.full((len(mine), len(CODES)), -1.0, np.float32)
-            for j in np.unique(cards):
-                loo[:, j] = sim[:, cards == j].max(1)
-            probs = np.array([np.frombuffer(rows[k][3], np.float32) for k in mine], np.float32)
-            truth = np.array([index[rows[k][1]] for k in mine], np.int64)
-            t = fit_temperature(fuse(probs, loo, labels, sharpness, floor), truth)
+            probs = np.array([np.frombuffer(rows[k][1], np.float32) for k in mine], np.float32)
+            truth = np.array([index[rows[k][0]] for k in mine], np.int64)
+            t = fit_temperature(fuse(probs, best_per_card(sim, cards), labels, sharpness, floor), truth)
         self._temperature = (key, t)
         return t
 
@@ -269,6 +260,15 @@ class DeckMemory:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def best_per_card(sim: np.ndarray, cards: np.ndarray) -> np.ndarray:
+    """(N, 78): per row of ``sim`` (N crops x kept views), each card's best cosine to its views
+    (``cards``: each view's index in ``CODES``), in ``CODES`` order; -1 for a card without views."""
+    out = np.full((len(sim), len(CODES)), -1.0, np.float32)
+    for j in np.unique(cards):
+        out[:, j] = sim[:, cards == j].max(1)
+    return out
 
 
 def fuse(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sharpness: float = 20.0, floor: float = 0.6) -> np.ndarray:

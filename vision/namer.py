@@ -29,6 +29,7 @@ UNKNOWN = "unknown"
 DEFAULT_DECK = "default"
 BUILTIN_ALIASES = ("default", "builtin")  # names of the shipped model's own classes
 DEFAULT_THRESHOLD = 0.5
+TEMPERATURE_RANGE = (0.1, 10.0)  # a calibration temperature outside it is a damaged model
 
 
 @dataclass(frozen=True)
@@ -109,9 +110,10 @@ class Namer:
         # a single still image has no second look: its bar (tarotmate classify) is stricter when the model says so
         namer.still_threshold = threshold if threshold is not None else float(info.get("still_threshold", thr))
         temperature = float(info.get("temperature", 1.0))
-        if not 0.1 <= temperature <= 10.0:
+        low, high = TEMPERATURE_RANGE
+        if not low <= temperature <= high:
             raise TarotmateError(f"the card model {model} has a calibration temperature of {temperature} "
-                                 "(expected 0.1 to 10): set it again with vision.training.set_threshold --temperature")
+                                 f"(expected {low:g} to {high:g}): set it again with vision.training.set_threshold --temperature")
         namer.temperature = temperature
         namer.model_path = model
         namer.model_id = "sha256:" + hashlib.sha256(model.read_bytes()).hexdigest()[:16]

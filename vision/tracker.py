@@ -475,7 +475,6 @@ class Tracker:
         found = outline_from_change(t.before, frame.image, t.quad)
         if found is None:
             return t.quad
-        t.outlined += 1
         self.stats.outlined += 1
         return found
 

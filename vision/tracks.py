@@ -53,4 +53,3 @@ class Track:
     named_sides: tuple[float, float] | None = None  # (short, long) side of its quad when it was named
     piece: bool = False  # its quad was cut from a row of cards found as one (less sure than a card's own)
     before: np.ndarray | None = None  # the table as it last lay still when it was found (``outline``)
-    outlined: int = 0  # namings cropped from its outline from the change instead of its quad

@@ -89,11 +89,6 @@ def best_vote(votes: Sequence[Vote], card: str | None = None) -> Vote | None:
     return max(with_view, key=lambda v: v.top[0][1])
 
 
-def best_view(votes: Sequence[Vote], card: str | None = None) -> Any:
-    """The embedding of :func:`best_vote` (None without one)."""
-    vote = best_vote(votes, card)
-    return None if vote is None else vote.embedding
-
 
 def scores(votes: Sequence[Vote]) -> dict[str | None, float]:
     """Each card's mean (rescored) score over the views (its best three in each)."""

@@ -16,6 +16,7 @@ import json
 import sys
 from pathlib import Path
 
+from vision.namer import TEMPERATURE_RANGE
 
 KEYS = ("threshold", "still_threshold", "temperature")
 
@@ -27,8 +28,9 @@ def set_threshold(path: str | Path, threshold: float, source: str | None = None,
     import onnx
 
     if key == "temperature":
-        if not 0.1 <= threshold <= 10.0:
-            raise ValueError(f"a temperature divides the model's logits: between 0.1 and 10, got {threshold}")
+        low, high = TEMPERATURE_RANGE
+        if not low <= threshold <= high:
+            raise ValueError(f"a temperature divides the model's logits: between {low:g} and {high:g}, got {threshold}")
     elif not 0.0 < threshold < 1.0:
         raise ValueError(f"a threshold is a softmax between 0 and 1, got {threshold}")
     path = Path(path)
