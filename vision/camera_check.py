@@ -44,6 +44,7 @@ class Thresholds:
     glare_whiter: float = 0.035  # glare: this much whiter than the cards' paper (least / greatest channel)
     glare_brighter: float = 1.10  # ... and this much brighter
     glare_solidity: float = 0.88  # ... in a solid blob (area over its convex hull's)
+    glare_clipped: int = 235  # ... and clipped: its least channel at least this (a lamp's reflection saturates the sensor)
     glare_px: int = 60  # a glare spot at least this big (frame pixels, after opening) is glare
     small_card_px: float = 110.0  # card long side (frame pixels) below which naming falls
     tilt_deg: float = 25.0  # camera angle off vertical (estimated) from which the cards are foreshortened
@@ -139,13 +140,16 @@ def sharpness(image: np.ndarray, presmooth: float = 1.0) -> float:
     return float(np.median(mag[sel] / np.maximum(contrast[sel], 1.0)))
 
 
-def glare_mask(image: np.ndarray, whiter: float = 0.04, bright: float = 0.85, brighter: float = 1.04) -> np.ndarray:
+def glare_mask(image: np.ndarray, whiter: float = 0.04, bright: float = 0.85, brighter: float = 1.04,
+               clipped: int = 235) -> np.ndarray:
     """Where a lamp is reflected: among the frame's brightest pixels (the greatest channel
     within ``bright`` of the frame's brightest), those whiter than the cards' paper by
     ``whiter`` (least channel over greatest; the paper's is the median of the brightest
-    pixels) and ``brighter`` times brighter than it. A specular reflection has the lamp's colour, which the camera's white balance
-    makes neutral, and clips the sensor; the paper of the cards (cream in most decks) keeps
-    its tint, however bright one card is lit."""
+    pixels), ``brighter`` times brighter than it and clipped (every channel at least
+    ``clipped``, smoothed over 1.5 px). A specular reflection has the lamp's colour, which the
+    camera's white balance makes neutral, and clips the sensor whatever the room's light; the
+    paper of the cards (cream in most decks) keeps its tint, however bright one card is lit,
+    and in a dim room stays far from white."""
     img = (image if image.ndim == 3 else np.repeat(image[..., None], 3, axis=2)).astype(np.float32)
     sm = cv2.GaussianBlur(img, (0, 0), 1.5)
     mx = sm.max(axis=2)
@@ -156,17 +160,18 @@ def glare_mask(image: np.ndarray, whiter: float = 0.04, bright: float = 0.85, br
     whiteness = sm.min(axis=2) / np.maximum(mx, 1.0)
     paper = float(np.median(whiteness[lit]))
     paper_level = float(np.median(mx[lit]))
-    return lit & (whiteness >= min(paper + whiter, 0.995)) & (mx >= min(brighter * paper_level, 0.99 * top))
+    return (lit & (whiteness >= min(paper + whiter, 0.995)) & (mx >= min(brighter * paper_level, 0.99 * top))
+            & (sm.min(axis=2) >= clipped))
 
 
 def glare_boxes(image: np.ndarray, min_px: int = 60, whiter: float = 0.03, brighter: float = 1.07,
-                solidity: float = 0.85) -> list[list[int]]:
+                solidity: float = 0.85, clipped: int = 235) -> list[list[int]]:
     """Boxes ``[x, y, w, h]`` of the glare spots (:func:`glare_mask`), the biggest first:
     compact blobs (what is left after an opening by a 5×5 disc) of at least ``min_px``
     pixels, solid like a reflected lamp (their area at least ``solidity`` of their convex
     hull's: a white card's paper, whiter than the others', is full of holes where the
     art is)."""
-    spot = glare_mask(image, whiter, 0.85, brighter).astype(np.uint8)
+    spot = glare_mask(image, whiter, 0.85, brighter, clipped).astype(np.uint8)
     spot = cv2.morphologyEx(spot, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(spot, connectivity=8)
     boxes = []
@@ -273,7 +278,7 @@ def check_frame(image: np.ndarray, quads=None, thresholds: Thresholds | None = N
     level = light_level(image, quads)
     noise = noise_sigma(image)
     sharp = sharpness(image)
-    glare = glare_boxes(image, t.glare_px, t.glare_whiter, t.glare_brighter, t.glare_solidity)
+    glare = glare_boxes(image, t.glare_px, t.glare_whiter, t.glare_brighter, t.glare_solidity, t.glare_clipped)
     height = card_height(quads)
     tilt = camera_tilt(quads, (w, h), t.hfov_deg)
     return CheckResult(level, noise, sharp, glare, height, tilt, quads,

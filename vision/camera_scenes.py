@@ -5,7 +5,8 @@ and sets each of the check's troubles on or off in it, whatever the draw gave:
 
 * ``dim``: a dim room (exposure 0.35–0.7 with its sensor noise 5–14) — else a lit
   one (0.8–1.15, noise 1–4);
-* ``glare``: a hard glare spot on one card (radius 0.2–0.45 of its short side) — else none;
+* ``glare``: a hard glare spot on one card (radius 0.2–0.45 of its short side), its core
+  clipped white as a lamp's reflection is on a sensor whatever the room's light — else none;
 * ``blur``: the lens out of focus, defocus sigma 2–3 px — else 0–1.4 px;
 * ``small``: cards 70–105 px long — else 122–194 px (17–27 % of a 720-line frame).
 
@@ -35,7 +36,7 @@ def _set(rng: np.random.Generator, on: dict[str, bool]):
         if on["glare"] and cards:
             k = int(rng.integers(len(cards)))
             cards[k] = replace(cards[k], glare=float(rng.uniform(0.2, 0.45)), glare_on_index=bool(rng.random() < 0.5))
-        cond = replace(cond, cards=tuple(cards))
+        cond = replace(cond, cards=tuple(cards), glare_clips=True)
         sigma = float(rng.uniform(2.0, 3.0)) if on["blur"] else float(rng.uniform(0.0, 1.4))
         return replace(cond, defocus=sigma)
     return adjust

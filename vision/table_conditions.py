@@ -91,6 +91,9 @@ class TableConditions:
     jpeg: int = 0  # JPEG quality (0: none)
     hands: tuple[HandConditions, ...] = ()
     cards: tuple[CardConditions, ...] = field(default_factory=tuple)
+    # a lamp's reflection clips the sensor whatever the room's light: its core is white after the
+    # exposure and the colour cast (False: it is lit like the paper, the training data's way so far)
+    glare_clips: bool = False
 
     def to_dict(self) -> dict:
         """A JSON-ready record of everything drawn."""
@@ -257,10 +260,12 @@ def index_points(quad: np.ndarray) -> list[np.ndarray]:
     return [q[0] + 0.11 * u + 0.09 * v, q[2] - 0.11 * u - 0.09 * v]
 
 
-def add_glare(img: np.ndarray, rng: np.random.Generator, quad: np.ndarray, radius: float, on_index: bool) -> np.ndarray:
+def add_glare(img: np.ndarray, rng: np.random.Generator, quad: np.ndarray, radius: float, on_index: bool,
+              core_out: np.ndarray | None = None) -> np.ndarray:
     """A hard specular glare on the card ``quad``, in place: a saturated (255) core with a soft
     halo, washed towards white; ``radius`` is the spot's size as a fraction of the card's short
-    side. Returns the mask of the saturated pixels."""
+    side. Returns the mask of the saturated pixels. ``core_out`` (float32, the frame's size), when
+    given, keeps the greatest core weight of the spots drawn into it (how much each pixel is the lamp)."""
     h, w = img.shape[:2]
     q = np.asarray(quad, np.float32)
     short = float(np.linalg.norm(q[1] - q[0]))
@@ -279,6 +284,8 @@ def add_glare(img: np.ndarray, rng: np.random.Generator, quad: np.ndarray, radiu
     white = np.float32(255.0)
     out = out + (white - out) * np.minimum(1.0, 0.9 * halo)[..., None] * 0.7
     out = out + 400.0 * core[..., None]
+    if core_out is not None:
+        np.maximum(core_out, core, out=core_out)
     np.clip(out, 0, 255, out=out)
     img[:] = out.astype(np.uint8)
     return (core > 0.35) & (img.min(axis=2) >= 250)
@@ -402,6 +409,18 @@ def apply_light(img: np.ndarray, rng: np.random.Generator, light: str, cast: str
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def clip_glare(img: np.ndarray, lamp: np.ndarray, homography: np.ndarray | None, sigma: float) -> np.ndarray:
+    """The lamp's reflection as a sensor records it: where ``lamp`` (the glare cores' weight, drawn
+    on the top-down frame) is strong the pixel is white (255 in every channel, without noise),
+    through the same tilt and defocus as the rest of the frame."""
+    h, w = img.shape[:2]
+    if homography is not None:
+        lamp = cv2.warpPerspective(lamp, homography, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    lamp = defocus(lamp, sigma)
+    white = np.clip(400.0 * lamp, 0, 255)[..., None]
+    return np.maximum(img.astype(np.float32), white).astype(np.uint8)
+
+
 def jpeg(img: np.ndarray, quality: int) -> np.ndarray:
     """``img`` through a JPEG encoder at ``quality`` (0: unchanged)."""
     if quality <= 0:
@@ -439,12 +458,13 @@ def apply_conditions(
     card_length = float(np.median(lengths)) if lengths else 0.25 * h
     # a card being thrown, then glare on the card surfaces
     glare_px = np.zeros((h, w), bool)
+    lamp = np.zeros((h, w), np.float32) if conditions.glare_clips else None
     for q, cc in zip(quads, conditions.cards):
         if cc.motion > 0:
             blur_card_motion(img, q, cc.motion, cc.motion_angle)
     for q, cc in zip(quads, conditions.cards):
         if cc.glare > 0:
-            glare_px |= add_glare(img, rng, q, cc.glare, cc.glare_on_index)
+            glare_px |= add_glare(img, rng, q, cc.glare, cc.glare_on_index, lamp)
     # hands and sleeves with their shadows
     hand_px = np.zeros((h, w), bool)
     shadow_px = np.zeros((h, w), bool)
@@ -453,6 +473,8 @@ def apply_conditions(
         body, shadow = add_hand(img, rng, hand, card_length, aim)
         shadow_px = (shadow_px | shadow) & ~body
         hand_px |= body
+    if lamp is not None:
+        lamp[hand_px] = 0.0  # a hand over the spot hides the lamp's reflection
     labels, visible = [], []
     for i, (q, cover, cc) in enumerate(zip(quads, covers, conditions.cards)):
         mask = quad_mask((h, w), q)
@@ -494,6 +516,8 @@ def apply_conditions(
             labels[i].add("small")
     img = defocus(img, conditions.defocus)
     img = apply_light(img, rng, conditions.light, conditions.cast, conditions.exposure, conditions.noise)
+    if lamp is not None and lamp.any():
+        img = clip_glare(img, lamp, hm if conditions.tilt > 0 else None, conditions.defocus)
     img = jpeg(img, conditions.jpeg)
     frozen = [frozenset(lab) if lab else frozenset({"clean"}) for lab in labels]
     return TableRender(img, out_quads, visible, inside, frozen, hm, conditions)

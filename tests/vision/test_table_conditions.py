@@ -1,6 +1,7 @@
 """Real-table effects (vision.table_conditions) and the real-table scenes built on them."""
 
 import json
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -109,6 +110,22 @@ def test_glare_saturates_part_of_the_card_and_can_sit_on_the_index():
     assert min(np.linalg.norm(centre - p) for p in tc.index_points(quad)) < 0.5 * short
     near = cv2.dilate(sat.astype(np.uint8), np.ones((241, 241), np.uint8)).astype(bool)
     assert (img[~near] == before[~near]).all()  # a spot, not a wash over the frame
+
+
+def test_a_lamps_reflection_clips_the_sensor_in_a_dim_warm_room_when_asked_and_nothing_else_changes():
+    img, quad, cover = one_card()
+    card = tc.CardConditions(glare=0.35)
+    cond = tc.TableConditions(light="dim", cast="warm", exposure=0.45, noise=6.0, tilt=12.0, defocus=1.2,
+                              cards=(card,))
+    lit = tc.apply_conditions(img, [quad], [cover], cond, np.random.default_rng(4)).image
+    clips = tc.apply_conditions(img, [quad], [cover], replace(cond, glare_clips=True), np.random.default_rng(4)).image
+    assert lit.min(axis=2).max() < 200  # lit like the paper: a dim, tinted spot
+    white = clips.min(axis=2) >= 250
+    assert white.sum() > 0.01 * tc.quad_mask(img.shape, quad).sum()  # the core is white, in every channel
+    changed = np.any(clips != lit, axis=2)
+    near = cv2.dilate(white.astype(np.uint8), np.ones((61, 61), np.uint8)).astype(bool)  # the spot's soft edge
+    assert changed.any() and not (changed & ~near).any()  # the same frame everywhere else (no draw consumed)
+    assert tc.TableConditions().glare_clips is False and "glare_clips" in cond.to_dict()
 
 
 def test_hand_enters_from_its_edge_and_casts_a_shadow():
