@@ -31,6 +31,7 @@ import numpy as np
 # Worst first: what the players should fix before anything else.
 ADVICE_CODES = ("dim", "blur", "glare", "small_cards", "tilted", "noisy", "no_card")
 OK = "ok"
+CLIPPED_GREY = 250  # a grey level the sensor clipped at (or the JPEG around it)
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class Thresholds:
     dim_level: float = 0.60  # light level (the cards' paper) below which the room is too dim
     dim_level_no_card: float = 0.20  # ... without a card (the frame's brightest 1 %: a dark cloth is not a dim room)
     noisy_sigma: float = 3.0  # noise (grey levels) above which the picture is noisy
-    blur_sharpness: float = 0.20  # sharpness (1/px) below which the picture is out of focus
+    blur_sharpness: float = 0.19  # sharpness (1/px) below which the picture is out of focus
     glare_whiter: float = 0.035  # glare: this much whiter than the cards' paper (least / greatest channel)
     glare_brighter: float = 1.10  # ... and this much brighter
     glare_solidity: float = 0.88  # ... in a solid blob (area over its convex hull's)
@@ -125,14 +126,20 @@ def sharpness(image: np.ndarray, presmooth: float = 1.0) -> float:
     """Steepness of the strongest edges, 1/px: the gradient's magnitude over the local
     contrast (13×13) at the top 0.5 % of gradients, after a Gaussian of ``presmooth`` px
     that takes the noise away. A step blurred by a Gaussian of sigma s gives
-    1/(s·√(2π)): ~0.3 for a sharp frame, ~0.17 for defocus sigma 2 px."""
-    g = cv2.GaussianBlur(grey(image).astype(np.float32), (0, 0), presmooth)
+    1/(s·√(2π)): ~0.3 for a sharp frame, ~0.17 for defocus sigma 2 px. Edges next to clipped
+    pixels are left out: the sensor cuts a blurred highlight's profile (a lamp's reflection, an
+    overexposed card) into a step steeper than the lens made it."""
+    raw = grey(image)
+    g = cv2.GaussianBlur(raw.astype(np.float32), (0, 0), presmooth)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8.0
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8.0
     mag = np.sqrt(gx * gx + gy * gy)
     box = np.ones((13, 13), np.uint8)
     contrast = cv2.dilate(g, box) - cv2.erode(g, box)
     strong = contrast >= 40.0  # an edge worth measuring: the card outline, printed art
+    clipped = raw >= CLIPPED_GREY
+    if clipped.any():
+        strong &= cv2.dilate(clipped.astype(np.uint8), box) == 0
     if strong.sum() < 50:
         return 0.0
     cut = np.percentile(mag[strong], 99.5)
