@@ -22,9 +22,13 @@ leaving the middle to its ``cleared``), mean and worst, against the targets.
 ``--sequence N`` plays instead one game of N deals at each table (easy and
 hard, 4 players, the rules' help on), the same table and deck all evening,
 and prints the questions of each deal and those of deals 1–5 against 6–10
-(what a table that learns its deck should show falling)::
+(what a table that learns its deck should show falling); ``--learn-deck``
+lets the table learn its deck as it plays (``tarotmate demo --learn-deck``),
+``--deck DIR`` draws the cards from a folder of scans (a deck never trained
+on), ``--table`` plays one table only::
 
     .venv/bin/python benchmarks/bench_table.py --sequence 10
+    .venv/bin/python benchmarks/bench_table.py --sequence 10 --table hard --learn-deck --deck ../shared/decks/DECK
 
 ``--trace DIR`` writes, per deal and help, one JSON line per scene: every
 view the tracker took with the card truly under it, its verdicts and events,
@@ -161,8 +165,10 @@ def report(runs: list[dict]) -> None:
 
 
 def play_sequence(seed: int, players: int, conditions: str, deals: int, fast: bool,
-                  models: str | None = None, tracker: dict | None = None) -> dict:
-    """One game of ``deals`` deals at one table; its ``per_deal`` figures."""
+                  models: str | None = None, tracker: dict | None = None, learn: bool = False,
+                  deck: str | None = None) -> dict:
+    """One game of ``deals`` deals at one table; its ``per_deal`` figures (and, when the table
+    learns its deck, how many views it learned)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
     import cv2
@@ -172,11 +178,22 @@ def play_sequence(seed: int, players: int, conditions: str, deals: int, fast: bo
 
     with tempfile.TemporaryDirectory(prefix="bench-table-") as out:
         settings = DemoSettings(game="french-tarot", players=players, seed=seed, deals=deals, out=Path(out), fast=fast,
-                                display="none", fresh=True, conditions=conditions, **demo_overrides(models, tracker))
+                                display="none", fresh=True, conditions=conditions, learn_deck=learn, deck=deck,
+                                **demo_overrides(models, tracker))
         started = time.perf_counter()
         result = run_demo(settings, report=lambda text: None)
         return {"conditions": conditions, "players": players, "seed": seed, "per_deal": result["stats"].per_deal(),
-                "seconds": time.perf_counter() - started, "recognition": result["stats"].recognition}
+                "seconds": time.perf_counter() - started, "recognition": result["stats"].recognition,
+                "learned": learned_views(Path(out)) if learn else None, "deck": deck}
+
+
+def learned_views(out: Path) -> int | None:
+    """How many views the table's deck memory holds at the end of a demo in ``out`` (None: no memory)."""
+    from device.demo.table import DB_NAME
+    from vision.deck_memory import memory_path_beside, read_summary
+
+    summary = read_summary(memory_path_beside(out / DB_NAME))
+    return None if summary is None else int(summary["views"])
 
 
 def report_sequences(runs: list[dict]) -> None:
@@ -184,8 +201,10 @@ def report_sequences(runs: list[dict]) -> None:
         per = run["per_deal"]
         prompts = [d["prompts"] for d in per]
         first, later = prompts[:5], prompts[5:10]
-        print(f"{run['conditions']} table, {run['players']} players, seed {run['seed']}, {len(per)} deals "
-              f"({run['seconds']:.0f} s, {run['recognition']}):")
+        deck = f", deck {Path(run['deck']).name}" if run.get("deck") else ""
+        learned = "" if run.get("learned") is None else f", {run['learned']} views learned"
+        print(f"{run['conditions']} table, {run['players']} players, seed {run['seed']}{deck}, {len(per)} deals "
+              f"({run['seconds']:.0f} s, {run['recognition']}{learned}):")
         print("  questions per deal: " + " ".join(str(p) for p in prompts))
         print("  wrong per deal:     " + " ".join(str(d["wrong"]) for d in per))
         if later:
@@ -204,6 +223,9 @@ def main() -> int:
     parser.add_argument("--only", choices=("help", "none"), help="play each deal only with (help) or without the rules' help")
     parser.add_argument("--sequence", type=int, default=0, metavar="N",
                         help="instead: one game of N deals at the easy and at the hard table (4 players, help on)")
+    parser.add_argument("--learn-deck", action="store_true", help="with --sequence: the table learns its deck as it plays")
+    parser.add_argument("--deck", metavar="DIR", help="with --sequence: draw the cards from a folder of scans (CODE.jpg/png)")
+    parser.add_argument("--table", choices=("easy", "hard"), help="with --sequence: play at this table only")
     parser.add_argument("--models-dir", metavar="DIR", help="the card model of DIR (cards.onnx, labels.txt) instead of "
                         "the shipped one: a candidate measured at the table before it ships")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
@@ -215,10 +237,15 @@ def main() -> int:
     if args.set:
         print("tracker settings: " + ", ".join(f"{k}={v}" for k, v in tracker.items()), flush=True)
     if args.sequence:
-        print(f"Tarotmate table benchmark: one game of {args.sequence} deals at the easy and at the hard table", flush=True)
-        with ProcessPoolExecutor(max_workers=max(1, min(2, args.jobs))) as pool:
-            runs = list(pool.map(play_sequence, [args.seed] * 2, [4, 4], ["easy", "hard"], [args.sequence] * 2,
-                                 [not args.full_size] * 2, [args.models_dir] * 2, [tracker] * 2))
+        tables = [args.table] if args.table else ["easy", "hard"]
+        where = f"the {args.table} table" if args.table else "the easy and at the hard table"
+        print(f"Tarotmate table benchmark: one game of {args.sequence} deals at {where}"
+              f"{', the table learning its deck' if args.learn_deck else ''}", flush=True)
+        n = len(tables)
+        with ProcessPoolExecutor(max_workers=max(1, min(n, args.jobs))) as pool:
+            runs = list(pool.map(play_sequence, [args.seed] * n, [4] * n, tables, [args.sequence] * n,
+                                 [not args.full_size] * n, [args.models_dir] * n, [tracker] * n,
+                                 [args.learn_deck] * n, [args.deck] * n))
         report_sequences(runs)
         return 0
     if args.trace:

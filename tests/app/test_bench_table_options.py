@@ -71,3 +71,33 @@ def test_a_bar_replayed_on_a_trace_turns_weak_commits_into_questions(tmp_path):
     (folder / "1-4p-hard-help.jsonl").write_text(__import__("json").dumps(scene) + "\n", encoding="utf-8")
     assert bars.main([str(folder), "--bars", "0", "0.95"]) == 0
     assert bars.main([str(folder), "--none"]) == 1  # no deals played without the help: said, not a traceback
+
+
+def test_a_sequence_can_learn_its_deck_on_a_deck_of_scans_and_says_what_it_learned(monkeypatch, tmp_path, capsys):
+    import numpy as np
+
+    import device.demo.table as table
+    from device.demo.player import VisionStats
+    from vision.deck_memory import DeckMemory, memory_path_beside
+
+    bench = _bench()
+    seen = {}
+
+    def fake_run_demo(settings, report):
+        seen["settings"] = settings
+        if settings.learn_deck:  # what the table would have learned: two views
+            with DeckMemory(memory_path_beside(settings.out / table.DB_NAME), "sha256:x", 4) as memory:
+                for k, card in enumerate(("H07", "T21")):
+                    memory.learn(card, np.eye(4, dtype=np.float32)[k], "answer", f"ref{k}")
+        return {"stats": VisionStats()}
+
+    monkeypatch.setattr(table, "run_demo", fake_run_demo)
+    run = bench.play_sequence(3, 4, "hard", 10, True, learn=True, deck=str(tmp_path / "my-deck"))
+    assert seen["settings"].learn_deck and seen["settings"].deck == str(tmp_path / "my-deck")
+    assert seen["settings"].deals == 10 and seen["settings"].conditions == "hard"
+    assert run["learned"] == 2 and run["deck"].endswith("my-deck")
+    plain = bench.play_sequence(3, 4, "easy", 10, True)
+    assert not seen["settings"].learn_deck and seen["settings"].deck is None and plain["learned"] is None
+    bench.report_sequences([run])
+    out = capsys.readouterr().out
+    assert "deck my-deck" in out and "2 views learned" in out
