@@ -31,33 +31,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))  # chart.py
 
-from vision.calibration import fit_temperature, scaled  # noqa: E402
+from vision.calibration import ece, fit_temperature, reliability, scaled  # noqa: E402
 from vision.namer import Namer  # noqa: E402
 from vision.training.data import HELD_OUT_DECKS, UNKNOWN_INDEX, Recipe, make_batch  # noqa: E402
 
 CAL_SEED = 940_000_000  # seeds of the calibration crops (training: 1e7 + ..., its held-out check: 9e8 + ...)
-BINS = 15
-
-
-def ece(conf: np.ndarray, right: np.ndarray, bins: int = BINS) -> float:
-    """Expected calibration error: the crop-weighted mean gap between confidence and accuracy per bin."""
-    if not len(conf):
-        return float("nan")
-    edges = np.linspace(0, 1, bins + 1)
-    k = np.clip(np.digitize(conf, edges[1:-1]), 0, bins - 1)
-    total = 0.0
-    for b in range(bins):
-        m = k == b
-        if m.any():
-            total += m.sum() * abs(float(right[m].mean()) - float(conf[m].mean()))
-    return total / len(conf)
-
-
-def reliability(conf: np.ndarray, right: np.ndarray, bins: int = BINS) -> list[tuple[float, float, int]]:
-    """(mean confidence, accuracy, crops) per non-empty bin."""
-    edges = np.linspace(0, 1, bins + 1)
-    k = np.clip(np.digitize(conf, edges[1:-1]), 0, bins - 1)
-    return [(float(conf[k == b].mean()), float(right[k == b].mean()), int((k == b).sum())) for b in range(bins) if (k == b).any()]
 
 
 def figures(probs: np.ndarray, labels: np.ndarray) -> dict:

@@ -60,6 +60,7 @@ from vision.enroll import (  # noqa: E402
     DEFAULT_STRATEGY,
     DEFAULT_VIEWS,
     STRATEGIES,
+    TEMPERATURE,
     PrototypeNamer,
     enroll_faces,
     normalise,
@@ -144,6 +145,27 @@ def name_all(namer: Namer, deck_namer: PrototypeNamer, crops) -> tuple[list, lis
         mine += deck_namer.name_embeddings(embeddings, probs[:, namer.labels.index(UNKNOWN)])
         no_veto += deck_namer.name_embeddings(embeddings)
     return base, mine, no_veto
+
+
+def calibration_line(profile, namer: Namer, crops, truth) -> str:
+    """How well the profile's confidences mean what they say on the test crops: the expected
+    calibration error of the cards it names, at the default temperature and at the deck's own
+    (fitted at enrollment), and how many crops each names right at the tracker's bar."""
+    from vision.calibration import ece
+
+    if profile.temperature is None:
+        return "calibration: no temperature of its own (too few views a card)"
+    out = []
+    for t in (TEMPERATURE, profile.temperature):
+        namings = name_all(namer, PrototypeNamer(profile, namer, temperature=t), crops)[1]
+        named = [(n.confidence, n.card == c) for n, c in zip(namings, truth) if n.card is not None]
+        conf = np.array([c for c, _ in named])
+        right = np.array([r for _, r in named], bool)
+        out.append((t, 100 * ece(conf, right), share(n.card == c and n.confidence >= SURE for n, c in zip(namings, truth)),
+                    share(n.card not in (None, c) and n.confidence >= SURE for n, c in zip(namings, truth))))
+    (t0, e0, s0, w0), (t1, e1, s1, w1) = out
+    return (f"calibration: expected calibration error {e0:.1f}% at the default temperature {t0:g} -> {e1:.1f}% at the "
+            f"deck's own {t1:.3f}; at confidence >= {SURE}: right {s0:.1f} -> {s1:.1f}%, wrong {w0:.1f} -> {w1:.1f}%")
 
 
 def model_info(namer: Namer) -> dict:
@@ -268,6 +290,7 @@ def main(argv=None) -> int:
               f"{len(profile.similar_pairs):>5}", flush=True)
         print(f"    without the model's unknown veto: named right {share(n.card == t for n, t in zip(no_veto, truth)):.1f}%, "
               f"non-card crops rejected {share(n.card is None for n in no_veto_u):.1f}%")
+        print("    " + calibration_line(profile, namer, crops, truth))
         if profile.similar_pairs:
             print("    too alike: " + ", ".join(f"{p.first}~{p.second} {p.similarity:.3f}" for p in profile.similar_pairs[:8]))
         if args.flow:

@@ -3,7 +3,8 @@
 ``scaled(probs, t)`` is ``softmax(log p / t)`` (t < 1 sharpens an
 under-confident model, t > 1 softens an over-confident one);
 ``fit_temperature(probs, labels)`` is the temperature of least negative
-log-likelihood on crops whose names are known. The card model stores its own
+log-likelihood on crops whose names are known; ``ece`` the expected calibration
+error of confidences, ``reliability`` the diagram's bins. The card model stores its own
 (``Namer.temperature``, fitted by ``benchmarks/bench_calibration.py``); the
 table's deck memory fits one for its fused probabilities on its own proven
 views (:meth:`vision.deck_memory.DeckMemory.temperature`).
@@ -12,6 +13,8 @@ views (:meth:`vision.deck_memory.DeckMemory.temperature`).
 from __future__ import annotations
 
 import numpy as np
+
+BINS = 15  # confidence bins of the calibration error and the reliability diagram
 
 
 def scaled(probs: np.ndarray, t: float) -> np.ndarray:
@@ -34,3 +37,24 @@ def fit_temperature(probs: np.ndarray, labels: np.ndarray, low: float = 0.3, hig
     best = min(grid, key=nll)
     fine = np.linspace(best * 0.9, best * 1.1, 21)
     return float(min(fine, key=nll))
+
+
+def ece(conf: np.ndarray, right: np.ndarray, bins: int = BINS) -> float:
+    """Expected calibration error: the crop-weighted mean gap between confidence and accuracy per bin."""
+    if not len(conf):
+        return float("nan")
+    edges = np.linspace(0, 1, bins + 1)
+    k = np.clip(np.digitize(conf, edges[1:-1]), 0, bins - 1)
+    total = 0.0
+    for b in range(bins):
+        m = k == b
+        if m.any():
+            total += m.sum() * abs(float(right[m].mean()) - float(conf[m].mean()))
+    return total / len(conf)
+
+
+def reliability(conf: np.ndarray, right: np.ndarray, bins: int = BINS) -> list[tuple[float, float, int]]:
+    """(mean confidence, accuracy, crops) per non-empty bin."""
+    edges = np.linspace(0, 1, bins + 1)
+    k = np.clip(np.digitize(conf, edges[1:-1]), 0, bins - 1)
+    return [(float(conf[k == b].mean()), float(right[k == b].mean()), int((k == b).sum())) for b in range(bins) if (k == b).any()]

@@ -47,6 +47,9 @@ class DeckProfileError(TarotmateError):
     """A deck profile that is missing, malformed, or built for another model."""
 
 
+TEMPERATURE_BOUNDS = (0.001, 0.5)  # a deck's fitted temperature (cosine scores) outside them is a damaged profile
+
+
 @dataclass(frozen=True)
 class SimilarPair:
     """Two enrolled cards whose prototypes the model can hardly tell apart."""
@@ -79,6 +82,7 @@ class DeckProfile:
     similar_pairs: tuple[SimilarPair, ...] = ()
     source: str = ""
     transform: np.ndarray | None = None  # (D, D): embeddings are multiplied by it, then compared
+    temperature: float | None = None  # the softmax temperature of its confidences, fitted at enrollment (None: the default)
     created: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
 
     def __post_init__(self) -> None:
@@ -92,6 +96,10 @@ class DeckProfile:
         unknown = sorted(set(self.labels) - set(CODES))
         if unknown:
             raise DeckProfileError(f"deck {self.name!r}: unknown card codes {', '.join(unknown)}")
+        low, high = TEMPERATURE_BOUNDS
+        if self.temperature is not None and not low <= self.temperature <= high:  # NaN fails too
+            raise DeckProfileError(f"deck {self.name!r}: a calibration temperature of {self.temperature} "
+                                   f"(expected {low:g} to {high:g}): enrol the deck again")
 
     @property
     def cards(self) -> tuple[str, ...]:
@@ -125,6 +133,7 @@ class DeckProfile:
             "similar_pairs": [p.to_json() for p in self.similar_pairs],
             "source": self.source,
             "created": self.created,
+            **({} if self.temperature is None else {"temperature": round(float(self.temperature), 6)}),
         }
 
 
@@ -232,6 +241,7 @@ def load_profile(name: str, decks_dir: Path | str | None = None) -> DeckProfile:
             source=str(manifest.get("source", "")),
             transform=transform,
             created=str(manifest.get("created", "")),
+            temperature=None if manifest.get("temperature") is None else float(manifest["temperature"]),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise DeckProfileError(f"malformed deck manifest {manifest_path}: {exc}") from None

@@ -25,7 +25,7 @@ import numpy as np
 
 from engine.cards import CODES, BY_CODE
 from engine.errors import TarotmateError
-from vision.deck_profiles import DeckProfile, DeckProfileError, SimilarPair, load_profile
+from vision.deck_profiles import TEMPERATURE_BOUNDS, DeckProfile, DeckProfileError, SimilarPair, load_profile
 from vision.namer import UNKNOWN, Naming
 from vision.sources import IMAGE_EXTENSIONS
 from vision.warp import CROP_SIZE, crop_corners, warp_card
@@ -33,7 +33,8 @@ from vision.warp import CROP_SIZE, crop_corners, warp_card
 STRATEGIES = ("mean", "orientation")
 DEFAULT_VIEWS = 16
 DEFAULT_STRATEGY = "mean"  # as good as or better than "orientation" on every deck of the benchmark
-TEMPERATURE = 0.05  # softmax temperature turning cosine scores into a confidence
+TEMPERATURE = 0.05  # softmax temperature turning cosine scores into a confidence (a profile fits its own)
+MIN_CALIBRATION_VIEWS = 4  # views per card, at least, to fit a deck's temperature on them
 UNKNOWN_VETO = 0.5  # a crop the model itself calls "unknown" this surely is rejected
 
 
@@ -319,6 +320,7 @@ class DeckGeometry:
     labels: tuple[str, ...]
     genuine: np.ndarray  # every view's best similarity to its own card
     pairs: tuple[SimilarPair, ...]  # cards too alike, most alike first
+    temperature: float | None = None  # the deck's own calibration (None: too few views to fit one)
 
 
 def deck_geometry(cards: Sequence[CardViews], strategy: str = DEFAULT_STRATEGY) -> DeckGeometry:
@@ -328,7 +330,47 @@ def deck_geometry(cards: Sequence[CardViews], strategy: str = DEFAULT_STRATEGY) 
     prototypes, labels = prototypes_of(seen, strategy)
     genuine = own_scores(seen, prototypes, labels)
     pairs = tuple(similar_pairs(prototypes, labels, pair_threshold(genuine)))
-    return DeckGeometry(transform, prototypes, labels, genuine, pairs)
+    return DeckGeometry(transform, prototypes, labels, genuine, pairs, deck_temperature(seen, prototypes, labels, strategy))
+
+
+def held_out_probabilities(cards: Sequence[CardViews], prototypes: np.ndarray, labels: Sequence[str],
+                           strategy: str = DEFAULT_STRATEGY, temperature: float = TEMPERATURE) -> tuple[np.ndarray, np.ndarray]:
+    """Every enrollment view named as if it had not been enrolled: its own card's prototypes
+    rebuilt from the card's other views (leave one out), the other cards' as they are. Returns
+    the confidences at ``temperature`` (N, C; columns as :func:`card_scores`'s) and each view's
+    own column. ``cards``: in the deck's metric (as the prototypes)."""
+    scores, codes = card_scores(np.concatenate([c.embeddings for c in cards]), prototypes, labels)
+    own = np.empty(len(scores), np.int64)
+    row = 0
+    for c in cards:
+        k = codes.index(c.code)
+        n = len(c.embeddings)
+        for v in range(n):
+            if n > 1:
+                keep = np.arange(n) != v
+                rest = card_prototypes(c.embeddings[keep], c.turned[keep], strategy)
+                scores[row, k] = float((rest @ c.embeddings[v]).max())
+            own[row] = k
+            row += 1
+    logits = (scores - scores.max(1, keepdims=True)) / temperature
+    probs = np.exp(logits)
+    return probs / probs.sum(1, keepdims=True), own
+
+
+def deck_temperature(cards: Sequence[CardViews], prototypes: np.ndarray, labels: Sequence[str],
+                     strategy: str = DEFAULT_STRATEGY) -> float | None:
+    """The deck's own temperature for :class:`PrototypeNamer`'s confidences: the one of least
+    negative log-likelihood on the enrollment views, each named as if left out
+    (:func:`held_out_probabilities`; the views are camera-like syntheses, never the crops named at
+    the table). None when most cards have fewer than :data:`MIN_CALIBRATION_VIEWS` views."""
+    from vision.calibration import fit_temperature
+
+    if sum(len(c.embeddings) >= MIN_CALIBRATION_VIEWS for c in cards) * 2 < len(cards) or len(cards) < 2:
+        return None
+    probs, own = held_out_probabilities(cards, prototypes, labels, strategy)
+    low, high = TEMPERATURE_BOUNDS
+    t = TEMPERATURE * fit_temperature(probs, own, low / TEMPERATURE, high / TEMPERATURE)
+    return float(min(max(t, low), high))
 
 
 def build_profile(
@@ -353,6 +395,7 @@ def build_profile(
         similar_pairs=geometry.pairs,
         source=source,
         transform=geometry.transform,
+        temperature=geometry.temperature,
     )
 
 
@@ -463,12 +506,13 @@ class PrototypeNamer:
         self,
         profile: DeckProfile,
         embedder: Embedder,
-        temperature: float = TEMPERATURE,
+        temperature: float | None = None,
         unknown_veto: float | None = UNKNOWN_VETO,
     ):
         self.profile = profile
         self.embedder = embedder
-        self.temperature = temperature
+        # the deck's own calibration when its profile has one (``temperature`` given: that one)
+        self.temperature = float(temperature if temperature is not None else profile.temperature or TEMPERATURE)
         self.unknown_veto = unknown_veto
         self.deck = profile.name
         self.input_size = crop_size(embedder)  # the crop size recognition warps to

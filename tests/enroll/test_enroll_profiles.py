@@ -136,3 +136,23 @@ def test_user_deck_hides_a_shipped_deck_of_the_same_name(monkeypatch, tmp_path):
     assert load_profile("common").model == "user-model"
     listed = {(e.name, e.shipped) for e in list_profiles()}
     assert listed == {("common", False), ("extra", True)}
+
+
+def test_a_decks_temperature_is_kept_and_a_damaged_one_refused(tmp_path):
+    from dataclasses import replace
+
+    profile = replace(small_profile(), temperature=0.031)
+    save_profile(profile, tmp_path)
+    assert json.loads((tmp_path / "marseille.json").read_text())["temperature"] == 0.031
+    assert load_profile("marseille", tmp_path).temperature == pytest.approx(0.031)
+    save_profile(small_profile(), tmp_path)  # a profile without one (enrolled from too few views)
+    assert "temperature" not in json.loads((tmp_path / "marseille.json").read_text())
+    assert load_profile("marseille", tmp_path).temperature is None
+    for bad in (0.0, -1.0, 9.0, float("nan")):
+        with pytest.raises(DeckProfileError, match="temperature"):
+            replace(small_profile(), temperature=bad)
+    manifest = json.loads((tmp_path / "marseille.json").read_text())
+    manifest["temperature"] = 40
+    (tmp_path / "marseille.json").write_text(json.dumps(manifest))
+    with pytest.raises(DeckProfileError, match="temperature"):
+        load_profile("marseille", tmp_path)

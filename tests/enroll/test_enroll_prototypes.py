@@ -183,3 +183,64 @@ def test_whitening_needs_two_views_of_a_card_side():
 
     one_each = [CardViews("T01", np.eye(4, dtype=np.float32)[:2], np.array([False, True]))]
     assert whitening(one_each) is None
+
+
+def _clustered_cards(spread: float, n: int = 8, cards=("T01", "T02", "T03", "HK"), seed: int = 0):
+    """Views of a few cards around their own directions, ``spread`` apart from them."""
+    from vision.enroll import CardViews, normalise
+
+    rng = np.random.default_rng(seed)
+    dim = 16
+    centres = normalise(rng.normal(size=(len(cards), dim)))
+    return [CardViews(code, normalise(centres[k] + rng.normal(0, spread, (n, dim))), np.zeros(n, bool))
+            for k, code in enumerate(cards)]
+
+
+def test_a_view_is_named_as_if_left_out_of_its_own_prototype():
+    from vision.enroll import card_scores, held_out_probabilities, prototypes_of
+
+    cards = _clustered_cards(0.3)
+    prototypes, labels = prototypes_of(cards, "mean")
+    probs, own = held_out_probabilities(cards, prototypes, labels, "mean")
+    assert probs.shape == (32, 4) and np.allclose(probs.sum(1), 1) and list(own[:8]) == [0] * 8
+    inside, _ = card_scores(np.concatenate([c.embeddings for c in cards]), prototypes, labels)
+    at_inside = np.exp((inside - inside.max(1, keepdims=True)) / 0.05)
+    at_inside /= at_inside.sum(1, keepdims=True)
+    rows = np.arange(32)
+    assert (probs[rows, own] < at_inside[rows, own] + 1e-6).all()  # its own card is never surer without it
+    assert (probs[rows, own] < at_inside[rows, own] - 1e-4).mean() > 0.5
+
+
+def test_a_deck_fits_its_own_temperature_softer_for_views_that_stray_and_none_from_too_few_views():
+    from vision.enroll import MIN_CALIBRATION_VIEWS, deck_temperature, held_out_probabilities, prototypes_of
+    from vision.calibration import scaled
+
+    def fitted(spread, n=8):
+        cards = _clustered_cards(spread, n)
+        prototypes, labels = prototypes_of(cards, "mean")
+        return deck_temperature(cards, prototypes, labels, "mean"), cards, prototypes, labels
+
+    tight, *_ = fitted(0.15)
+    loose, cards, prototypes, labels = fitted(0.6)
+    assert tight is not None and loose is not None and loose > tight  # the more views stray, the softer
+    probs, own = held_out_probabilities(cards, prototypes, labels, "mean")
+    rows = np.arange(len(own))
+
+    def nll(t):
+        return -np.log(scaled(probs, t / 0.05)[rows, own]).mean()
+
+    assert nll(loose) <= min(nll(0.05), nll(loose * 0.8), nll(loose * 1.25)) + 1e-9  # the best of its neighbours
+    assert fitted(0.3, n=MIN_CALIBRATION_VIEWS - 1)[0] is None
+
+
+def test_the_deck_namer_uses_the_profiles_temperature(builtin_profile, embedder, faces):
+    from dataclasses import replace
+
+    crops = card_views(faces["T07"], 1, embedder.crop_size, np.random.default_rng(0), MILD)
+    default = PrototypeNamer(builtin_profile, embedder)
+    assert builtin_profile.temperature is None and default.temperature == 0.05  # two views a card: not fitted
+    soft = PrototypeNamer(replace(builtin_profile, temperature=0.2), embedder)
+    assert soft.temperature == 0.2
+    a, b = default.name(crops)[0], soft.name(crops)[0]
+    assert a.card == b.card == "T07" and b.confidence < a.confidence
+    assert PrototypeNamer(replace(builtin_profile, temperature=0.2), embedder, temperature=0.05).temperature == 0.05

@@ -56,6 +56,17 @@ def test_a_temperature_written_into_the_model_is_read_back(tmp_path):
     assert Namer.load(tmp_path).temperature == 0.5
 
 
+def test_the_calibration_error_is_the_gap_between_confidence_and_accuracy_bin_by_bin():
+    from vision.calibration import ece, reliability
+
+    conf = np.array([0.95] * 10 + [0.55] * 10)
+    right = np.array([True] * 9 + [False] + [True] * 3 + [False] * 7)  # 90 % right at 0.95, 30 % at 0.55
+    assert ece(conf, right) == pytest.approx((10 * 0.05 + 10 * 0.25) / 20)
+    assert ece(np.array([0.8] * 5), np.array([True] * 4 + [False])) == pytest.approx(0.0)  # says what it means
+    assert np.isnan(ece(np.array([]), np.array([], bool)))
+    assert reliability(conf, right) == [(pytest.approx(0.55), pytest.approx(0.3), 10), (pytest.approx(0.95), pytest.approx(0.9), 10)]
+
+
 def _bench_calibration():
     import importlib.util
     from pathlib import Path
