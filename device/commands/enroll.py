@@ -167,6 +167,7 @@ def report(args, profile, path: Path, seconds: float, views: int, unknown=(), pr
         "problems": list(problems),
         "similar_pairs": [p.to_json() for p in profile.similar_pairs],
         "threshold": round(profile.threshold, 4),
+        "temperature": None if profile.temperature is None else round(profile.temperature, 5),  # its calibration
         "seconds": round(seconds, 2),
     }
     if args.json:

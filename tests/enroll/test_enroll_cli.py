@@ -54,6 +54,10 @@ def test_enroll_json_output(data_dir, deck_folder, capsys):
     assert result["deck"] == "mine" and result["cards"] == 75 and result["views"] == 2
     assert result["missing"] == ["T13", "EX", "CQ"] and result["unknown_files"] == ["SOURCE.md", "back.png"]
     assert result["similar_pairs"] == [] and result["seconds"] > 0
+    assert result["temperature"] is None  # two views a card: too few to fit the deck's own
+    assert main(ENROLL + [str(deck_folder), "--json", "--force", "--views", "6"]) == 0
+    fitted = json.loads(capsys.readouterr().out)["temperature"]
+    assert 0.001 <= fitted <= 0.5 and load_profile("mine").temperature == pytest.approx(fitted, abs=1e-5)
 
 
 def test_an_existing_deck_is_replaced_only_with_force(data_dir, deck_folder, capsys):
