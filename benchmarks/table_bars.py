@@ -16,6 +16,17 @@ so a real run can only do as well or better). Check the bar chosen with
 
     .venv/bin/python benchmarks/bench_table.py --deals 6 --only help --trace DIR
     .venv/bin/python benchmarks/table_bars.py DIR [--none] [--bars 0 0.9 0.97 0.99 0.999]
+
+``--set NAME=VALUE`` (any number, ``vision/tracker_settings.py``'s fields)
+replays instead the tracker's whole verdict (:func:`vision.votes.verdict`) on
+each traced card's views with those settings, view after view as the tracker
+took them, and prints, per deal, the cards committed right and wrong and the
+questions, against the settings the trace was played with. The same
+limits: no view the tracker did not take (a verdict that would wait for
+more views is taken on the views there were), and the tracker's rules after
+the verdict (a landing's twin, a quad across the pile) are not replayed::
+
+    .venv/bin/python benchmarks/table_bars.py DIR --set min_confidence=0.8 --set min_margin=5
 """
 
 from __future__ import annotations
@@ -28,10 +39,71 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # bench_table's reading of --set
 
-from vision.votes import Vote, scores  # noqa: E402
+from vision.tracker_settings import TrackerSettings  # noqa: E402
+from vision.votes import CARD, NONE, UNCERTAIN_VERDICT, WAIT, Vote, scores, verdict  # noqa: E402
 
 BARS = (0.0, 0.8, 0.9, 0.95, 0.97, 0.99, 0.999)
+
+
+def trace_vote(row: dict) -> Vote:
+    """A traced view as the vote the tracker read (its rescored top cards; the "not a card"
+    weight from them when it is among them)."""
+    top = [(c, float(p)) for c, p in row["top"]]
+    return Vote(row.get("card"), top[0][1] if top else 0.0, top, bool(row.get("conflict")),
+                next((p for c, p in top if c is None), 0.0))
+
+
+def decided_cards(scene: dict) -> list[tuple[str, str | None, str | None, list[Vote]]]:
+    """(verdict as played, card named, card truly there, the views) of each card the scene's
+    tracker decided (a card seen again after a move left out, and a quad whose card truly under
+    it the rules no longer allowed: a card of the pile already played)."""
+    views: dict[int, list[dict]] = defaultdict(list)
+    out = []
+    for row in scene["votes"]:
+        if row["what"] == "vote":
+            views[row["track"]].append(row)
+            continue
+        seen = views.pop(row["track"], [])
+        if row.get("reverify") or not seen:
+            continue
+        if seen[-1].get("weight") == 0:
+            continue  # the card truly under it was already played: a view of the pile, not a card to name
+        out.append((row.get("verdict"), row.get("card"), seen[-1].get("truth"), [trace_vote(v) for v in seen]))
+    return out
+
+
+def replayed_verdict(votes: list[Vote], settings: TrackerSettings) -> tuple[str, str | None]:
+    """What :func:`vision.votes.verdict` decides with ``settings``, given the views one by one."""
+    for k in range(1, len(votes) + 1):
+        what, card, _ = verdict(votes[:k], settings, final=k == len(votes))
+        if what != WAIT:
+            return what, card
+    return NONE, None
+
+
+def replay_settings(scenes: list[dict], settings: TrackerSettings,
+                    played_with: TrackerSettings = TrackerSettings()) -> dict[str, dict[str, int]]:
+    """Committed right / wrong, questions and cards left unnamed, as played and as replayed. A card
+    whose verdict as played is not what the verdict replayed with ``played_with`` (the settings the
+    trace was played with) gives it: the rules after the verdict changed it, and are assumed to
+    change it again."""
+    out = {which: {"right": 0, "wrong": 0, "asked": 0, "unnamed": 0} for which in ("played", "replayed")}
+    for scene in scenes:
+        for played, card, truth, votes in decided_cards(scene):
+            again = replayed_verdict(votes, settings)
+            if replayed_verdict(votes, played_with) != (played, card if played == CARD else None):
+                again = (played, card)
+            for which, (what, named) in (("played", (played, card)), ("replayed", again)):
+                r = out[which]
+                if what == CARD:
+                    r["right" if named == truth else "wrong"] += 1
+                elif what == UNCERTAIN_VERDICT:
+                    r["asked"] += 1
+                elif truth is not None:
+                    r["unnamed"] += 1
+    return out
 
 
 def committed_cards(scene: dict) -> list[tuple[str, str | None, float]]:
@@ -72,7 +144,16 @@ def main(argv=None) -> int:
     parser.add_argument("trace", type=Path, help="the folder bench_table.py --trace wrote")
     parser.add_argument("--none", action="store_true", help="the deals played without the rules' help")
     parser.add_argument("--bars", type=float, nargs="+", default=list(BARS))
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="replay the tracker's verdict with this setting instead (vision/tracker_settings.py)")
     args = parser.parse_args(argv)
+    settings = None
+    if args.set:
+        from dataclasses import replace
+
+        from bench_table import tracker_overrides
+
+        settings = replace(TrackerSettings(), **tracker_overrides(args.set))
     which = "none" if args.none else "help"
     files = sorted(args.trace.glob(f"*-{which}.jsonl"))
     if not files:
@@ -87,6 +168,12 @@ def main(argv=None) -> int:
         prompts = sum(s["prompts"] for s in scenes) / n
         print(f"{table} table, {n} deals, {'with' if which == 'help' else 'without'} the rules' help "
               f"({prompts:.1f} questions per deal as played); per deal:")
+        if settings is not None:
+            print(f"  {'verdicts':>10} {'committed right':>16} {'wrong':>6} {'questions':>10} {'no event':>8}")
+            for label, r in replay_settings(scenes, settings).items():
+                print(f"  {label:>10} {r['right'] / n:>16.1f} {r['wrong'] / n:>6.2f} {r['asked'] / n:>10.1f} "
+                      f"{r['unnamed'] / n:>8.1f}")
+            continue
         print(f"  {'bar':>6} {'committed right':>16} {'wrong':>6} {'questions added':>16} {'(misread)':>10}")
         for b, r in replay(scenes, args.bars).items():
             print(f"  {b:>6g} {r['right'] / n:>16.1f} {r['wrong'] / n:>6.2f} {r['asked'] / n:>16.1f} "

@@ -101,3 +101,29 @@ def test_a_sequence_can_learn_its_deck_on_a_deck_of_scans_and_says_what_it_learn
     bench.report_sequences([run])
     out = capsys.readouterr().out
     assert "deck my-deck" in out and "2 views learned" in out
+
+
+def test_the_verdict_replayed_with_other_settings_and_what_the_rules_after_it_changed_kept(tmp_path, capsys):
+    def view(track, card, p, truth, weight=1.0):
+        return {"what": "vote", "frame": 1, "track": track, "card": card, "top": [[card, p], ["H01", 0.02]],
+                "truth": truth, "weight": weight}
+
+    def decided(track, verdict, card):
+        return {"what": "verdict", "frame": 2, "track": track, "verdict": verdict, "card": card, "reverify": False}
+
+    scene = {"prompts": 0, "votes": [
+        view(1, "D03", 0.7, "D02"), view(1, "D03", 0.72, "D02"), decided(1, "card", "D03"),  # a weak misread
+        view(2, "T21", 0.99, "T21"), view(2, "T21", 0.98, "T21"), decided(2, "card", "T21"),  # a sure card
+        view(3, "S05", 0.95, "S05"), view(3, "S05", 0.95, "S05"), decided(3, "none", None),  # dropped by a twin rule
+        view(4, "HK", 0.9, "HK", weight=0.0), view(4, "HK", 0.9, "HK", weight=0.0), decided(4, "card", "HK"),  # the pile
+    ]}
+    bars = _table_bars()
+    assert [d[:3] for d in bars.decided_cards(scene)] == [("card", "D03", "D02"), ("card", "T21", "T21"), ("none", None, "S05")]
+    same = bars.replay_settings([scene], TrackerSettings())
+    assert same["played"] == same["replayed"] == {"right": 1, "wrong": 1, "asked": 0, "unnamed": 1}
+    strict = bars.replay_settings([scene], TrackerSettings(min_confidence=0.8))
+    assert strict["replayed"] == {"right": 1, "wrong": 0, "asked": 1, "unnamed": 1}  # the misread asked; S05 still dropped
+    (tmp_path / "1-4p-hard-help.jsonl").write_text(__import__("json").dumps(scene) + "\n", encoding="utf-8")
+    assert bars.main([str(tmp_path), "--set", "min_confidence=0.8"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.split()[:1] in (["played"], ["replayed"])]
+    assert rows == [["played", "1.0", "1.00", "0.0", "1.0"], ["replayed", "1.0", "0.00", "1.0", "1.0"]]
