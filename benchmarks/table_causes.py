@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -78,7 +79,8 @@ def scene_causes(scene: dict) -> Counter:
     if others > 0:
         causes["prompt", f"card never named, asked when {'the chien was taken' if chien else 'the trick was swept'}"] += others
     for line in scene["details"]:
-        got, want = (ast.literal_eval(part) for part in line[len("camera: "):].split(" for "))
+        # "camera: {got} for {wanted}[, how it was mended]"
+        got, want = (ast.literal_eval(part) for part in re.findall(r"\{[^{}]*\}", line)[:2])
         if got.get("card") in laid and got.get("card") != want.get("card"):
             causes["wrong", "a card missed before it: the next card taken for the missed card's seat's"] += 1
         else:

@@ -127,3 +127,16 @@ def test_the_verdict_replayed_with_other_settings_and_what_the_rules_after_it_ch
     assert bars.main([str(tmp_path), "--set", "min_confidence=0.8"]) == 0
     rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.split()[:1] in (["played"], ["replayed"])]
     assert rows == [["played", "1.0", "1.00", "0.0", "1.0"], ["replayed", "1.0", "0.00", "1.0", "1.0"]]
+
+
+def test_the_causes_read_a_wrong_card_however_it_was_mended():
+    spec = importlib.util.spec_from_file_location("table_causes", ROOT / "benchmarks" / "table_causes.py")
+    causes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(causes)
+    scene = {"scene": "trick 2", "expected": [["appeared", 10, "middle", "C05"], ["appeared", 40, "middle", "SQ"]],
+             "events": [], "votes": [], "prompts": 0,
+             "details": ["camera: {'op': 'play', 'seat': 2, 'card': 'C04'} for {'op': 'play', 'seat': 2, 'card': 'C05'}, fixed in place",
+                         "camera: {'op': 'play', 'seat': 3, 'card': 'SQ'} for {'op': 'play', 'seat': 3, 'card': 'CQ'}"]}
+    found = causes.scene_causes(scene)
+    assert found[("wrong", "confident misread of a card the rules still allow")] == 1
+    assert found[("wrong", "a card missed before it: the next card taken for the missed card's seat's")] == 1
