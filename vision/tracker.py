@@ -34,7 +34,8 @@ Per frame, in order:
    few) or dropped (no confident view). Cards are laid one at a time: of two
    overlapping quads found at one landing (born within ``landing`` frames),
    the clearer is decided first and the other then dropped; an unclear quad
-   lying ``inside_pile`` on the cards already reported, or whose best
+   lying ``inside_pile`` on the cards already reported (``faceless_pile`` when
+   its views' best candidate is "not a card face"), or whose best
    candidate is a card already named that it overlaps, is another view of
    the pile, never a question.
 5. **Disappearance**: a named card that is no longer found while its place is
@@ -519,7 +520,7 @@ class Tracker:
             if (twin is not None and twin.state == PRESENT and twin.card is not None
                     and (verdict == "uncertain" or card != twin.card)):
                 verdict = "none"
-            elif verdict == "uncertain" and self._inside_pile(t) >= self.settings.inside_pile:
+            elif verdict == "uncertain" and self._across_pile(t, t.votes):
                 verdict = "none"  # a quad found across the cards reported (a new card lies on top of them)
         if self.trace is not None:
             self.trace("verdict", frame.index, t.ident, t.quad,
@@ -568,6 +569,19 @@ class Tracker:
         self._remember_look(t)
         best = cands[0][1] if cands else None
         return [self._event(UNCERTAIN, frame, t, confidence=best, candidates=cands, view=voting.best_vote(votes))]
+
+    def _across_pile(self, t: Track, votes) -> bool:
+        """An unclear quad found across the cards reported, not a card to ask about: it lies
+        ``inside_pile`` on them, or ``faceless_pile`` when its views' best candidate is "not a
+        card face" (the card finder's quad spans parts of several cards)."""
+        s = self.settings
+        share = self._inside_pile(t)
+        if share >= s.inside_pile:
+            return True
+        if s.faceless_pile <= 0 or share < s.faceless_pile:
+            return False
+        best = voting.candidates(votes, 1)
+        return bool(best) and best[0][0] is None
 
     def _inside_pile(self, t: Track) -> float:
         """How much of ``t``'s quad lies on the cards reported so far (named or asked; their union)."""

@@ -36,6 +36,7 @@ class TrackerSettings:
     min_support: float = 0.2  # namer probability on possible cards under which a crop is not named
     row_area: float = 1.7  # a quad this many times a named card's area, as tall as a card is long: a row of cards
     inside_pile: float = 0.85  # an unclear quad this much on the cards named is found across them: not a card
+    faceless_pile: float = 0.0  # ... or this much, when its views' best candidate is "not a card face" (0: off)
     landing: int = 5  # frames apart within which two overlapping quads come from one card laid
     max_area: float = 1.5  # any other quad this many times a named card's area is several cards: not named
     outline: bool = False  # crop a new card from its outline from the change (vision.change_outline) when found

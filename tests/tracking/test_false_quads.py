@@ -236,3 +236,27 @@ def test_a_card_found_again_as_another_card_lands_is_no_false_quad_of_it():
         frames[0] = k
         events += tracker.process(Frame(before if k < 15 else after, k / 30, k))
     assert [(e.type, e.card) for e in events] == [("appeared", "H01"), ("appeared", "D03")]
+
+
+def test_a_faceless_quad_half_across_the_pile_is_no_question_when_faceless_pile_is_set():
+    ghosts = []
+
+    def half_off(frame, quads):  # a card-sized quad half on the last card, half on the cloth beside it
+        seen = {c.code: c for c in frame.cards if not c.moving}
+        if "H01" in seen and "D03" in seen:
+            q = seen["D03"].corners
+            ghost = q + 0.5 * (q[1] - q[0])
+            ghosts.append(ghost)
+            return quads + [ghost]
+        return quads
+
+    def scores(code, quad, view):  # the ghost reads mostly as no card face, one view a little as some card
+        if any(np.abs(np.asarray(quad) - g).max() < 1.0 for g in ghosts):
+            return {"SK": 0.3, "unknown": 0.28} if view % 3 == 1 else {"unknown": 0.34, "SK": 0.25}
+        return {code: 0.97} if code else {"unknown": 0.9}
+
+    script = [Idle(3), Play(1, "H01"), Play(2, "D03"), Idle(12)]
+    asked, _ = track(script, half_off, scores, players=5)
+    assert ("uncertain", None) in asked  # off: the ghost is asked about, as before
+    quiet, _ = track(script, half_off, scores, players=5, settings=TrackerSettings(faceless_pile=0.3))
+    assert quiet == [("appeared", "H01"), ("appeared", "D03")]
