@@ -47,6 +47,19 @@ from vision.votes import CARD, NONE, UNCERTAIN_VERDICT, WAIT, Vote, scores, verd
 BARS = (0.0, 0.8, 0.9, 0.95, 0.97, 0.99, 0.999)
 
 
+def traced_tracks(scene: dict):
+    """(verdict row, the views before it) of each card the scene's tracker decided, a card seen
+    again after a move left out."""
+    views: dict[int, list[dict]] = defaultdict(list)
+    for row in scene["votes"]:
+        if row["what"] == "vote":
+            views[row["track"]].append(row)
+            continue
+        seen = views.pop(row["track"], [])
+        if not row.get("reverify") and seen:
+            yield row, seen
+
+
 def trace_vote(row: dict) -> Vote:
     """A traced view as the vote the tracker read (its rescored top cards; the "not a card"
     weight from them when it is among them)."""
@@ -59,15 +72,8 @@ def decided_cards(scene: dict) -> list[tuple[str, str | None, str | None, list[V
     """(verdict as played, card named, card truly there, the views) of each card the scene's
     tracker decided (a card seen again after a move left out, and a quad whose card truly under
     it the rules no longer allowed: a card of the pile already played)."""
-    views: dict[int, list[dict]] = defaultdict(list)
     out = []
-    for row in scene["votes"]:
-        if row["what"] == "vote":
-            views[row["track"]].append(row)
-            continue
-        seen = views.pop(row["track"], [])
-        if row.get("reverify") or not seen:
-            continue
+    for row, seen in traced_tracks(scene):
         if seen[-1].get("weight") == 0:
             continue  # the card truly under it was already played: a view of the pile, not a card to name
         out.append((row.get("verdict"), row.get("card"), seen[-1].get("truth"), [trace_vote(v) for v in seen]))
@@ -109,14 +115,9 @@ def replay_settings(scenes: list[dict], settings: TrackerSettings,
 def committed_cards(scene: dict) -> list[tuple[str, str | None, float]]:
     """(card named, card truly there, its mean score over the views) of each card the scene's
     tracker committed without a question (a card seen again after a move is left out)."""
-    views: dict[int, list[dict]] = defaultdict(list)
     out = []
-    for row in scene["votes"]:
-        if row["what"] == "vote":
-            views[row["track"]].append(row)
-            continue
-        seen = views.pop(row["track"], [])
-        if row.get("reverify") or row.get("verdict") != "card" or not seen:
+    for row, seen in traced_tracks(scene):
+        if row.get("verdict") != "card":
             continue
         votes = [Vote(v.get("card"), float(v["top"][0][1]) if v["top"] else 0.0,
                       [(c, float(p)) for c, p in v["top"]], bool(v.get("conflict"))) for v in seen]
