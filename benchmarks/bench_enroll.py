@@ -155,9 +155,15 @@ def calibration_line(profile, namer: Namer, crops, truth) -> str:
 
     if profile.temperature is None:
         return "calibration: no temperature of its own (too few views a card)"
+    embeddings, p_unknown = [], []
+    for i in range(0, len(crops), 64):  # the model once; only the temperature differs below
+        probs, emb = namer.run(crops[i : i + 64])
+        embeddings.append(normalise(emb))
+        p_unknown.append(probs[:, namer.labels.index(UNKNOWN)])
+    embeddings, p_unknown = np.concatenate(embeddings), np.concatenate(p_unknown)
     out = []
     for t in (TEMPERATURE, profile.temperature):
-        namings = name_all(namer, PrototypeNamer(profile, namer, temperature=t), crops)[1]
+        namings = PrototypeNamer(profile, namer, temperature=t).name_embeddings(embeddings, p_unknown)
         named = [(n.confidence, n.card == c) for n, c in zip(namings, truth) if n.card is not None]
         conf = np.array([c for c, _ in named])
         right = np.array([r for _, r in named], bool)

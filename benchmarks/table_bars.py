@@ -21,10 +21,11 @@ so a real run can only do as well or better). Check the bar chosen with
 replays instead the tracker's whole verdict (:func:`vision.votes.verdict`) on
 each traced card's views with those settings, view after view as the tracker
 took them, and prints, per deal, the cards committed right and wrong and the
-questions, against the settings the trace was played with. The same
+questions, against the trace as played (with the default settings). The same
 limits: no view the tracker did not take (a verdict that would wait for
 more views is taken on the views there were), and the tracker's rules after
-the verdict (a landing's twin, a quad across the pile) are not replayed::
+the verdict (a landing's twin, a quad across the pile) are not replayed: a
+card whose verdict they changed keeps it as played::
 
     .venv/bin/python benchmarks/table_bars.py DIR --set min_confidence=0.8 --set min_margin=5
 """
@@ -119,8 +120,7 @@ def committed_cards(scene: dict) -> list[tuple[str, str | None, float]]:
     for row, seen in traced_tracks(scene):
         if row.get("verdict") != "card":
             continue
-        votes = [Vote(v.get("card"), float(v["top"][0][1]) if v["top"] else 0.0,
-                      [(c, float(p)) for c, p in v["top"]], bool(v.get("conflict"))) for v in seen]
+        votes = [trace_vote(v) for v in seen]
         truth = seen[-1].get("truth")
         out.append((row["card"], truth, scores(votes).get(row["card"], 0.0)))
     return out

@@ -39,12 +39,16 @@ def fit_temperature(probs: np.ndarray, labels: np.ndarray, low: float = 0.3, hig
     return float(min(fine, key=nll))
 
 
+def bin_of(conf: np.ndarray, bins: int = BINS) -> np.ndarray:
+    """Each confidence's bin of ``bins`` equal ones over 0..1."""
+    return np.clip(np.digitize(conf, np.linspace(0, 1, bins + 1)[1:-1]), 0, bins - 1)
+
+
 def ece(conf: np.ndarray, right: np.ndarray, bins: int = BINS) -> float:
     """Expected calibration error: the crop-weighted mean gap between confidence and accuracy per bin."""
     if not len(conf):
         return float("nan")
-    edges = np.linspace(0, 1, bins + 1)
-    k = np.clip(np.digitize(conf, edges[1:-1]), 0, bins - 1)
+    k = bin_of(conf, bins)
     total = 0.0
     for b in range(bins):
         m = k == b
@@ -55,6 +59,5 @@ def ece(conf: np.ndarray, right: np.ndarray, bins: int = BINS) -> float:
 
 def reliability(conf: np.ndarray, right: np.ndarray, bins: int = BINS) -> list[tuple[float, float, int]]:
     """(mean confidence, accuracy, crops) per non-empty bin."""
-    edges = np.linspace(0, 1, bins + 1)
-    k = np.clip(np.digitize(conf, edges[1:-1]), 0, bins - 1)
+    k = bin_of(conf, bins)
     return [(float(conf[k == b].mean()), float(right[k == b].mean()), int((k == b).sum())) for b in range(bins) if (k == b).any()]

@@ -211,6 +211,12 @@ def card_scores(embeddings: np.ndarray, prototypes: np.ndarray, labels: Sequence
     return np.maximum.reduceat(sims, starts, axis=1), codes
 
 
+def card_confidences(scores: np.ndarray, temperature: float) -> np.ndarray:
+    """Per crop, the softmax of its per-card similarities (:func:`card_scores`) at ``temperature``."""
+    e = np.exp((scores - scores.max(1, keepdims=True)) / temperature)
+    return e / e.sum(1, keepdims=True)
+
+
 def similar_pairs(prototypes: np.ndarray, labels: Sequence[str], min_similarity: float) -> list[SimilarPair]:
     """Pairs of distinct cards with prototypes at least ``min_similarity`` alike, most alike first."""
     scores, codes = card_scores(prototypes, prototypes, labels)
@@ -352,9 +358,7 @@ def held_out_probabilities(cards: Sequence[CardViews], prototypes: np.ndarray, l
                 scores[row, k] = float((rest @ c.embeddings[v]).max())
             own[row] = k
             row += 1
-    logits = (scores - scores.max(1, keepdims=True)) / temperature
-    probs = np.exp(logits)
-    return probs / probs.sum(1, keepdims=True), own
+    return card_confidences(scores, temperature), own
 
 
 def deck_temperature(cards: Sequence[CardViews], prototypes: np.ndarray, labels: Sequence[str],
@@ -534,9 +538,7 @@ class PrototypeNamer:
         compared = apply_transform(embeddings, self.profile.transform)
         scores, codes = card_scores(compared, self.profile.prototypes, self.profile.labels)
         best = scores.argmax(1)
-        logits = (scores - scores.max(1, keepdims=True)) / self.temperature
-        probs = np.exp(logits)
-        confidence = probs[np.arange(len(best)), best] / probs.sum(1)
+        confidence = card_confidences(scores, self.temperature)[np.arange(len(best)), best]
         accepted = scores[np.arange(len(best)), best] >= self.profile.threshold
         if p_unknown is not None and self.unknown_veto is not None:
             accepted &= np.asarray(p_unknown) < self.unknown_veto

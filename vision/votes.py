@@ -89,7 +89,6 @@ def best_vote(votes: Sequence[Vote], card: str | None = None) -> Vote | None:
     return max(with_view, key=lambda v: v.top[0][1])
 
 
-
 def scores(votes: Sequence[Vote]) -> dict[str | None, float]:
     """Each card's mean (rescored) score over the views (its best three in each)."""
     score: dict[str | None, float] = {}
