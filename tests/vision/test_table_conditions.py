@@ -302,3 +302,31 @@ def test_locator_table_scene_targets():
         assert ((s.visible >= 0) & (s.visible <= 1)).all()
         centres = s.quads.mean(1)
         assert ((centres > -40) & (centres < [360, 220])).all()  # in the reduced frame's pixels
+
+
+def test_locator_table_scene_at_a_whole_camera_frame():
+    """A real-table scene drawn at the camera's whole frame is reduced like one: the same input
+    size, its cards' corners in the reduced frame's pixels, and the same scene's cards in the
+    same places (as fractions of the frame) as when it is drawn at half size."""
+    from vision.training.locator_data import CAMERA_FRAME, RENDER, make_table_locator_scene
+
+    decks = [synth.builtin_faces()]
+    full = make_table_locator_scene(np.random.default_rng(5), decks, size=CAMERA_FRAME)
+    half = make_table_locator_scene(np.random.default_rng(5), decks, size=RENDER)
+    assert full.image.shape == half.image.shape == (180, 320, 3)
+    assert len(full.quads) == len(half.quads)
+    assert np.abs(full.quads - half.quads).max() < 3.0  # reduced pixels; the draw scales with the frame
+
+
+def test_locator_scenes_mix_camera_frames(monkeypatch):
+    from vision.training import locator_data
+
+    drawn = []
+    monkeypatch.setattr(locator_data, "make_table_locator_scene", lambda rng, decks, bg, size: drawn.append(size))
+    for seed in range(40):
+        locator_data.make_locator_scene(np.random.default_rng(seed), [], table_rate=1.0, camera_frame_rate=0.5)
+    assert 10 <= drawn.count(locator_data.CAMERA_FRAME) <= 30 and drawn.count(locator_data.RENDER) == 40 - drawn.count(locator_data.CAMERA_FRAME)
+    drawn.clear()
+    for seed in range(10):
+        locator_data.make_locator_scene(np.random.default_rng(seed), [], table_rate=1.0, camera_frame_rate=0.0)
+    assert drawn == [locator_data.RENDER] * 10

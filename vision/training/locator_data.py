@@ -25,6 +25,8 @@ from vision.locator import reduce_frame
 from vision.card_geometry import card_quad
 
 RENDER = (640, 360)
+CAMERA_FRAME = (1280, 720)  # a camera's whole frame, as the real-table benchmark and the device draw it
+CAMERA_FRAME_RATE = 0.5  # of the real-table scenes, drawn at CAMERA_FRAME rather than RENDER
 
 
 @dataclass
@@ -60,11 +62,16 @@ def make_table_locator_scene(rng: np.random.Generator, decks: list, backgrounds_
     return LocatorScene(small, quads, np.clip(np.array(visible, np.float32), 0, 1))
 
 
-def make_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=None, size=RENDER, table_rate: float = 0.0) -> LocatorScene:
+def make_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=None, size=RENDER, table_rate: float = 0.0,
+                       camera_frame_rate: float = CAMERA_FRAME_RATE) -> LocatorScene:
     """One training scene (see module doc); ``decks`` is a list of face tuples; ``table_rate``
-    of them are real-table scenes (:func:`make_table_locator_scene`)."""
+    of them are real-table scenes (:func:`make_table_locator_scene`), ``camera_frame_rate`` of
+    those drawn at ``CAMERA_FRAME``: a table's blur, noise and JPEG are drawn in the frame's own
+    pixels, so a whole camera frame reduced to the locator's width looks sharper and cleaner than
+    a half-size one, and the locator must know both."""
     if table_rate and rng.random() < table_rate:
-        return make_table_locator_scene(rng, decks, backgrounds_dir, size)
+        full = camera_frame_rate and rng.random() < camera_frame_rate
+        return make_table_locator_scene(rng, decks, backgrounds_dir, CAMERA_FRAME if full else size)
     w, h = size
     canvas = synth.table_surface(rng, w, h, backgrounds_dir)
     faces = decks[int(rng.integers(len(decks)))]
