@@ -56,6 +56,8 @@ def traced_tracks(scene: dict):
         if row["what"] == "vote":
             views[row["track"]].append(row)
             continue
+        if row["what"] != "verdict":
+            continue  # a naming put off (``around``): no view, no verdict
         seen = views.pop(row["track"], [])
         if not row.get("reverify") and seen:
             yield row, seen

@@ -54,6 +54,8 @@ def scene_causes(scene: dict) -> Counter:
         if row["what"] == "vote":
             views[row["track"]].append(row)
             continue
+        if row["what"] != "verdict":
+            continue  # a naming put off (``around``): no view, no verdict
         seen = views.pop(row["track"], [])
         if row.get("reverify") or row["verdict"] not in ("card", "uncertain"):
             continue

@@ -10,7 +10,9 @@ the change across it (:func:`fit_sides`: the new card's edge, whatever lies
 beneath it; a side whose steps do not line up stays where it was). The result
 is the card's outline only when it looks like one: the change fills it, it has
 a card's shape and about the hint's size, and lies near the hint; otherwise
-None, and the hint stays the card's quad. :class:`StillBackground` keeps the
+None, and the hint stays the card's quad. :func:`change_around` says how much
+changed just around a card (a hand or its shadow still by it, so that the card
+is named only once the table around it is clear). :class:`StillBackground` keeps the
 table as it last lay still, cell by cell, from the tracker's motion masks.
 
 Pure functions of numpy images; the tracker keeps the frames
@@ -200,6 +202,55 @@ def explain_outline(before: np.ndarray, after: np.ndarray, hint: Quad,
     if float(np.linalg.norm(box - hint, axis=1).mean()) > s.shift * hs:
         return None, "too far from the card's quad"
     return box, "found"
+
+
+def change_around(before: np.ndarray, after: np.ndarray, quad: Quad, ring: float = 0.5, gap: float = 0.12,
+                  s: OutlineSettings = OutlineSettings()) -> float:
+    """The fraction of a ring around ``quad`` (from ``gap`` to ``ring`` of its short side outside
+    it) that changed from ``before`` (the table still, before the card came) to ``after``: a
+    hand lingering by a card just laid, or its shadow, changes what lies around the card; the
+    card alone, a lamp dimming or the exposure drifting (:func:`gain_tables`) does not. Parts of the ring outside the frame are left out; 0.0 when none is inside."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    if before.shape != after.shape:
+        return 0.0
+    h, w = after.shape[:2]
+    short = sides(q)[0]
+    reach = max(2.0, ring * short)
+    x0, y0 = q.min(0) - reach - 2
+    x1, y1 = q.max(0) + reach + 2
+    bx0, by0 = int(max(0, np.floor(x0))), int(max(0, np.floor(y0)))
+    bx1, by1 = int(min(w, np.ceil(x1))), int(min(h, np.ceil(y1)))
+    if bx1 - bx0 < 8 or by1 - by0 < 8:
+        return 0.0
+    card = np.zeros((by1 - by0, bx1 - bx0), np.uint8)
+    cv2.fillConvexPoly(card, np.round(q - (bx0, by0)).astype(np.int32), 1)
+
+    def grown(px: float) -> np.ndarray:
+        k = 2 * max(1, int(round(px))) + 1
+        return cv2.dilate(card, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
+
+    band = grown(reach) & ~grown(gap * short)
+    if not band.any():
+        return 0.0
+    b, a = before[by0:by1, bx0:bx1], after[by0:by1, bx0:bx1]
+    mask = change_region(change_image(b, a, gain_tables(b, a, card == 0), smooth=5), s)
+    return float(np.count_nonzero(mask & band)) / float(np.count_nonzero(band))
+
+
+def gain_tables(before: np.ndarray, after: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """Per channel, the 256-entry table of the gain that takes ``before``'s median tone to
+    ``after``'s over ``where``: the light's change, robust to anything (a hand) covering less
+    than half of ``where``, where matching whole histograms (:func:`tone_map`) would smear the
+    hand's tones over the table's. Shape (channels, 256), uint8."""
+    b = before if before.ndim == 3 else before[..., None]
+    a = after if after.ndim == 3 else after[..., None]
+    keep = where if np.count_nonzero(where) >= 50 else np.ones(a.shape[:2], bool)
+    levels = np.arange(256, dtype=np.float64)
+    tables = []
+    for c in range(a.shape[2]):
+        gain = (float(np.median(a[..., c][keep])) + 1.0) / (float(np.median(b[..., c][keep])) + 1.0)
+        tables.append(np.clip(np.round(levels * gain), 0, 255))
+    return np.stack(tables).astype(np.uint8)
 
 
 class StillBackground:

@@ -77,7 +77,7 @@ import numpy as np
 
 from vision import votes as voting
 from vision.association import card_shape, match_nearest, split_rows
-from vision.change_outline import StillBackground, outline_from_change
+from vision.change_outline import StillBackground, change_around, outline_from_change
 from vision.events import APPEARED, CLEARED, MOVED, REMOVED, UNCERTAIN, TableEvent, corners_list
 from vision.motion import changed_pixels, small_grey
 from vision.possible import PossibleCards
@@ -106,6 +106,8 @@ class StageTimes:
     localised: int = 0
     crops: int = 0
     outlined: int = 0  # crops cut from a new card's outline from the change (``outline``)
+    dropped: int = 0  # votes dropped: a later view of the card looked different (``look_change``)
+    waited: int = 0  # namings put off while the table around a new card had changed (``hand_clear``)
     motion: float = 0.0
     localisation: float = 0.0
     classification: float = 0.0
@@ -153,9 +155,11 @@ class Tracker:
         self._zone_quiet: dict[str, int] = {}  # frames since motion in each zone
         self._pieces: list[Quad] = []  # the quads cut from rows of cards at this frame
         self._lost: list[Track] = []  # cards being named that were lost with votes in hand
-        self._background = StillBackground() if settings.outline else None  # the table as it last lay still
+        # the table as it last lay still (a new card's outline, what changed around it)
+        self._background = StillBackground() if settings.outline or settings.hand_clear > 0 else None
         # for diagnosis: called as ``trace(what, frame_index, track_ident, quad, data)`` for every
-        # vote (``what`` = "vote", data: the rescored top cards, support) and verdict ("verdict")
+        # vote (``what`` = "vote", data: the rescored top cards, support), verdict ("verdict") and
+        # naming put off while the table around a new card had changed ("around", ``hand_clear``)
         self.trace: Callable[[str, int, int, Quad, dict], None] | None = None
 
     # ------------------------------------------------------------ recognition parts
@@ -390,7 +394,8 @@ class Tracker:
                 if t.state == NEW:
                     t.votes.clear()
             if t.state == NEW and t.stable >= s.settle_frames - 1 and t.stable > 0:
-                to_name.append(t)
+                if not self._hand_by(frame, t):
+                    to_name.append(t)
             elif t.state == PRESENT and t.stable >= s.settle_frames - 1 and t.stable > 0:
                 ref = t.rest_quad if t.rest_quad is not None else t.quad
                 if self._moved(ref, t.quad) and similar_size(ref, t.quad):
@@ -400,6 +405,21 @@ class Tracker:
                     t.rest_quad = t.quad  # nudged or straightened in place: no event
                     self._remember_look(t)
         return to_name
+
+    def _hand_by(self, frame: Frame, t: Track) -> bool:
+        """Whether a new card at rest is still not to be named: the table around it changed since
+        before it came (a hand lingering by it, or its shadow), and it has not waited long enough."""
+        s = self.settings
+        if s.hand_clear <= 0 or t.before is None or t.waited >= s.hand_wait:
+            return False
+        around = change_around(t.before, frame.image, t.quad)
+        if self.trace is not None:
+            self.trace("around", frame.index, t.ident, t.quad, {"changed": round(around, 3), "waited": t.waited})
+        if around <= s.hand_clear:
+            return False
+        t.waited += 1
+        self.stats.waited += 1
+        return True
 
     def _moved(self, before: Quad, after: Quad) -> bool:
         return moved_away(before, after, self.settings.move_distance)
@@ -471,7 +491,7 @@ class Tracker:
     def _crop_quad(self, frame: Frame, t: Track) -> Quad:
         """Where to cut ``t``'s crop: its outline from what changed since the table last lay still
         (a new card, ``outline`` on, when one is found), else its quad."""
-        if t.before is None or t.state != NEW or t.piece:
+        if not self.settings.outline or t.before is None or t.state != NEW or t.piece:
             return t.quad
         found = outline_from_change(t.before, frame.image, t.quad)
         if found is None:
@@ -485,11 +505,24 @@ class Tracker:
         possible = self._possible
         if possible is not None:  # the cards lying on the table stay possible (they may be moved)
             possible = possible.with_cards(t.card for t in self._tracks if t.state == PRESENT and t.card)
-        for t, vote in zip(tracks, voting.namer_votes(self.namer, crops, possible, self.settings.min_support)):
-            t.votes.append(vote)
+        s = self.settings
+        for t, crop, vote in zip(tracks, crops, voting.namer_votes(self.namer, crops, possible, s.min_support)):
+            dropped = 0
+            if s.look_change > 0 and t.state == NEW:
+                vote.look = voting.look_of(crop)
+                if t.views < 2 * s.votes:  # a card whose look never settles is decided with its views
+                    kept = voting.same_look(t.votes, vote, s.look_change)
+                    dropped = len(t.votes) + 1 - len(kept)
+                    t.votes = kept
+                    self.stats.dropped += dropped
+                else:
+                    t.votes.append(vote)
+                t.views += 1
+            else:
+                t.votes.append(vote)
             if self.trace is not None:
                 self.trace("vote", frame.index, t.ident, t.quad,
-                           {"top": vote.top, "card": vote.card, "conflict": vote.conflict, "state": t.state})
+                           {"top": vote.top, "card": vote.card, "conflict": vote.conflict, "state": t.state, "dropped": dropped})
 
     def _decide(self, frame: Frame, named: list[Track]) -> list[TableEvent]:
         events = []

@@ -40,3 +40,6 @@ class TrackerSettings:
     landing: int = 5  # frames apart within which two overlapping quads come from one card laid
     max_area: float = 1.5  # any other quad this many times a named card's area is several cards: not named
     outline: bool = False  # crop a new card from its outline from the change (vision.change_outline) when found
+    look_change: float = 0.0  # a new view this different (votes.look_distance) from earlier ones drops them (0: off)
+    hand_clear: float = 0.0  # a new card is named once at most this much of the table around it changed (0: off)
+    hand_wait: int = 30  # ... or once it has waited this many localisations for it (a nudged neighbour)

@@ -52,4 +52,6 @@ class Track:
     seen_zone: str = ""  # the zone of its latest quad (``zone`` changes only with an event)
     named_sides: tuple[float, float] | None = None  # (short, long) side of its quad when it was named
     piece: bool = False  # its quad was cut from a row of cards found as one (less sure than a card's own)
-    before: np.ndarray | None = None  # the table as it last lay still when it was found (``outline``)
+    before: np.ndarray | None = None  # the table as it last lay still when it was found (``outline``, ``hand_clear``)
+    views: int = 0  # namings spent on it while new (the votes kept, and those a later look dropped)
+    waited: int = 0  # still localisations it was not named at because the table around it had changed

@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+import cv2
 import numpy as np
 
 from vision.possible import UNKNOWN_LABEL, PossibleCards, spread_naming
@@ -34,6 +35,7 @@ class Vote:
     unknown: float = 0.0  # the (rescored) probability that the crop is not a card face
     embedding: Any = None  # the card model's embedding of the crop, when the namer gives one
     probs: Any = None  # the namer's own probabilities of the crop (its labels' order), before the rules rescored them
+    look: Any = None  # the crop's look (:func:`look_of`), when the crop is an image
 
     @property
     def not_a_card(self) -> bool:
@@ -78,6 +80,37 @@ def namer_votes(namer: Any, crops: Sequence[Any], possible: PossibleCards | None
         emb = embeddings[k] if embeddings is not None and len(embeddings) > k else None
         out.append(Vote(card if conf >= threshold and not conflict else None, conf, top, conflict, unknown, emb, raw))
     return out
+
+
+LOOK_SIZE = (12, 20)  # (w, h) of a crop's look: its layout of light and dark, not its detail
+
+
+def look_of(crop: Any) -> np.ndarray | None:
+    """A crop's look: the grey crop shrunk to ``LOOK_SIZE``, its mean taken away and divided by
+    its spread (a lamp dimming does not change it; a hand, a shadow or a card over part of it
+    does). None when the crop is no image (a test's namer may be given card codes)."""
+    if not isinstance(crop, np.ndarray) or crop.ndim not in (2, 3) or min(crop.shape[:2]) < 4:
+        return None
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+    small = cv2.resize(grey, LOOK_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
+    return (small - small.mean()) / max(8.0, float(small.std()))
+
+
+def look_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """How different two looks are: the mean absolute difference of their normalised pixels
+    (views of a card at rest differ by about 0.1-0.25, a view with a hand over part of the card
+    and one without by 0.3-0.8, on the hard simulated table)."""
+    return float(np.mean(np.abs(a - b)))
+
+
+def same_look(votes: Sequence[Vote], latest: Vote, bar: float) -> list[Vote]:
+    """The votes that saw what ``latest`` sees: those whose look is within ``bar`` of its own
+    (or that have none), ``latest`` last. Views of a card taken while a hand, its shadow or a
+    card still lay over part of it look different from the card left alone, which is what the
+    latest view sees: the earlier ones are not evidence for it."""
+    if bar <= 0 or latest.look is None:
+        return [*votes, latest]
+    return [v for v in votes if v.look is None or look_distance(v.look, latest.look) <= bar] + [latest]
 
 
 def best_vote(votes: Sequence[Vote], card: str | None = None) -> Vote | None:
