@@ -75,6 +75,7 @@ class HandConditions:
     shadow_dy: float
     shadow_strength: float  # 0..1 darkening inside the shadow
     sleeve: bool  # a sleeve up to the wrist
+    forearm: float = 0.0  # a bare forearm this wide (card lengths, a sleeve from halfway to the edge); 0: drawn from the hand's width
 
 
 @dataclass(frozen=True)
@@ -317,7 +318,15 @@ def _hand_masks(shape, rng: np.random.Generator, hand: HandConditions, card_leng
     hand_m = np.zeros((h, w), np.uint8)
     far = start - d * card_length * 2  # beyond the frame edge
     sw = palm_w * rng.uniform(1.1, 1.5)
-    if hand.sleeve:
+    if hand.forearm > 0:  # a bare forearm as wide as a card or narrower (sleeve rolled up to the elbow)
+        aw = hand.forearm * card_length
+        elbow = (wrist + start) / 2 if hand.sleeve else far  # the skin (the palm's colour) ends there
+        poly = np.array([elbow + n * aw * 0.55, wrist + n * aw / 2, wrist - n * aw / 2, elbow - n * aw * 0.55], np.int32)
+        cv2.fillPoly(hand_m, [poly], 255, cv2.LINE_AA)
+        if hand.sleeve:
+            poly = np.array([far + n * aw * 0.75, elbow + n * aw * 0.6, elbow - n * aw * 0.6, far - n * aw * 0.75], np.int32)
+            cv2.fillPoly(sleeve, [poly], 255, cv2.LINE_AA)
+    elif hand.sleeve:
         poly = np.array([far + n * sw / 2, wrist + n * sw / 2 * 0.9, wrist - n * sw / 2 * 0.9, far - n * sw / 2], np.int32)
         cv2.fillPoly(sleeve, [poly], 255, cv2.LINE_AA)
     else:  # a bare forearm

@@ -330,3 +330,31 @@ def test_locator_scenes_mix_camera_frames(monkeypatch):
     for seed in range(10):
         locator_data.make_locator_scene(np.random.default_rng(seed), [], table_rate=1.0, camera_frame_rate=0.0)
     assert drawn == [locator_data.RENDER] * 10
+
+
+def test_a_bare_forearm_is_a_band_of_its_width_with_the_sleeve_beyond_the_elbow():
+    for sleeve in (False, True):
+        img = flat(colour=(200, 200, 200))
+        hand = tc.HandConditions(edge="left", along=0.5, reach=0.6, target=-1, shadow_dx=0.0, shadow_dy=0.0,
+                                 shadow_strength=0.0, sleeve=sleeve, forearm=0.4)
+        sleeve_m, skin_m = tc._hand_masks(img.shape, np.random.default_rng(2), hand, 100.0, None)
+        h, w = img.shape[:2]
+        wrist_x = int(np.nonzero(skin_m[h // 2] > 0.5)[0].max()) - 160  # well before the palm
+        skin_rows = np.count_nonzero(skin_m[:, 40] > 0.5)  # across the arm near the frame edge
+        mid_rows = np.count_nonzero(skin_m[:, max(41, wrist_x)] > 0.5)
+        if sleeve:
+            assert skin_rows == 0 and np.count_nonzero(sleeve_m[:, 40] > 0.5) > 40  # the sleeve reaches the edge
+        else:
+            assert 35 <= skin_rows <= 70 and not sleeve_m.any()  # about 0.4 of a 100-pixel card length
+        assert 30 <= mid_rows <= 65
+    # the old hands are drawn as before: a forearm of 0 takes the sleeve's or the hand's width
+    assert tc.HandConditions("top", 0.5, 0.5, -1, 0.1, 0.1, 0.5, True).forearm == 0.0
+
+
+def test_locator_table_scenes_with_a_forearm_add_one_hand():
+    from vision.training.locator_data import with_forearm
+
+    cond = tc.TableConditions(hands=(), cards=(tc.CardConditions(), tc.CardConditions()))
+    added = with_forearm(np.random.default_rng(0))(cond)
+    assert len(added.hands) == 1 and 0.3 <= added.hands[0].forearm <= 0.5
+    assert added.hands[0].target in (-1, 0, 1) and added.cards == cond.cards

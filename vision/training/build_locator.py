@@ -172,9 +172,9 @@ def main(argv=None) -> int:
     torch.manual_seed(args.seed)
     work, cache = Path(args.work), Path(args.cache) / "locator"
     tag = "quick" if args.quick else "full"
-    from vision.training.locator_data import CAMERA_FRAME_RATE
+    from vision.training.locator_data import CAMERA_FRAME_RATE, FOREARM_RATE
 
-    rate = f"_t{args.table_rate:g}_f{CAMERA_FRAME_RATE:g}" if args.table_rate else ""  # a cache per recipe
+    rate = f"_t{args.table_rate:g}_f{CAMERA_FRAME_RATE:g}_a{FOREARM_RATE:g}" if args.table_rate else ""  # a cache per recipe
     train = scene_set(cache / f"locator_scenes_{tag}{rate}.npz", args.scenes, 100_000_000, args)
     val = scene_set(cache / f"locator_val_{tag}{rate}.npz", args.val, 200_000_000, args)
     h, w = train["images"].shape[1:3]

@@ -15,7 +15,7 @@ lighting, shadow, glare, blur, noise and JPEG of :func:`vision.synth.photometric
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -27,6 +27,7 @@ from vision.card_geometry import card_quad
 RENDER = (640, 360)
 CAMERA_FRAME = (1280, 720)  # a camera's whole frame, as the real-table benchmark and the device draw it
 CAMERA_FRAME_RATE = 0.5  # of the real-table scenes, drawn at CAMERA_FRAME rather than RENDER
+FOREARM_RATE = 0.5  # of the real-table scenes, with a bare forearm over the table (a card's width or narrower)
 
 
 @dataclass
@@ -48,13 +49,36 @@ def _quad_mask(shape, quad, grow: int = 0) -> np.ndarray:
     return m > 0
 
 
-def make_table_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=None, size=RENDER) -> LocatorScene:
+def with_forearm(rng: np.random.Generator):
+    """A :func:`vision.synth.make_table_scene` ``adjust`` that adds one hand on a bare forearm
+    0.3-0.5 card lengths wide (about a card's width or narrower; a sleeve rolled up to the elbow
+    or none) reaching over the table, often to a card: a lingering forearm is a long band of
+    skin as wide as a card, which the locator must not take for one."""
+    from vision.table_conditions import EDGES, HandConditions
+
+    def adjust(c):
+        n = len(c.cards)
+        ang, dist = rng.uniform(0, 2 * np.pi), rng.uniform(0.05, 0.25)
+        arm = HandConditions(edge=EDGES[int(rng.integers(4))], along=float(rng.uniform(0.15, 0.85)),
+                             reach=float(rng.uniform(0.25, 0.6)),
+                             target=int(rng.integers(n)) if n and rng.random() < 0.7 else -1,
+                             shadow_dx=float(dist * np.cos(ang)), shadow_dy=float(dist * np.sin(ang)),
+                             shadow_strength=float(rng.uniform(0.3, 0.6)), sleeve=bool(rng.random() < 0.6),
+                             forearm=float(rng.uniform(0.3, 0.5)))
+        return replace(c, hands=c.hands + (arm,))
+
+    return adjust
+
+
+def make_table_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=None, size=RENDER,
+                             forearm_rate: float = FOREARM_RATE) -> LocatorScene:
     """A real-table training scene (:func:`vision.synth.make_table_scene`: a trick pile or scattered
     cards, light, glare, hands and shadows, tilt, blur), reduced like a camera frame; face-down
-    cards are targets too."""
+    cards are targets too; ``forearm_rate`` of them with a bare forearm (:func:`with_forearm`)."""
     faces = decks[int(rng.integers(len(decks)))]
     scene = synth.make_table_scene(rng, faces, size=size, backgrounds_dir=backgrounds_dir,
-                                   back=synth.builtin_back() if rng.random() < 0.3 else None)
+                                   back=synth.builtin_back() if rng.random() < 0.3 else None,
+                                   adjust=with_forearm(rng) if forearm_rate and rng.random() < forearm_rate else None)
     small, f = reduce_frame(scene.image)
     quads = [c.corners for c in scene.cards] + list(scene.backs)
     visible = [c.visible * min(1.0, c.inside) for c in scene.cards] + [1.0] * len(scene.backs)
