@@ -311,8 +311,8 @@ def test_locator_table_scene_at_a_whole_camera_frame():
     from vision.training.locator_data import CAMERA_FRAME, RENDER, make_table_locator_scene
 
     decks = [synth.builtin_faces()]
-    full = make_table_locator_scene(np.random.default_rng(5), decks, size=CAMERA_FRAME)
-    half = make_table_locator_scene(np.random.default_rng(5), decks, size=RENDER)
+    full = make_table_locator_scene(np.random.default_rng(5), decks, size=CAMERA_FRAME, forearm_rate=0.0)
+    half = make_table_locator_scene(np.random.default_rng(5), decks, size=RENDER, forearm_rate=0.0)
     assert full.image.shape == half.image.shape == (180, 320, 3)
     assert len(full.quads) == len(half.quads)
     assert np.abs(full.quads - half.quads).max() < 3.0  # reduced pixels; the draw scales with the frame
