@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from vision.change_outline import change_around
@@ -140,3 +141,20 @@ def test_what_changed_around_a_card():
     assert change_around(before[:100], card, QUAD) == 0.0  # frames of different sizes
     off = QUAD + np.float32([900, 0])  # a quad mostly outside the frame: what is inside counts
     assert 0.0 <= change_around(before, card, off) <= 1.0
+
+
+def test_the_views_benchmark_pairs_each_view_with_its_cards_last():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_views.py"
+    spec = importlib.util.spec_from_file_location("bench_views", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    a, b = np.zeros((20, 12), np.float32), np.ones((20, 12), np.float32)
+    rows = [{"seed": 1, "track": 1, "hand": True, "look": b}, {"seed": 1, "track": 1, "hand": False, "look": a},
+            {"seed": 1, "track": 1, "hand": False, "look": a + 0.2},  # the card's last view
+            {"seed": 2, "track": 1, "hand": False, "look": a}, {"seed": 2, "track": 1, "hand": True, "look": b}]
+    got = bench.pairs(rows)
+    assert got["hand then clear"] == [pytest.approx(0.8)] and got["both clear"] == [pytest.approx(0.2)]
+    assert got["hand in the last"] == [pytest.approx(1.0)]
