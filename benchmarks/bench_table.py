@@ -226,8 +226,9 @@ def main() -> int:
     parser.add_argument("--learn-deck", action="store_true", help="with --sequence: the table learns its deck as it plays")
     parser.add_argument("--deck", metavar="DIR", help="with --sequence: draw the cards from a folder of scans (CODE.jpg/png)")
     parser.add_argument("--table", choices=("easy", "hard"), help="with --sequence: play at this table only")
-    parser.add_argument("--models-dir", metavar="DIR", help="the card model of DIR (cards.onnx, labels.txt) instead of "
-                        "the shipped one: a candidate measured at the table before it ships")
+    parser.add_argument("--models-dir", metavar="DIR", help="the card model of DIR (cards.onnx, labels.txt), and its card "
+                        "locator when DIR has a locator.onnx, instead of the shipped ones: a candidate measured at "
+                        "the table before it ships")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="a tracker setting for this measurement (vision/tracker_settings.py), e.g. commit_bar=0.99")
     args = parser.parse_args()

@@ -62,7 +62,7 @@ class DemoSettings:
     rules_help: bool = True  # the rules tell the camera which cards are possible (off: for measuring)
     trace: Path | None = None  # for diagnosis: one JSON line per scene (truth, votes, events, outcome)
     learn_deck: bool = False  # the table learns its deck as it plays (device.app.deck_learning)
-    models: Path | None = None  # the card model's folder (default: the shipped models/), for measuring another
+    models: Path | None = None  # the card model's folder (default: the shipped models/), for measuring another (its locator.onnx too, when there)
     tracker: Any = None  # vision.tracker_settings.TrackerSettings (default: the tracker's own), for measuring
 
 
@@ -93,6 +93,17 @@ def open_demo_outputs(settings: DemoSettings, recorder: ScreenRecorder, report) 
 # ---------------------------------------------------------------- recognition
 
 
+def locator_in(models: Path | None):
+    """The card locator network of ``models`` (another folder than the shipped one, holding a
+    ``locator.onnx``), for measuring a candidate card finder; None for the default card finder."""
+    if models is None:
+        return None
+    from vision.locator import LOCATOR_FILE, CardLocator
+
+    path = Path(models) / LOCATOR_FILE
+    return CardLocator.load(path) if path.is_file() else None
+
+
 class Recognition:
     """Builds a tracker for each simulated scene: the real recognition
     (localiser + ONNX namer) or, on request, the simulator's ground truth."""
@@ -103,6 +114,7 @@ class Recognition:
         self.fallback = False
         self.sim_frame = None  # the simulator's frame the tracker reads now
         self.tracker_settings = tracker  # None: the tracker's defaults
+        self.localiser = None  # None: the default card finder (models/locator.onnx)
         if kind not in ("auto", "model", "truth"):
             raise TarotmateError(f"unknown recogniser {kind!r}: expected auto, model or truth")
         if kind in ("auto", "model"):
@@ -111,6 +123,7 @@ class Recognition:
             try:
                 self.namer = Namer.load(models)
                 self.kind = "model"
+                self.localiser = locator_in(models)
             except TarotmateError as exc:
                 if kind == "model":
                     raise
@@ -136,6 +149,8 @@ class Recognition:
             frames = (Frame(f.image, f.timestamp, f.index) for f in self._remembered(truth.frames()))
         else:
             extra = {} if self.tracker_settings is None else {"settings": self.tracker_settings}
+            if self.localiser is not None:
+                extra["localiser"] = self.localiser
             tracker = Tracker(simulator.zones, namer=self.namer, **extra)
             frames = (Frame(f.image, f.timestamp, f.index) for f in self._remembered(simulator.frames()))
         return tracker, frames

@@ -3,6 +3,7 @@
 import importlib.util
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from device.demo.table import Recognition
@@ -140,3 +141,20 @@ def test_the_causes_read_a_wrong_card_however_it_was_mended():
     found = causes.scene_causes(scene)
     assert found[("wrong", "confident misread of a card the rules still allow")] == 1
     assert found[("wrong", "a card missed before it: the next card taken for the missed card's seat's")] == 1
+
+
+def test_a_candidate_folder_brings_its_card_locator_when_it_has_one(tmp_path):
+    from device.demo.table import locator_in
+    from vision.locator import CardLocator
+    from vision.model_files import models_dir
+
+    assert locator_in(None) is None  # the shipped card finder
+    assert locator_in(tmp_path) is None  # a folder with a card model only: the shipped card finder too
+    shipped = models_dir() / "locator.onnx"
+    if not shipped.is_file():
+        pytest.skip("no shipped locator.onnx to copy")
+    (tmp_path / "locator.onnx").write_bytes(shipped.read_bytes())
+    found = locator_in(tmp_path)
+    assert isinstance(found, CardLocator)
+    frame = np.zeros((360, 640, 3), np.uint8)
+    assert isinstance(found(frame), list)  # a card finder: frame -> quads
