@@ -32,6 +32,7 @@ import numpy as np
 ADVICE_CODES = ("dim", "blur", "glare", "small_cards", "tilted", "noisy", "no_card")
 OK = "ok"
 CLIPPED_GREY = 250  # a grey level the sensor clipped at (or the JPEG around it)
+GLARE_GREY = CLIPPED_GREY  # a grey level on a card at or over which it shows a lamp's reflection (clipped), not its paper
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,8 @@ def light_level(image: np.ndarray, quads=()) -> float:
         mask = np.zeros(g.shape, np.uint8)
         cv2.fillPoly(mask, [np.round(np.asarray(q)).astype(np.int32) for q in quads], 1)
         values = g[mask > 0]
+        paper = values[values < GLARE_GREY]  # a lamp's reflection on a card is not the room's light
+        values = paper if paper.size >= 100 else values
         if values.size >= 100:
             return float(np.percentile(values, 90)) / 255.0
     small = g[::2, ::2] if g.size > 200_000 else g
