@@ -35,13 +35,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))  # bench_table's reading of --set
 
+from table_causes import verdict_views  # noqa: E402
 from vision.tracker_settings import TrackerSettings  # noqa: E402
 from vision.votes import CARD, NONE, UNCERTAIN_VERDICT, WAIT, Vote, scores, verdict  # noqa: E402
 
@@ -51,14 +51,7 @@ BARS = (0.0, 0.8, 0.9, 0.95, 0.97, 0.99, 0.999)
 def traced_tracks(scene: dict):
     """(verdict row, the views before it) of each card the scene's tracker decided, a card seen
     again after a move left out."""
-    views: dict[int, list[dict]] = defaultdict(list)
-    for row in scene["votes"]:
-        if row["what"] == "vote":
-            views[row["track"]].append(row)
-            continue
-        if row["what"] != "verdict":
-            continue  # a naming put off (``around``): no view, no verdict
-        seen = views.pop(row["track"], [])
+    for row, seen in verdict_views(scene):
         if not row.get("reverify") and seen:
             yield row, seen
 

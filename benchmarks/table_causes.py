@@ -41,22 +41,26 @@ from pathlib import Path
 FALSE_QUAD = 25.0  # pixels: a quad this far (mean corner distance) from every card is not one card's
 
 
+def verdict_views(scene: dict):
+    """(verdict row, the views of its track since its last verdict) for every verdict of a
+    traced scene, in order; rows of a naming put off (``around``) carry neither."""
+    views: dict[int, list[dict]] = defaultdict(list)
+    for row in scene["votes"]:
+        if row["what"] == "vote":
+            views[row["track"]].append(row)
+        elif row["what"] == "verdict":
+            yield row, views.pop(row["track"], [])
+
+
 def scene_causes(scene: dict) -> Counter:
     """(kind, cause) -> count for one traced scene."""
     causes: Counter = Counter()
     chien = scene["scene"].startswith("the chien")
     laid = [e[3] for e in scene["expected"] if e[0] == "appeared"]
-    views: dict[int, list[dict]] = defaultdict(list)
     named: set[str] = set()
     asked = [e for e in scene["events"] if e["type"] == "uncertain"]
     matched: set[int] = set()
-    for row in scene["votes"]:
-        if row["what"] == "vote":
-            views[row["track"]].append(row)
-            continue
-        if row["what"] != "verdict":
-            continue  # a naming put off (``around``): no view, no verdict
-        seen = views.pop(row["track"], [])
+    for row, seen in verdict_views(scene):
         if row.get("reverify") or row["verdict"] not in ("card", "uncertain"):
             continue
         truth = seen[-1].get("truth") if seen else row.get("truth")
