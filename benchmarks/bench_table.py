@@ -83,16 +83,13 @@ def tracker_overrides(pairs: list[str]) -> dict:
 
 
 def demo_overrides(models: str | None, tracker: dict | None) -> dict:
-    """DemoSettings fields for another card model and other tracker settings (none: the shipped ones)."""
+    """DemoSettings fields for another card model and other tracker settings (none: the shipped ones;
+    the settings change the tracker's own for that model, its bars included)."""
     out = {}
     if models:
         out["models"] = Path(models)
     if tracker:
-        from dataclasses import replace
-
-        from vision.tracker_settings import TrackerSettings
-
-        out["tracker"] = replace(TrackerSettings(), **tracker)
+        out["tracker"] = dict(tracker)
     return out
 
 

@@ -141,7 +141,8 @@ def main(argv=None) -> int:
     parser.add_argument("--none", action="store_true", help="the deals played without the rules' help")
     parser.add_argument("--bars", type=float, nargs="+", default=list(BARS))
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                        help="replay the tracker's verdict with this setting instead (vision/tracker_settings.py)")
+                        help="replay the tracker's verdict with this setting instead (vision/tracker_settings.py; "
+                             "over the defaults: name the played model's own bars too)")
     args = parser.parse_args(argv)
     settings = None
     if args.set:

@@ -47,6 +47,22 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+def tracker_bars_of(info: dict, model: Path) -> dict:
+    """The tracker settings a card model's metadata names for it (``tracker``: ``{"min_margin": 10}``),
+    checked against :class:`vision.tracker_settings.TrackerSettings`."""
+    from vision.tracker_settings import TrackerSettings, with_bars
+
+    bars = info.get("tracker", {})
+    try:
+        if not isinstance(bars, dict):
+            raise ValueError(f"expected an object of tracker settings, got {bars!r}")
+        with_bars(TrackerSettings(), bars)
+    except ValueError as exc:
+        raise TarotmateError(f"the card model {model} names bad tracker bars: {exc} "
+                             "(set them again with vision.training.set_threshold --tracker)") from None
+    return dict(bars)
+
+
 class Namer:
     """A loaded card model. Build it with :meth:`load`."""
 
@@ -61,6 +77,7 @@ class Namer:
         self.deck = deck
         self.still_threshold = self.threshold  # the bar for a single still image (tarotmate classify)
         self.temperature = 1.0  # the calibration: logits are divided by it (the model's metadata says)
+        self.tracker_bars: dict = {}  # the tracker's bars measured for this model (metadata ``tracker``)
         self._input = session.get_inputs()[0].name
         outputs = [o.name for o in session.get_outputs()]
         self._outputs = ["logits", "embedding"] if {"logits", "embedding"} <= set(outputs) else outputs[:2]
@@ -115,6 +132,7 @@ class Namer:
             raise TarotmateError(f"the card model {model} has a calibration temperature of {temperature} "
                                  f"(expected {low:g} to {high:g}): set it again with vision.training.set_threshold --temperature")
         namer.temperature = temperature
+        namer.tracker_bars = tracker_bars_of(info, model)
         namer.model_path = model
         namer.model_id = "sha256:" + hashlib.sha256(model.read_bytes()).hexdigest()[:16]
         namer.run([np.zeros((namer.input_size[1], namer.input_size[0], 3), np.uint8)])  # first run allocates: do it now

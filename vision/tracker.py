@@ -83,7 +83,7 @@ from vision.motion import changed_pixels, small_grey
 from vision.possible import PossibleCards
 from vision.sources import Frame
 from vision.track_geometry import Quad, covered_fraction, moved_away, quad_distance, sides, similar_size
-from vision.tracker_settings import TrackerSettings
+from vision.tracker_settings import TrackerSettings, with_bars
 from vision.tracks import IGNORED, NEW, PRESENT, Track
 from vision.zones import Zones, default_zones
 
@@ -117,13 +117,23 @@ class StageTimes:
         return self.motion + self.localisation + self.classification + self.tracking
 
 
+def settings_for(namer) -> TrackerSettings:
+    """The tracker's settings for ``namer``: the defaults with the bars its card model carries
+    (``Namer.tracker_bars``). Other namers (an enrolled deck's prototypes, the deck memory, the
+    simulator's truth) name on other scales and get the defaults."""
+    bars = getattr(namer, "tracker_bars", None)
+    return with_bars(TrackerSettings(), bars) if isinstance(bars, dict) and bars else TrackerSettings()
+
+
 class Tracker:
     """Turns frames into :class:`vision.events.TableEvent` lists (see the module doc).
 
     ``zones``: a :class:`vision.zones.Zones` (default: the whole frame is the
     middle). ``localiser(frame_bgr) -> list of (4, 2) quads``; ``namer`` with
     ``name(crops)``; ``cropper(frame, quad) -> crop``. Missing ones are
-    loaded from card recognition on first use.
+    loaded from card recognition on first use. ``settings``: the tracker's
+    tuning (default: :func:`settings_for` the namer, the defaults with the card
+    model's own bars on top).
     """
 
     def __init__(
@@ -131,14 +141,14 @@ class Tracker:
         zones: Zones | None = None,
         localiser: Localiser | None = None,
         namer: CardNamer | None = None,
-        settings: TrackerSettings = TrackerSettings(),
+        settings: TrackerSettings | None = None,
         cropper: Cropper | None = None,
         possible: PossibleCards | Mapping[str, float] | Iterable[str] | None = None,
     ):
         self.zones = zones or default_zones()
         self._possible: PossibleCards | None = None
         self.possible = possible
-        self.settings = settings
+        self.settings = settings if settings is not None else settings_for(namer)
         self._localiser = localiser
         self._namer = namer
         self._cropper = cropper
@@ -156,7 +166,7 @@ class Tracker:
         self._pieces: list[Quad] = []  # the quads cut from rows of cards at this frame
         self._lost: list[Track] = []  # cards being named that were lost with votes in hand
         # the table as it last lay still (a new card's outline, what changed around it)
-        self._background = StillBackground() if settings.outline or settings.hand_clear > 0 else None
+        self._background = StillBackground() if self.settings.outline or self.settings.hand_clear > 0 else None
         # for diagnosis: called as ``trace(what, frame_index, track_ident, quad, data)`` for every
         # vote (``what`` = "vote", data: the rescored top cards, support), verdict ("verdict") and
         # naming put off while the table around a new card had changed ("around", ``hand_clear``)

@@ -1,9 +1,15 @@
 """The tracker's tuning (:class:`TrackerSettings`), shared by the tracker, its association of quads
-to tracks (:mod:`vision.association`) and its naming by votes (:mod:`vision.votes`)."""
+to tracks (:mod:`vision.association`) and its naming by votes (:mod:`vision.votes`).
+
+A card model may carry its own naming bars (``tracker`` in its metadata, measured at the table with
+``benchmarks/bench_table.py --set`` and written by ``vision.training.set_threshold --tracker``): the
+tracker starts from the defaults below with those bars on top (:func:`with_bars`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -43,3 +49,29 @@ class TrackerSettings:
     look_change: float = 0.0  # a new view this different (votes.look_distance) from earlier ones drops them (0: off)
     hand_clear: float = 0.0  # a new card is named once at most this much of the table around it changed (0: off)
     hand_wait: int = 30  # ... or once it has waited this many localisations for it (a nudged neighbour)
+
+
+def setting_types() -> dict[str, type]:
+    """Each setting's name and type (``bool``, ``int`` or ``float``)."""
+    from dataclasses import fields
+
+    return {f.name: type(f.default) for f in fields(TrackerSettings)}
+
+
+def with_bars(base: TrackerSettings, bars: Mapping[str, object]) -> TrackerSettings:
+    """``base`` with the settings ``bars`` names (a card model's own bars, from its metadata, or a
+    measurement's overrides). ``ValueError`` for an unknown name or a value of the wrong type (an
+    int is accepted for a float setting, nothing else is converted)."""
+    types = setting_types()
+    changes = {}
+    for name, value in bars.items():
+        if name not in types:
+            raise ValueError(f"unknown tracker setting {name!r}")
+        kind = types[name]
+        ok = isinstance(value, bool) if kind is bool else (
+            isinstance(value, int) and not isinstance(value, bool) if kind is int else
+            isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value))
+        if not ok:
+            raise ValueError(f"tracker setting {name!r} must be a {kind.__name__}, got {value!r}")
+        changes[name] = float(value) if kind is float else value
+    return replace(base, **changes)

@@ -63,7 +63,7 @@ class DemoSettings:
     trace: Path | None = None  # for diagnosis: one JSON line per scene (truth, votes, events, outcome)
     learn_deck: bool = False  # the table learns its deck as it plays (device.app.deck_learning)
     models: Path | None = None  # the card model's folder (default: the shipped models/), for measuring another (its locator.onnx too, when there)
-    tracker: Any = None  # vision.tracker_settings.TrackerSettings (default: the tracker's own), for measuring
+    tracker: Any = None  # for measuring: a dict of tracker settings over the card model's own, or a whole TrackerSettings
 
 
 # ---------------------------------------------------------------- outputs
@@ -113,7 +113,7 @@ class Recognition:
         self.namer = None
         self.fallback = False
         self.sim_frame = None  # the simulator's frame the tracker reads now
-        self.tracker_settings = tracker  # None: the tracker's defaults
+        self.tracker_settings = tracker  # None: the tracker's own for the namer; a dict: those, changed
         self.localiser = None  # None: the default card finder (models/locator.onnx)
         if kind not in ("auto", "model", "truth"):
             raise TarotmateError(f"unknown recogniser {kind!r}: expected auto, model or truth")
@@ -148,7 +148,14 @@ class Recognition:
             tracker = Tracker(simulator.zones, localiser=truth.localise, namer=truth, cropper=truth.crop)
             frames = (Frame(f.image, f.timestamp, f.index) for f in self._remembered(truth.frames()))
         else:
-            extra = {} if self.tracker_settings is None else {"settings": self.tracker_settings}
+            extra = {}
+            if isinstance(self.tracker_settings, dict):
+                from vision.tracker import settings_for
+                from vision.tracker_settings import with_bars
+
+                extra["settings"] = with_bars(settings_for(self.namer), self.tracker_settings)
+            elif self.tracker_settings is not None:
+                extra["settings"] = self.tracker_settings
             if self.localiser is not None:
                 extra["localiser"] = self.localiser
             tracker = Tracker(simulator.zones, namer=self.namer, **extra)

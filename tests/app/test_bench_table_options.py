@@ -1,6 +1,7 @@
 """The table benchmark measures a candidate model and other tracker settings on the demo's own path."""
 
 import importlib.util
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -8,6 +9,7 @@ import pytest
 
 from device.demo.table import Recognition
 from vision.simulator import Idle, TableSimulator
+from vision.tracker import settings_for
 from vision.tracker_settings import TrackerSettings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +32,7 @@ def test_settings_are_typed_by_their_field_and_bad_ones_are_one_line_errors():
             bench.tracker_overrides(bad)
         assert "--set" in str(err.value) and "\n" not in str(err.value)
     over = bench.demo_overrides("models", {"commit_bar": 0.9})
-    assert over["models"] == Path("models") and over["tracker"] == TrackerSettings(commit_bar=0.9)
+    assert over["models"] == Path("models") and over["tracker"] == {"commit_bar": 0.9}  # over the model's own
     assert bench.demo_overrides(None, {}) == {}
 
 
@@ -39,8 +41,12 @@ def test_the_demo_tracker_uses_the_settings_and_the_model_folder_given():
     recognition = Recognition("model", None, messages.append, models=ROOT / "models", tracker=TrackerSettings(commit_bar=0.5))
     tracker, _ = recognition.tracker_and_frames(TableSimulator([Idle(2)], seed=1))
     assert tracker.settings.commit_bar == 0.5 and recognition.namer.model_path == ROOT / "models" / "cards.onnx"
-    default, _ = Recognition("model", None, messages.append).tracker_and_frames(TableSimulator([Idle(2)], seed=1))
-    assert default.settings == TrackerSettings()
+    shipped = Recognition("model", None, messages.append)
+    default, _ = shipped.tracker_and_frames(TableSimulator([Idle(2)], seed=1))
+    assert default.settings == settings_for(shipped.namer)  # the defaults with the shipped model's own bars
+    changed, _ = Recognition("model", None, messages.append, tracker={"votes": 5}).tracker_and_frames(
+        TableSimulator([Idle(2)], seed=1))
+    assert changed.settings == replace(default.settings, votes=5)
 
 
 def _table_bars():

@@ -33,7 +33,8 @@ from vision.quad_error import apply_error, card_frame_error  # noqa: E402  (re-e
 __all__ = ["apply_error", "card_frame_error", "measure", "summary"]
 
 
-def measure(scenes: int, decks_dir: str | None, backgrounds: str | None, report=print) -> tuple[np.ndarray, list[list[str]]]:
+def measure(scenes: int, decks_dir: str | None, backgrounds: str | None, report=print,
+            locator: str | None = None) -> tuple[np.ndarray, list[list[str]]]:
     import cv2
 
     from vision import synth
@@ -41,7 +42,12 @@ def measure(scenes: int, decks_dir: str | None, backgrounds: str | None, report=
     from vision.training.data import held_out_present, training_decks
 
     cv2.setNumThreads(1)
-    find = localiser(None)  # the shipped card finder (the network when models/locator.onnx is there)
+    if locator:  # a candidate card finder (its own locator.onnx)
+        from vision.locator import CardLocator
+
+        find = CardLocator.load(locator)
+    else:
+        find = localiser(None)  # the shipped card finder (the network when models/locator.onnx is there)
     decks = training_decks(decks_dir, held_out_present(decks_dir))
     errors, labels = [], []
     found_n = targets = 0
@@ -97,10 +103,15 @@ def main(argv=None) -> int:
     p.add_argument("--decks", default=str(ROOT.parent / "shared" / "decks"))
     p.add_argument("--backgrounds", default=str(ROOT.parent / "shared" / "backgrounds"))
     p.add_argument("--out", default=str(DEFAULT_OUT))
+    p.add_argument("--locator", help="a candidate card finder's locator.onnx (default: the shipped one)")
     a = p.parse_args(argv)
     decks = a.decks if Path(a.decks).is_dir() else None
     bg = a.backgrounds if Path(a.backgrounds).is_dir() else None
-    errors, labels = measure(a.scenes, decks, bg, report=lambda s: print(s, file=sys.stderr, flush=True))
+    if a.locator and not Path(a.locator).is_file():
+        print(f"error: no card finder at {a.locator}", file=sys.stderr)
+        return 2
+    errors, labels = measure(a.scenes, decks, bg, report=lambda s: print(s, file=sys.stderr, flush=True),
+                             locator=a.locator)
     if not len(errors):
         print("error: the card finder found no card in these scenes", file=sys.stderr)
         return 1
