@@ -510,13 +510,22 @@ class Tracker:
         return found
 
     def _name(self, frame: Frame, tracks: list[Track]) -> None:
-        crops = [self.cropper(frame.image, self._crop_quad(frame, t)) for t in tracks]
-        self.stats.crops += len(crops)
+        s = self.settings
+        quads = [self._crop_quad(frame, t) for t in tracks]
+        crops = [self.cropper(frame.image, q) for q in quads]
+        namer = self.namer
+        named_crops = crops
+        if s.view_spread > 0 and callable(getattr(namer, "run", None)) and getattr(namer, "labels", None):
+            # each view named from its quad, grown and shrunk, as one (vision.votes.SpreadViews)
+            spread = [voting.spread_quads(q, s.view_spread) for q in quads]
+            named_crops = [c if k == 0 else self.cropper(frame.image, sq)
+                           for c, qs in zip(crops, spread) for k, sq in enumerate(qs)]
+            namer = voting.SpreadViews(namer, len(spread[0]) if spread else 1)
+        self.stats.crops += len(named_crops)
         possible = self._possible
         if possible is not None:  # the cards lying on the table stay possible (they may be moved)
             possible = possible.with_cards(t.card for t in self._tracks if t.state == PRESENT and t.card)
-        s = self.settings
-        for t, crop, vote in zip(tracks, crops, voting.namer_votes(self.namer, crops, possible, s.min_support)):
+        for t, crop, vote in zip(tracks, crops, voting.namer_votes(namer, named_crops, possible, s.min_support)):
             dropped = 0
             if s.look_change > 0 and t.state == NEW:
                 vote.look = voting.look_of(crop)

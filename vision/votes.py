@@ -82,6 +82,34 @@ def namer_votes(namer: Any, crops: Sequence[Any], possible: PossibleCards | None
     return out
 
 
+class SpreadViews:
+    """A namer that names each view from several crops of it (its quad, grown, shrunk: see
+    :func:`spread_quads`) and reports their mean probabilities, as one view: a quad a little off
+    that cuts a card's index or a pip away, or takes in a neighbour's, is then not read from that
+    one cut alone. Wraps a namer with ``run`` and ``labels``; the first crop's embedding is kept."""
+
+    def __init__(self, namer: Any, per_view: int):
+        self.namer = namer
+        self.per_view = per_view
+        self.labels = namer.labels
+        self.threshold = getattr(namer, "threshold", 0.5)
+
+    def run(self, crops: Sequence[Any]):
+        probs, embeddings = self.namer.run(crops)
+        probs = np.asarray(probs)
+        n = len(crops) // self.per_view
+        mean = probs[: n * self.per_view].reshape(n, self.per_view, -1).mean(axis=1)
+        first = None if embeddings is None else np.asarray(embeddings)[:: self.per_view][:n]
+        return mean, first
+
+
+def spread_quads(quad: np.ndarray, spread: float) -> list[np.ndarray]:
+    """``quad``, then it grown and shrunk by ``spread`` (a fraction of its size) about its centre."""
+    q = np.asarray(quad, np.float32)
+    centre = q.mean(axis=0)
+    return [q, centre + (q - centre) * (1 + spread), centre + (q - centre) * (1 - spread)]
+
+
 LOOK_SIZE = (12, 20)  # (w, h) of a crop's look: its layout of light and dark, not its detail
 
 
