@@ -200,11 +200,34 @@ def evidence(votes: Sequence[Vote], s: TrackerSettings) -> tuple[str, float] | N
     return None
 
 
+def pip_neighbours(card: str) -> tuple[str, ...]:
+    """The pip cards one pip away from pip card ``card`` in its suit (``C05``: ``C04``, ``C06``);
+    none for a trump, a court card or the Excuse. The card model's confident misreads at a table
+    are mostly these: a pip hidden or cut away reads as the card one pip down."""
+    if len(card) != 3 or card[0] not in "SHDC" or not card[1:].isdigit():
+        return ()
+    rank = int(card[1:])
+    if not 1 <= rank <= 10:
+        return ()
+    return tuple(f"{card[0]}{r:02d}" for r in (rank - 1, rank + 1) if 1 <= r <= 10)
+
+
+def pip_margin(votes: Sequence[Vote], card: str) -> float:
+    """How many times its pip neighbours' best mean score ``card``'s is, over the views (no
+    neighbour among the views' best cards: 100 times, as :func:`margin` floors the next card)."""
+    score = scores(votes)
+    near = max((score.get(n, 0.0) for n in pip_neighbours(card)), default=0.0)
+    return score.get(card, 0.0) / max(0.01, near)
+
+
 def certain(votes: Sequence[Vote], card: str, s: TrackerSettings) -> bool:
     """Whether ``card`` is sure enough to be committed without a question: its mean (rescored)
     score over all the views, the model's probability with the game's possible cards, reaches
-    ``commit_bar``. Views of a card at rest are nearly the same picture, so they are averaged,
-    never multiplied as if each were new evidence."""
+    ``commit_bar``; and a pip card's is ``pip_margin`` times its pip neighbours' (when set).
+    Views of a card at rest are nearly the same picture, so they are averaged, never multiplied
+    as if each were new evidence."""
+    if s.pip_margin > 0 and pip_neighbours(card) and pip_margin(votes, card) < s.pip_margin:
+        return False
     return s.commit_bar <= 0 or scores(votes).get(card, 0.0) >= s.commit_bar
 
 

@@ -5,7 +5,7 @@ from dataclasses import replace
 from hypothesis import given, settings, strategies as st
 
 from vision.tracker_settings import TrackerSettings
-from vision.votes import CARD, UNCERTAIN_VERDICT, WAIT, Vote, certain, scores, verdict
+from vision.votes import CARD, UNCERTAIN_VERDICT, WAIT, Vote, certain, pip_margin, pip_neighbours, scores, verdict
 
 S = TrackerSettings()
 
@@ -42,8 +42,27 @@ def test_the_bar_averages_views_over_all_of_them():
     assert certain(votes, "S10", S)  # no bar: as before
 
 
+def test_pip_neighbours_are_one_pip_away_in_the_suit():
+    assert pip_neighbours("C05") == ("C04", "C06")
+    assert pip_neighbours("D01") == ("D02",) and pip_neighbours("S10") == ("S09",)
+    for other in ("SK", "HQ", "T05", "T21", "EX", "C11", "C00", "", "X05"):
+        assert pip_neighbours(other) == ()
+
+
+def test_a_pip_card_close_to_its_neighbour_is_asked_under_the_pip_margin():
+    votes = [vote("C04", 0.92, second="C05", q=0.05)] * 3  # C05 read as C04: its neighbour close behind
+    assert abs(pip_margin(votes, "C04") - 0.92 / 0.05) < 1e-9
+    assert verdict(votes, S, final=True)[:2] == (CARD, "C04")
+    strict = replace(S, pip_margin=30)
+    assert verdict(votes, strict, final=True)[0] == UNCERTAIN_VERDICT
+    far = [vote("C04", 0.92, second="H02", q=0.05)] * 3  # the next card is no pip neighbour
+    assert verdict(far, strict, final=True)[:2] == (CARD, "C04")
+    trump = [vote("T04", 0.92, second="T05", q=0.05)] * 3  # trumps carry their number: not pips
+    assert verdict(trump, strict, final=True)[:2] == (CARD, "T04")
+
+
 probability = st.floats(0.0, 1.0, allow_nan=False)
-cards = st.sampled_from(["T21", "T01", "H07", "S10", None])
+cards = st.sampled_from(["T21", "T01", "H07", "H08", "S10", "S09", None])
 
 
 @st.composite
@@ -58,12 +77,13 @@ def votes_of_a_card(draw):
 
 
 @settings(max_examples=300, deadline=None)
-@given(votes_of_a_card(), st.floats(0.0, 1.0), st.booleans())
-def test_a_committed_card_always_clears_the_bar(votes, bar, final):
-    s = replace(S, commit_bar=bar)
+@given(votes_of_a_card(), st.floats(0.0, 1.0), st.booleans(), st.sampled_from([0.0, 5.0, 30.0]))
+def test_a_committed_card_always_clears_the_bar(votes, bar, final, pips):
+    s = replace(S, commit_bar=bar, pip_margin=pips)
     kind, card, _ = verdict(votes, s, final)
     if kind == CARD:
         assert scores(votes)[card] >= bar
+        assert pips == 0 or not pip_neighbours(card) or pip_margin(votes, card) >= pips
     # a bar only ever turns a named card into a wait or a question, never into another card
     loose = verdict(votes, S, final)
     if kind == CARD:
