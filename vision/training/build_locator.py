@@ -49,6 +49,9 @@ def parse_args(argv=None):
     p.add_argument("--workers", type=int, default=2, help="processes drawing scenes")
     p.add_argument("--seed", type=int, default=3)
     p.add_argument("--table-rate", type=float, default=0.5, help="fraction of real-table scenes (vision.synth.make_table_scene) among those drawn")
+    p.add_argument("--phone-rate", type=float, default=0.0,
+                   help="fraction of the training scenes that are phone photos of one card (vision.phone_photos; "
+                        "the held-out scenes stay without, comparable over the run)")
     p.add_argument("--resume", action="store_true", help="continue the run of WORK/locator-run.pt (an older locator_full.pt: its weights, a new schedule)")
     p.add_argument("--threshold", type=float, default=None, help="peak threshold to ship (default: the best held-out trade-off)")
     p.add_argument("--export-only", action="store_true", help="measure and export the last checkpoint, no training")
@@ -59,7 +62,7 @@ def parse_args(argv=None):
     return a
 
 
-def scene_set(path: Path, count: int, seed: int, args) -> dict:
+def scene_set(path: Path, count: int, seed: int, args, phone_rate: float = 0.0) -> dict:
     from vision.training.locator_scenes import draw_set
 
     if path.is_file():
@@ -67,7 +70,7 @@ def scene_set(path: Path, count: int, seed: int, args) -> dict:
         if len(data["images"]) >= count:
             return data
     print(f"drawing {count} scenes -> {path}", file=sys.stderr)
-    data = draw_set(count, seed, args.decks, args.backgrounds, args.workers, table_rate=args.table_rate)
+    data = draw_set(count, seed, args.decks, args.backgrounds, args.workers, table_rate=args.table_rate, phone_rate=phone_rate)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".part.npz")
     np.savez(tmp, **data)
@@ -175,7 +178,8 @@ def main(argv=None) -> int:
     from vision.training.locator_data import CAMERA_FRAME_RATE, FOREARM_RATE
 
     rate = f"_t{args.table_rate:g}_f{CAMERA_FRAME_RATE:g}_a{FOREARM_RATE:g}" if args.table_rate else ""  # a cache per recipe
-    train = scene_set(cache / f"locator_scenes_{tag}{rate}.npz", args.scenes, 100_000_000, args)
+    phones = f"_p{args.phone_rate:g}" if args.phone_rate else ""
+    train = scene_set(cache / f"locator_scenes_{tag}{rate}{phones}.npz", args.scenes, 100_000_000, args, args.phone_rate)
     val = scene_set(cache / f"locator_val_{tag}{rate}.npz", args.val, 200_000_000, args)
     h, w = train["images"].shape[1:3]
     height = input_shape(w, h)[1]
@@ -247,7 +251,7 @@ def main(argv=None) -> int:
     meta = {"input_width": 320, "stride": 4, "threshold": float(best), "steps": run.step, "minutes": round(minutes, 1),
             "held_out_scenes": args.val, "held_out_recall": round(res[best]["recall"], 4),
             "held_out_false_per_card": round(res[best]["false_per_card"], 4), "median_iou": round(res["median_iou"], 3),
-            "table_rate": args.table_rate}
+            "table_rate": args.table_rate, "phone_rate": args.phone_rate}
     run.history.append({"step": run.step, "hours": round(run.train_seconds / 3600, 3), "recall": meta["held_out_recall"],
                         "false_per_card": meta["held_out_false_per_card"], "median_iou": meta["median_iou"]})
     if not args.export_only:

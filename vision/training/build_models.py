@@ -75,6 +75,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--printing-rate", type=float, default=0.2,
                    help="fraction of the card crops whose face is another printing of its art (faded, greyscale, "
                         "photocopy, off register, cheap paper: vision.printings)")
+    p.add_argument("--phone-rate", type=float, default=0.0,
+                   help="fraction of the card crops cut from a phone photo of the card (lying or standing among "
+                        "clutter, warm light, the phone's processing: vision.phone_photos)")
     p.add_argument("--quick", action="store_true", help="smoke run: 1 short epoch, small held-out set")
     p.add_argument("--work", default=str(ROOT / "models" / "training"), help="the run's checkpoint (cardnet-run.pt) lives here")
     p.add_argument("--resume", action="store_true", help="continue the run of --work/cardnet-run.pt (weights, optimiser, schedule, data); "
@@ -220,7 +223,7 @@ def main(argv=None) -> int:
     val_recipe = Recipe(decks_dir, bg, (w, h), unknown_rate=args.unknown_rate, exclude=args.exclude,
                         table_rate=args.table_rate, negative_rate=args.negative_rate)
     recipe = dataclasses.replace(val_recipe, corner_errors=errors, corner_error_rate=args.corner_error_rate if errors else 0.0,
-                                 printing_rate=args.printing_rate)
+                                 printing_rate=args.printing_rate, phone_rate=args.phone_rate)
     try:
         decks = training_decks(decks_dir, args.exclude)
     except ValueError as exc:
@@ -395,6 +398,7 @@ def write_models(net, out: Path, size, threshold: float, res: dict, args, elapse
         "table_rate": args.table_rate,
         "negative_rate": args.negative_rate,
         "printing_rate": args.printing_rate,
+        "phone_rate": args.phone_rate,
         "corner_error_rate": args.corner_error_rate if args.corner_errors and Path(args.corner_errors).is_file() else 0.0,
     }
     if args.exclude:

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.cards import CODES
-from vision import printings, synth
+from vision import phone_photos, printings, synth
 
 UNKNOWN_INDEX = len(CODES)
 LABELS = list(CODES) + [synth.UNKNOWN]
@@ -39,6 +39,7 @@ class Recipe:
     corner_errors: str | None = None  # the card finder's measured corner errors (vision.training.corner_errors)
     corner_error_rate: float = 0.0  # fraction of the real-table crops whose corners take one of them
     printing_rate: float = 0.0  # fraction of the card crops whose face is another printing (vision.printings)
+    phone_rate: float = 0.0  # fraction of the card crops cut from a phone photo of the card (vision.phone_photos)
 
 
 _DECKS: dict[tuple, dict[str, tuple]] = {}
@@ -147,6 +148,9 @@ def make_sample(rng: np.random.Generator, recipe: Recipe, decks: dict[str, tuple
     face = faces[k]
     if recipe.printing_rate and rng.random() < recipe.printing_rate:
         face = synth.Face(face.code, printings.reprint(rng, face.bgr)[0], face.alpha)
+    if recipe.phone_rate and rng.random() < recipe.phone_rate:
+        crop = phone_photos.make_phone_crop(rng, face, recipe.size, recipe.backgrounds_dir, jitter=rng.uniform(0.0, 0.06))
+        return crop, CODES.index(face.code), name
     if rng.random() < recipe.table_rate:
         error = None
         if recipe.corner_errors and rng.random() < recipe.corner_error_rate:

@@ -86,13 +86,31 @@ def make_table_locator_scene(rng: np.random.Generator, decks: list, backgrounds_
     return LocatorScene(small, quads, np.clip(np.array(visible, np.float32), 0, 1))
 
 
+def make_phone_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=None) -> LocatorScene:
+    """A phone photo of one card (:func:`vision.phone_photos.make_phone_photo`: lying or standing
+    among clutter, warm light), cut to the camera's proportions and reduced like a camera frame."""
+    from vision import phone_photos, printings
+
+    faces = decks[int(rng.integers(len(decks)))]
+    face = faces[int(rng.integers(len(faces)))]
+    if rng.random() < 0.3:  # home-printed cards: another printing of the art
+        face = synth.Face(face.code, printings.reprint(rng, face.bgr)[0], face.alpha)
+    w = phone_photos.PHOTO[0]
+    photo = phone_photos.make_phone_photo(rng, face, (w, round(w * CAMERA_FRAME[1] / CAMERA_FRAME[0])), backgrounds_dir)
+    small, f = reduce_frame(photo.image)
+    return LocatorScene(small, photo.quad[None].astype(np.float32) * f, np.ones(1, np.float32))
+
+
 def make_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=None, size=RENDER, table_rate: float = 0.0,
-                       camera_frame_rate: float = CAMERA_FRAME_RATE) -> LocatorScene:
-    """One training scene (see module doc); ``decks`` is a list of face tuples; ``table_rate``
-    of them are real-table scenes (:func:`make_table_locator_scene`), ``camera_frame_rate`` of
+                       camera_frame_rate: float = CAMERA_FRAME_RATE, phone_rate: float = 0.0) -> LocatorScene:
+    """One training scene (see module doc); ``decks`` is a list of face tuples; ``phone_rate`` of
+    them are phone photos of one card (:func:`make_phone_locator_scene`), ``table_rate`` of the
+    others real-table scenes (:func:`make_table_locator_scene`), ``camera_frame_rate`` of
     those drawn at ``CAMERA_FRAME``: a table's blur, noise and JPEG are drawn in the frame's own
     pixels, so a whole camera frame reduced to the locator's width looks sharper and cleaner than
     a half-size one, and the locator must know both."""
+    if phone_rate and rng.random() < phone_rate:
+        return make_phone_locator_scene(rng, decks, backgrounds_dir)
     if table_rate and rng.random() < table_rate:
         full = camera_frame_rate and rng.random() < camera_frame_rate
         return make_table_locator_scene(rng, decks, backgrounds_dir, CAMERA_FRAME if full else size)

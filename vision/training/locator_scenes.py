@@ -21,11 +21,12 @@ ROOT = Path(__file__).resolve().parents[2]
 _DECKS: list = []
 _BG: str | None = None
 _TABLE_RATE = 0.0
+_PHONE_RATE = 0.0
 
 
-def _init(decks_dir: str | None, backgrounds_dir: str | None, table_rate: float = 0.0) -> None:
-    global _BG, _TABLE_RATE
-    _TABLE_RATE = table_rate
+def _init(decks_dir: str | None, backgrounds_dir: str | None, table_rate: float = 0.0, phone_rate: float = 0.0) -> None:
+    global _BG, _TABLE_RATE, _PHONE_RATE
+    _TABLE_RATE, _PHONE_RATE = table_rate, phone_rate
     from vision.training.data import held_out_present, training_decks
 
     _DECKS[:] = list(training_decks(decks_dir, held_out_present(decks_dir)).values())  # never the held-out decks
@@ -35,15 +36,17 @@ def _init(decks_dir: str | None, backgrounds_dir: str | None, table_rate: float 
 def _draw(seed: int):
     from vision.training.locator_data import make_locator_scene
 
-    s = make_locator_scene(np.random.default_rng(seed), _DECKS, _BG, table_rate=_TABLE_RATE)
+    s = make_locator_scene(np.random.default_rng(seed), _DECKS, _BG, table_rate=_TABLE_RATE, phone_rate=_PHONE_RATE)
     return s.image, s.quads, s.visible
 
 
-def draw_set(count: int, seed: int, decks_dir, backgrounds_dir, workers: int = 2, quiet: bool = False, table_rate: float = 0.0) -> dict:
-    """``count`` scenes (``table_rate`` of them real-table scenes) as arrays: images (n, h, w, 3), quads (m, 4, 2), visible (m,), first (n + 1,) offsets."""
+def draw_set(count: int, seed: int, decks_dir, backgrounds_dir, workers: int = 2, quiet: bool = False, table_rate: float = 0.0,
+             phone_rate: float = 0.0) -> dict:
+    """``count`` scenes (``phone_rate`` of them phone photos, ``table_rate`` of the others real-table scenes) as arrays:
+    images (n, h, w, 3), quads (m, 4, 2), visible (m,), first (n + 1,) offsets."""
     images, quads, visible, first = [], [], [], [0]
     t0 = time.time()
-    with Pool(workers, initializer=_init, initargs=(decks_dir, backgrounds_dir, table_rate)) as pool:
+    with Pool(workers, initializer=_init, initargs=(decks_dir, backgrounds_dir, table_rate, phone_rate)) as pool:
         for k, (img, q, v) in enumerate(pool.imap(_draw, range(seed, seed + count), chunksize=8)):
             images.append(img)
             quads.append(q)
@@ -70,9 +73,10 @@ def main(argv=None) -> int:
     p.add_argument("--backgrounds", default=str(ROOT.parent / "shared" / "backgrounds"))
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--table-rate", type=float, default=0.0, help="fraction of real-table scenes")
+    p.add_argument("--phone-rate", type=float, default=0.0, help="fraction of phone photos of one card")
     p.add_argument("--out", required=True)
     a = p.parse_args(argv)
-    data = draw_set(a.count, a.seed, a.decks, a.backgrounds, a.workers, table_rate=a.table_rate)
+    data = draw_set(a.count, a.seed, a.decks, a.backgrounds, a.workers, table_rate=a.table_rate, phone_rate=a.phone_rate)
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(a.out).with_suffix(".part.npz")
     np.savez(tmp, **data)
