@@ -16,13 +16,18 @@ when its top class is a card with softmax >= ``t``. Measured on:
 * the Tarotmate screens themselves (``tests/screens/golden``, 128x64) saved as
   JPEG, at their own size and enlarged to 1280x640 (what ``tarotmate classify``
   got wrong), localised as photos;
-* the same kinds of negative crops named whole (``classify --whole``).
+* the same kinds of negative crops named whole (``classify --whole``);
+* phone photos of one card (``vision.phone_photos``: lying or standing among
+  clutter, warm light; ``--photos`` per deck, every deck), given whole as
+  ``tarotmate classify`` is: the card reported with its code is right, any
+  other report wrong.
 
 Prints, per threshold: cards named right (recall), precision of all reports,
-wrong and false reports per card, and the share of no-card frames of each kind
-with any report; then the operating threshold: the smallest at which no-card
-frames get a report at most 1 % of the time for every kind and at most 1 %
-of reports are not right.
+wrong and false reports per card, the share of no-card frames of each kind
+with any report, and the phone photos named right and wrong; then the
+operating threshold: the smallest at which no-card frames get a report at most
+1 % of the time for every kind, at most 1 % of the table's reports are not
+right, and at most 1 % of the photos get a wrong report.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from vision import synth  # noqa: E402
 from vision.warp import warp_card  # noqa: E402
 
 NEG_SEED = 8_300_000
+PHOTO_SEED = 8_700_000
 THRESHOLDS = [round(t, 2) for t in np.arange(0.2, 0.951, 0.05)]
 MAX_FALSE = 0.01
 
@@ -85,6 +91,31 @@ def score_cards(decks, namer, find_cards, n_scenes, bg, out) -> int:
     return targets
 
 
+def score_photos(decks, namer, find_cards, n_photos, bg) -> list[tuple[float, float]]:
+    """Per phone photo: (confidence of its card's report with its own code, or 0; the highest
+    confidence of any other report, or 0)."""
+    from vision import phone_photos
+
+    out = []
+    for d, (name, faces) in enumerate(decks.items()):
+        for i in range(n_photos):
+            rng = np.random.default_rng(PHOTO_SEED + 1000 * d + i)
+            face = faces[int(rng.integers(len(faces)))]
+            photo = phone_photos.make_phone_photo(rng, face, backgrounds_dir=bg)
+            quads = find_cards(photo.image)
+            card, conf = card_confidence(namer, [warp_card(photo.image, q, namer.input_size) for q in quads])
+            right = other = 0.0
+            for q, c, cf in zip(quads, card, conf):
+                if c < 0:
+                    continue
+                if namer.labels[c] == face.code and br.iou(q, photo.quad) >= 0.5:
+                    right = max(right, float(cf))
+                else:
+                    other = max(other, float(cf))
+            out.append((right, other))
+    return out
+
+
 def golden_screens() -> list[Path]:
     return sorted((ROOT / "tests" / "screens" / "golden").rglob("*.png"))
 
@@ -110,11 +141,12 @@ def main(argv=None) -> int:
     p.add_argument("--scenes", type=int, default=30, help="real-table scenes per deck")
     p.add_argument("--negatives", type=int, default=40, help="no-card frames per kind")
     p.add_argument("--crops", type=int, default=100, help="no-card crops per kind, named whole")
+    p.add_argument("--photos", type=int, default=10, help="phone photos of one card per deck, given whole")
     p.add_argument("--models-dir", default=None)
     p.add_argument("--quick", action="store_true")
     a = p.parse_args(argv)
     if a.quick:
-        a.scenes, a.negatives, a.crops = 6, 8, 20
+        a.scenes, a.negatives, a.crops, a.photos = 6, 8, 20, 3
     cv2.setNumThreads(1)
     from vision.namer import Namer
 
@@ -149,11 +181,14 @@ def main(argv=None) -> int:
         card, cf = card_confidence(namer, crops)
         crop_max[kind] = [c if t >= 0 else 0.0 for c, t in zip(cf, card)]
 
+    photos = np.array(score_photos(decks, namer, find_cards, a.photos, bg)).reshape(-1, 2)
+
     print(f"model: {namer.model_path} (threshold in the model: {namer.threshold})")
     print(f"cards: {n_targets} target cards in {a.scenes} real-table scenes per deck ({len(br.table_decks(decks))} decks); "
-          f"no-card frames: {a.negatives} per kind + {len(golden_screens())} Tarotmate screens (x2); no-card crops: {a.crops} per kind")
+          f"no-card frames: {a.negatives} per kind + {len(golden_screens())} Tarotmate screens (x2); no-card crops: {a.crops} per kind; "
+          f"phone photos: {len(photos)} ({a.photos} per deck, {len(decks)} decks)")
     kinds = list(frame_max)
-    head = f"{'thresh':>6s} {'right%':>7s} {'precision%':>10s} {'wrong%':>7s} {'false%':>7s} | " + " ".join(f"{k[:12]:>12s}" for k in kinds) + " | crops%"
+    head = f"{'thresh':>6s} {'right%':>7s} {'precision%':>10s} {'wrong%':>7s} {'false%':>7s} | " + " ".join(f"{k[:12]:>12s}" for k in kinds) + " | crops% | photos right% wrong%"
     print("per threshold: cards named right and reports on no-card frames (share of frames with any card reported)")
     print(head)
     rows = []
@@ -166,15 +201,20 @@ def main(argv=None) -> int:
         crops = float(np.mean([np.mean(np.array(v) >= t) for v in crop_max.values()]))
         neg_reports = sum(int((np.array(v) >= t).sum()) for v in frame_max.values())
         precision = right / max(1, right + wrong + false + neg_reports)
-        rows.append((t, right / max(1, n_targets), precision, wrong / max(1, n_targets), false / max(1, n_targets), neg, crops))
+        photo_right = float(np.mean(photos[:, 0] >= t)) if len(photos) else 0.0
+        photo_wrong = float(np.mean(photos[:, 1] >= t)) if len(photos) else 0.0
+        rows.append((t, right / max(1, n_targets), precision, wrong / max(1, n_targets), false / max(1, n_targets), neg, crops,
+                     photo_right, photo_wrong))
         print(f"{t:6.2f} {100 * right / max(1, n_targets):7.1f} {100 * precision:10.1f} {100 * wrong / max(1, n_targets):7.1f} "
-              f"{100 * false / max(1, n_targets):7.1f} | " + " ".join(f"{100 * neg[k]:12.1f}" for k in kinds) + f" | {100 * crops:6.1f}")
-    ok = [r for r in rows if max(r[5].values()) <= MAX_FALSE and r[3] + r[4] <= MAX_FALSE and r[6] <= MAX_FALSE]
+              f"{100 * false / max(1, n_targets):7.1f} | " + " ".join(f"{100 * neg[k]:12.1f}" for k in kinds) + f" | {100 * crops:6.1f}"
+              f" | {100 * photo_right:13.1f} {100 * photo_wrong:6.1f}")
+    ok = [r for r in rows if max(r[5].values()) <= MAX_FALSE and r[3] + r[4] <= MAX_FALSE and r[6] <= MAX_FALSE
+          and r[8] <= MAX_FALSE]
     if ok:
         t = ok[0]
         print(f"operating threshold: {t[0]:.2f} (the smallest with at most {100 * MAX_FALSE:.0f} % of no-card frames of any kind "
               f"and of no-card crops reported, and wrong + false reports at most {100 * MAX_FALSE:.0f} % of cards): "
-              f"cards named right {100 * t[1]:.1f} %, precision {100 * t[2]:.1f} %")
+              f"cards named right {100 * t[1]:.1f} %, precision {100 * t[2]:.1f} %, phone photos named right {100 * t[7]:.1f} %")
     else:
         best = min(rows, key=lambda r: max(r[5].values()) + r[3] + r[4] + r[6])
         print(f"no threshold meets the bar; the fewest false reports at {best[0]:.2f}: cards named right {100 * best[1]:.1f} %, "
