@@ -60,26 +60,12 @@ def plan(deals: int, first_seed: int) -> list[tuple[int, int, str]]:
 def tracker_overrides(pairs: list[str]) -> dict:
     """``NAME=VALUE`` texts as tracker settings (``vision.tracker_settings.TrackerSettings`` fields),
     each value of its field's type; a one-line error for an unknown name or a bad value."""
-    from dataclasses import fields
+    from vision.tracker_settings import parse_settings
 
-    from vision.tracker_settings import TrackerSettings
-
-    types = {f.name: type(f.default) for f in fields(TrackerSettings)}
-    out = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or name not in types:
-            raise SystemExit(f"bench_table: --set {pair!r}: expected NAME=VALUE with NAME one of {', '.join(types)}")
-        try:
-            if types[name] is bool:
-                if value.lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
-                    raise ValueError(value)
-                out[name] = value.lower() in ("true", "1", "yes", "on")
-            else:
-                out[name] = types[name](value)
-        except ValueError:
-            raise SystemExit(f"bench_table: --set {pair!r}: {value!r} is not a {types[name].__name__}") from None
-    return out
+    try:
+        return parse_settings(pairs)
+    except ValueError as exc:
+        raise SystemExit(f"bench_table: --set {exc}") from None
 
 
 def demo_overrides(models: str | None, tracker: dict | None) -> dict:

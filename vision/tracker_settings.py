@@ -77,3 +77,33 @@ def with_bars(base: TrackerSettings, bars: Mapping[str, object]) -> TrackerSetti
             raise ValueError(f"tracker setting {name!r} must be a {kind.__name__}, got {value!r}")
         changes[name] = float(value) if kind is float else value
     return replace(base, **changes)
+
+
+TRUE_WORDS = ("true", "1", "yes", "on")
+FALSE_WORDS = ("false", "0", "no", "off")
+
+
+def parse_settings(pairs: list[str], removable: bool = False) -> dict:
+    """``NAME=VALUE`` texts as settings, each value of its setting's type (``on``/``off`` and the
+    like for a switch). With ``removable``, ``NAME=`` gives None (the setting taken away).
+    ``ValueError`` (one line, naming the text) for an unknown name or a bad value."""
+    types = setting_types()
+    out: dict = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or name not in types:
+            raise ValueError(f"{pair!r}: expected NAME=VALUE with NAME one of {', '.join(types)}")
+        if removable and value == "":
+            out[name] = None
+            continue
+        kind = types[name]
+        try:
+            if kind is bool:
+                if value.lower() not in TRUE_WORDS + FALSE_WORDS:
+                    raise ValueError(value)
+                out[name] = value.lower() in TRUE_WORDS
+            else:
+                out[name] = kind(value)
+        except ValueError:
+            raise ValueError(f"{pair!r}: {value!r} is not a {kind.__name__}") from None
+    return out

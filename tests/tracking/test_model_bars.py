@@ -106,3 +106,15 @@ def test_bars_written_into_a_model_are_read_back(tmp_path):
     assert set_threshold([model, "--tracker", "no_such=1"]) == 2
     assert set_threshold([model, "--tracker", "votes=2.5"]) == 2
     assert Namer.load(tmp_path).tracker_bars == {"min_margin": 10.0}
+
+
+@given(some_bars())
+def test_settings_written_as_text_are_read_back_as_they_were(bars):
+    from vision.tracker_settings import parse_settings
+
+    text = [f"{name}={'on' if value is True else 'off' if value is False else repr(value)}" for name, value in bars.items()]
+    assert parse_settings(text) == bars
+    assert parse_settings([f"{name}=" for name in bars], removable=True) == dict.fromkeys(bars)
+    for bad in ([f"{name}=" for name in bars if setting_types()[name] is not str][:1] or ["x=1"], ["no_such=1"], ["votes"]):
+        with pytest.raises(ValueError):
+            parse_settings(bad)

@@ -93,28 +93,12 @@ def set_threshold(path: str | Path, threshold: float, source: str | None = None,
 def tracker_pairs(pairs: list[str]) -> dict:
     """``NAME=VALUE`` texts as tracker bars of their settings' types (``NAME=``: remove it);
     ``ValueError`` for a text that is not one."""
-    from vision.tracker_settings import setting_types
+    from vision.tracker_settings import parse_settings
 
-    types = setting_types()
-    out: dict = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or name not in types:
-            raise ValueError(f"--tracker {pair!r}: expected NAME=VALUE with NAME one of {', '.join(types)}")
-        if value == "":
-            out[name] = None
-            continue
-        kind = types[name]
-        try:
-            if kind is bool:
-                if value.lower() not in ("true", "false", "on", "off", "1", "0"):
-                    raise ValueError(value)
-                out[name] = value.lower() in ("true", "on", "1")
-            else:
-                out[name] = kind(value)
-        except ValueError:
-            raise ValueError(f"--tracker {pair!r}: {value!r} is not a {kind.__name__}") from None
-    return out
+    try:
+        return parse_settings(pairs, removable=True)
+    except ValueError as exc:
+        raise ValueError(f"--tracker {exc}") from None
 
 
 def main(argv=None) -> int:
