@@ -37,6 +37,18 @@ def decision_for(d: dict) -> tuple:
     raise TarotmateError(f"the demo cannot enter {kind!r} from the menus")
 
 
+UNORDERED = {"chien": ("cards",), "ecart": ("cards", "trumps_shown"), "poignee": ("shown",)}
+"""The card lists of an operation that are sets: the chien turned up, the écart, a poignée's trumps."""
+
+
+def normalised(op: dict) -> dict:
+    """An operation compared without the order of the cards it holds as a set: the camera
+    commits the chien in the order it saw its cards, the deal lists them as dealt; the same six
+    cards are the same chien."""
+    keys = UNORDERED.get(op.get("op"), ())
+    return {k: sorted(v) if k in keys and isinstance(v, list) else v for k, v in op.items()}
+
+
 class TarotDemo(ScriptedDemo):
     """One French tarot deal played on the simulated table: the chien shown
     and every card played are seen by the camera, the rest is entered."""
@@ -63,6 +75,9 @@ class TarotDemo(ScriptedDemo):
     def new_session(self, log: DealLog) -> GameSession:
         return GameSession.resume_or_start(log, self.rules(), self.names, {}, label=self.label,
                                            first_setup=self.first_setup(self.truth.dealer))
+
+    def same(self, done: dict, truth: dict) -> bool:
+        return normalised(done) == normalised(truth)
 
     def decision_for(self, op: dict) -> tuple:
         return decision_for(op)
