@@ -8,6 +8,7 @@ frames; --out errors are one line."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -86,12 +87,14 @@ def test_after_a_resume_the_counts_are_the_whole_deal(tmp_path, monkeypatch):
     # a card lost now and then, so that all three ways are counted on both sides of the stop
     Witness(monkeypatch, lose_every=5)
     whole = tmp_path / "whole"
+    start = time.monotonic()
     full = run_demo(DemoSettings(seed=3, out=whole, **QUICK), report=lambda t: None)
+    took = time.monotonic() - start
     monkeypatch.undo()
     witness = Witness(monkeypatch, lose_every=5)
     part = tmp_path / "part"
-    with pytest.raises(TarotmateError, match="ran out of time"):
-        run_demo(DemoSettings(seed=3, out=part, max_seconds=4, **QUICK), report=lambda t: None)
+    with pytest.raises(TarotmateError, match="ran out of time"):  # stopped about half-way, whatever the machine
+        run_demo(DemoSettings(seed=3, out=part, max_seconds=took / 2, **QUICK), report=lambda t: None)
     assert (part / STATS_NAME).exists()
     stopped = witness.count(part)
     resumed = run_demo(DemoSettings(seed=3, out=part, **QUICK), report=lambda t: None)
