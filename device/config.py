@@ -596,7 +596,7 @@ def load_config(path: str | os.PathLike[str] | None) -> Config:
         return Config()
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8")  # as written: a lone carriage return is no line break in TOML
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such configuration file") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine import bounded_json
@@ -297,6 +297,7 @@ def test_config_check_writes_back_control_characters_as_toml_escapes(tmp_path):
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.binary(max_size=200))
+@example(raw=b"\r")  # a lone carriage return: no line break in TOML, refused as such
 def test_any_bytes_as_a_configuration_file(tmp_path, raw):
     from device.config import Config, ConfigError, load_config
 

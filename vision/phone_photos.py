@@ -124,7 +124,20 @@ def _lying_quad(rng: np.random.Generator, w: int, h: int, aspect: float) -> np.n
     s = 1 - slant * (1 - t)
     quad[:, 0] = centre[0] + (quad[:, 0] - centre[0]) * s
     quad[:, 1] = y0 + (quad[:, 1] - y0) * rng.uniform(0.75, 1.0)  # foreshortened along the view
-    return quad.astype(np.float32)
+    return _inside(quad, w, h).astype(np.float32)
+
+
+def _inside(quad: np.ndarray, w: int, h: int, margin: float = 0.02) -> np.ndarray:
+    """``quad`` shrunk about its centre and moved as little as needed to lie in the frame, a
+    ``margin`` (fraction of the frame) from its edges: a photo of a card shows all of it."""
+    lo = np.array([w, h], np.float64) * margin
+    hi = np.array([w, h], np.float64) * (1 - margin)
+    centre = quad.mean(axis=0)
+    span = quad.max(axis=0) - quad.min(axis=0)
+    scale = min(1.0, float(np.min((hi - lo) / np.maximum(span, 1e-6))))
+    quad = centre + (quad - centre) * scale
+    shift = np.maximum(lo - quad.min(axis=0), 0) - np.maximum(quad.max(axis=0) - hi, 0)
+    return quad + shift
 
 
 def _standing_quad(rng: np.random.Generator, w: int, h: int, aspect: float) -> tuple[np.ndarray, float]:
@@ -145,7 +158,8 @@ def _standing_quad(rng: np.random.Generator, w: int, h: int, aspect: float) -> t
         [cx + width / 2, foot],
         [cx - width / 2, foot],
     ], np.float32)
-    return quad, float(foot - rng.uniform(0.0, 0.04) * h)
+    quad = _inside(quad.astype(np.float64), w, h).astype(np.float32)
+    return quad, float(quad[2:, 1].max() - rng.uniform(0.0, 0.04) * h)
 
 
 def _warm_light(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
