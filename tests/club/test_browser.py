@@ -184,11 +184,12 @@ def test_the_director_pairs_a_table_in_the_browser(browser, live_club, store):
     wait_until(browser, "return location.pathname === '/director'")
     browser.find_element("id", "pair-code").send_keys(code)
     browser.find_element("id", "pair-code").submit()
-    wait_until(browser, "return !!document.getElementById('message')")
+    wait_until(browser, "const m = document.getElementById('message'); return !!m && m.textContent.includes('Paired')")
     assert "Paired Terrace as table 1" in browser.find_element("id", "message").text
     assert store.collect_pairing(request)["status"] == "paired"
     browser.find_element("id", "player-name").send_keys("Jeanne")
     browser.find_element("id", "player-name").submit()
-    wait_until(browser, "return !!document.getElementById('message')")
+    # the page before had a message too (the pairing's): wait for the new page's
+    wait_until(browser, "const m = document.getElementById('message'); return !!m && m.textContent.includes('Jeanne')")
     assert [p["name"] for p in store.players()] == ["Jeanne"]
     screenshot(browser, "club-director.png")
