@@ -207,27 +207,26 @@ def make_phone_photo(rng: np.random.Generator, face: synth.Face, size: tuple[int
         raise ValueError(f"unknown pose {pose!r} (one of {', '.join(POSES)})")
     aspect = face.bgr.shape[0] / face.bgr.shape[1]
     canvas = synth.table_surface(rng, w, h, backgrounds_dir)
-    if pose == "standing":
+    standing = pose == "standing"
+    if standing:
         quad, desk = _standing_quad(rng, w, h, aspect)
         wall = np.asarray(_shade(rng, rng.integers(150, 245, 3)), np.float32)
         grad = np.linspace(rng.uniform(0.8, 1.0), rng.uniform(0.9, 1.1), int(desk), dtype=np.float32)[:, None, None]
         canvas[: int(desk)] = np.clip(wall * grad, 0, 255).astype(np.uint8)
-        card_mask = np.zeros((h, w), np.uint8)
-        cv2.fillConvexPoly(card_mask, quad.astype(np.int32), 255)
-        clear = cv2.dilate(card_mask, np.ones((25, 25), np.uint8)) > 0
+    else:
+        quad = _lying_quad(rng, w, h, aspect)
+    card_mask = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(card_mask, quad.astype(np.int32), 255)
+    clear = cv2.dilate(card_mask, np.ones((25, 25), np.uint8)) > 0
+    if standing:
         clear[: int(desk)] = True  # things lie on the desk, in front of the wall
-        clutter(rng, canvas, int(rng.integers(1, 5)), keep_clear=clear)
-        # its soft shadow on the wall behind, offset away from the lamp
+    clutter(rng, canvas, int(rng.integers(1, 5) if standing else rng.integers(2, 8)), keep_clear=clear)
+    if standing:  # its soft shadow on the wall behind, offset away from the lamp
         shadow = np.zeros((h, w), np.float32)
         offset = rng.uniform(-0.08, 0.08, 2) * [w, h * 0.3]
         cv2.fillConvexPoly(shadow, (quad + offset.astype(np.float32)).astype(np.int32), 1.0)
         shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, 0.02 * w))
         canvas = np.clip(canvas.astype(np.float32) * (1 - rng.uniform(0.2, 0.5) * shadow[..., None]), 0, 255).astype(np.uint8)
-    else:
-        quad = _lying_quad(rng, w, h, aspect)
-        card_mask = np.zeros((h, w), np.uint8)
-        cv2.fillConvexPoly(card_mask, quad.astype(np.int32), 255)
-        clutter(rng, canvas, int(rng.integers(2, 8)), keep_clear=cv2.dilate(card_mask, np.ones((25, 25), np.uint8)) > 0)
     synth.paste(canvas, face, quad, shade=rng.uniform(0.85, 1.05))
     if rng.random() < 0.3:  # out of focus a little (the phone focused on the clutter)
         canvas = cv2.GaussianBlur(canvas, (0, 0), rng.uniform(0.6, 1.8))
