@@ -78,6 +78,7 @@ import numpy as np
 from vision import votes as voting
 from vision.association import card_shape, match_nearest, split_rows
 from vision.change_outline import StillBackground, change_around, outline_from_change
+from vision.landings import TableAudit
 from vision.events import APPEARED, CLEARED, MOVED, REMOVED, UNCERTAIN, TableEvent, corners_list
 from vision.motion import changed_pixels, small_grey
 from vision.possible import PossibleCards
@@ -108,6 +109,8 @@ class StageTimes:
     outlined: int = 0  # crops cut from a new card's outline from the change (``outline``)
     dropped: int = 0  # votes dropped: a later view of the card looked different (``look_change``)
     waited: int = 0  # namings put off while the table around a new card had changed (``hand_clear``)
+    audits: int = 0  # still tables compared with the last one (``audit``)
+    unseen: int = 0  # cards laid unseen found by those audits, and asked
     motion: float = 0.0
     localisation: float = 0.0
     classification: float = 0.0
@@ -167,6 +170,11 @@ class Tracker:
         self._lost: list[Track] = []  # cards being named that were lost with votes in hand
         # the table as it last lay still (a new card's outline, what changed around it)
         self._background = StillBackground() if self.settings.outline or self.settings.hand_clear > 0 else None
+        # the table as it lay at the last audit, and the cards reported then (``audit``)
+        self._audit = TableAudit() if self.settings.audit else None
+        self._audit_due = True
+        self._audit_cards: dict[int, Quad] = {}
+        self._card_sides: tuple[float, float] | None = None  # the cards' size, kept once the table is swept
         # for diagnosis: called as ``trace(what, frame_index, track_ident, quad, data)`` for every
         # vote (``what`` = "vote", data: the rescored top cards, support), verdict ("verdict") and
         # naming put off while the table around a new card had changed ("around", ``hand_clear``)
@@ -261,6 +269,14 @@ class Tracker:
             self._background.update(frame.image, motion)
         moving = motion is None or int(np.count_nonzero(motion)) >= s.motion_pixels
         self._since_motion = 0 if moving else self._since_motion + 1
+        if self._audit is not None:
+            if moving:
+                self._audit_due = True
+            elif self._audit_due and self._since_motion >= s.audit_frames and not self._undecided():
+                self._audit_due = False
+                audited = self._audit_table(frame)
+                st.tracking += time.perf_counter() - t1
+                return audited
         if not (moving or self._since_motion <= s.quiet_frames or self._undecided()):
             return []
         quads = [np.asarray(q, np.float32).reshape(4, 2) for q in self.localiser(frame.image)]
@@ -684,6 +700,55 @@ class Tracker:
             None if quad is None else corners_list(quad), confidence, list(candidates),
             None if view is None else view.embedding, None if view is None else view.probs,
         )
+
+    # ------------------------------------------------------------ nothing vanishes
+
+    def _audit_table(self, frame: Frame) -> list[TableEvent]:
+        """The table settled with nothing in doubt: a card-shaped change since the last audit
+        that no card reported, moved or taken explains is a card laid unseen, asked now
+        (``uncertain``, the namer's candidates for it), before the next card is played."""
+        s = self.settings
+        still = s.still_tolerance * self._frame_size[0]
+        now = {t.ident: (t.rest_quad if t.rest_quad is not None else t.quad) for t in self._tracks if t.state == PRESENT}
+        explaining: list[Quad] = []
+        for ident, quad in now.items():
+            old = self._audit_cards.get(ident)
+            if old is None:
+                explaining.append(quad)
+            elif quad_distance(old, quad) > still:
+                explaining += [old, quad]
+        explaining += [q for ident, q in self._audit_cards.items() if ident not in now]
+        self.stats.audits += 1
+        self._card_sides = card_shape(self._tracks) or self._card_sides
+        regions = self._audit.audit(frame.image, self._zone_mask_small, explaining, self._card_sides)
+        events: list[TableEvent] = []
+        for region in regions:
+            zone = self._zone_of(region.quad)
+            if zone is None:
+                continue
+            t = Track(self._next_id, region.quad, zone, frame.index, anchor=region.quad)
+            possible = self._possible
+            if possible is not None:
+                possible = possible.with_cards(o.card for o in self._tracks if o.state == PRESENT and o.card)
+            crop = self.cropper(frame.image, region.quad)
+            self.stats.crops += 1
+            vote = voting.namer_votes(self.namer, [crop], possible, s.min_support)[0]
+            cands = voting.candidates([vote])
+            if self.trace is not None:
+                self.trace("audit", frame.index, t.ident, t.quad,
+                           {"top": vote.top, "area": round(region.area, 2), "aspect": round(region.aspect, 2),
+                            "fill": round(region.fill, 2)})
+            if not cands or cands[0][0] is None or self._second_view(t, cands):
+                continue  # not a card face (a hand, a sleeve), or a card already named seen again
+            self._next_id += 1
+            t.state, t.rest_quad = PRESENT, region.quad
+            self._tracks.append(t)
+            self._remember_look(t)
+            self.stats.unseen += 1
+            events.append(self._event(UNCERTAIN, frame, t, confidence=cands[0][1], candidates=cands, view=vote))
+        self._audit_cards = {t.ident: (t.rest_quad if t.rest_quad is not None else t.quad)
+                             for t in self._tracks if t.state == PRESENT}
+        return events
 
     # ------------------------------------------------------------ removals
 

@@ -50,6 +50,8 @@ class TrackerSettings:
     look_change: float = 0.0  # a new view this different (votes.look_distance) from earlier ones drops them (0: off)
     hand_clear: float = 0.0  # a new card is named once at most this much of the table around it changed (0: off)
     hand_wait: int = 30  # ... or once it has waited this many localisations for it (a nudged neighbour)
+    audit: bool = False  # once the table settles, a card-shaped change no event explains is asked (vision.landings)
+    audit_frames: int = 6  # ... that many frames after the last motion, with no card being decided
     view_spread: float = 0.0  # each view also named from its quad grown and shrunk by this, probabilities averaged (0: off)
 
 

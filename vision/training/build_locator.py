@@ -53,6 +53,7 @@ def parse_args(argv=None):
                    help="fraction of the training scenes that are phone photos of one card (vision.phone_photos; "
                         "the held-out scenes stay without, comparable over the run)")
     p.add_argument("--resume", action="store_true", help="continue the run of WORK/locator-run.pt (an older locator_full.pt: its weights, a new schedule)")
+    p.add_argument("--new-peak", action="store_true", help="with --resume: replace the run's peak learning rate by --lr")
     p.add_argument("--threshold", type=float, default=None, help="peak threshold to ship (default: the best held-out trade-off)")
     p.add_argument("--export-only", action="store_true", help="measure and export the last checkpoint, no training")
     p.add_argument("--quick", action="store_true")
@@ -198,6 +199,13 @@ def main(argv=None) -> int:
     if run is None:
         total = args.campaign_steps or args.steps or 4000
         run = RunState(Schedule(peak=args.lr, steps=total, warmup=min(150, total // 10 + 1)))
+    elif args.new_peak or (args.campaign_steps and args.campaign_steps != run.schedule.steps):
+        # the run re-planned: another peak, or another length (a longer one takes the rate back up its cosine); the step is kept
+        run.schedule = Schedule(peak=args.lr if args.new_peak else run.schedule.peak,
+                                steps=args.campaign_steps or run.schedule.steps, warmup=run.schedule.warmup,
+                                floor=run.schedule.floor)
+        log(f"the run's schedule is now a peak of {run.schedule.peak:g} decaying over {run.schedule.steps} steps "
+            f"(at step {run.step}: learning rate {run.schedule.lr(run.step):.2e})")
     run.sessions += 1
     opt = torch.optim.AdamW(net.parameters(), lr=run.schedule.lr(run.step), weight_decay=1e-4)
     if "optimiser" in tensors:
