@@ -17,6 +17,10 @@ gives each question and each wrong card one cause:
 * ``card never named, asked when ...``: no event for a card laid; the
   controller asked for it when the trick was swept (or the chien taken), or
   the player answered a question with a card still to come;
+* ``card laid unseen, asked once the table settled (audit)``: with
+  ``--set audit=true``, a card-shaped change no event explained, asked before
+  the next card (``a change of the table asked, no new card there``: the same
+  for a change that was no card laid);
 * ``a card missed before it``: a wrong card that is another card of the same
   trick (the card before it was missed, so it was taken for the missed card's
   seat's);
@@ -81,6 +85,20 @@ def scene_causes(scene: dict) -> Counter:
             cause = f"real card, unclear ({how}), best candidate {'right' if best == truth else 'wrong'}"
         causes["prompt", cause] += 1
         named.add(truth)
+    for row in scene["votes"]:
+        # a card-shaped change no event explained, asked once the table settled (``audit``)
+        if row["what"] != "audit" or not row.get("asked"):
+            continue
+        k = next((i for i, e in enumerate(asked) if e["frame"] == row["frame"] and i not in matched), None)
+        if k is None:
+            continue
+        matched.add(k)
+        if row.get("off", 0.0) > FALSE_QUAD or row.get("truth") in named:
+            cause = "a change of the table asked, no new card there (audit)"
+        else:
+            cause = "card laid unseen, asked once the table settled (audit)"
+        causes["prompt", cause] += 1
+        named.add(row.get("truth"))
     others = scene["prompts"] - len(matched)
     if others > 0:
         causes["prompt", f"card never named, asked when {'the chien was taken' if chien else 'the trick was swept'}"] += others

@@ -734,11 +734,12 @@ class Tracker:
             self.stats.crops += 1
             vote = voting.namer_votes(self.namer, [crop], possible, s.min_support)[0]
             cands = voting.candidates([vote])
+            asked = bool(cands) and cands[0][0] is not None and not self._second_view(t, cands)
             if self.trace is not None:
                 self.trace("audit", frame.index, t.ident, t.quad,
                            {"top": vote.top, "area": round(region.area, 2), "aspect": round(region.aspect, 2),
-                            "fill": round(region.fill, 2)})
-            if not cands or cands[0][0] is None or self._second_view(t, cands):
+                            "fill": round(region.fill, 2), "asked": asked})
+            if not asked:
                 continue  # not a card face (a hand, a sleeve), or a card already named seen again
             self._next_id += 1
             t.state, t.rest_quad = PRESENT, region.quad

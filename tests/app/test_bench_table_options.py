@@ -149,6 +149,23 @@ def test_the_causes_read_a_wrong_card_however_it_was_mended():
     assert found[("wrong", "a card missed before it: the next card taken for the missed card's seat's")] == 1
 
 
+def test_the_causes_tell_an_audit_question_about_a_card_from_one_about_no_card():
+    spec = importlib.util.spec_from_file_location("table_causes", ROOT / "benchmarks" / "table_causes.py")
+    causes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(causes)
+    asked = [{"type": "uncertain", "frame": 50, "candidates": [["C05", 0.6]]},
+             {"type": "uncertain", "frame": 90, "candidates": [["SQ", 0.4]]}]
+    scene = {"scene": "trick 2", "expected": [["appeared", 40, "middle", "C05"]], "events": asked, "prompts": 3,
+             "details": [], "votes": [
+                 {"what": "audit", "frame": 50, "track": 7, "asked": True, "truth": "C05", "off": 4.0},
+                 {"what": "audit", "frame": 90, "track": 8, "asked": True, "truth": "C05", "off": 3.0},  # asked again
+                 {"what": "audit", "frame": 90, "track": 9, "asked": False, "truth": "C05", "off": 80.0}]}
+    found = causes.scene_causes(scene)
+    assert found[("prompt", "card laid unseen, asked once the table settled (audit)")] == 1
+    assert found[("prompt", "a change of the table asked, no new card there (audit)")] == 1
+    assert found[("prompt", "card never named, asked when the trick was swept")] == 1  # the third question
+
+
 def test_a_candidate_folder_brings_its_card_locator_when_it_has_one(tmp_path):
     from device.demo.table import locator_in
     from vision.locator import CardLocator
