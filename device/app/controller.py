@@ -137,10 +137,20 @@ class Controller:
     prompts: int = 0  # questions asked (uncertain or missing cards)
     answered: list[tuple[Any, str]] = field(default_factory=list)  # (corners, code) of uncertain cards answered
     learner: Any = None  # device.app.deck_learning.TableLearner: the table learns its deck (None: it does not)
+    held: list[TableEvent] = field(default_factory=list)  # the camera's events after a card waiting to be confirmed
 
     # ------------------------------------------------------------ entry points
 
     def on_event(self, event: TableEvent) -> list[Notice]:
+        if self.held or any(p.reason == UNCERTAIN_CARD for p in self.pending):
+            # a card waits to be confirmed: what the camera saw after it waits too, in order (the
+            # next card played is the next seat's, not the unconfirmed card's)
+            self.held.append(event)
+            return self._remember([Notice(INFO, f"{event.type} in {event.zone} waits for the card to be confirmed",
+                                          card=event.card)])
+        return self._handle_event(event)
+
+    def _handle_event(self, event: TableEvent) -> list[Notice]:
         try:
             notices = self._on_event(event)
         except TarotmateError as exc:  # e.g. a card code the engine does not know
@@ -184,7 +194,16 @@ class Controller:
                 notices = [Notice(ALERT, f"decision {decision!r} is malformed ({exc.argument}: {exc.problem})")]
             except TarotmateError as exc:  # a bad card code, a finished deal...
                 notices = [Notice(ALERT, f"{kind}: {exc}")]
-        return self._remember(notices)
+        notices = self._remember(notices)
+        return notices + self._release_held()
+
+    def _release_held(self) -> list[Notice]:
+        """The events held behind a card to confirm, in order, once none waits (until one of
+        them asks again)."""
+        notices: list[Notice] = []
+        while self.held and not any(p.reason == UNCERTAIN_CARD for p in self.pending):
+            notices += self._handle_event(self.held.pop(0))
+        return notices
 
     def _remember(self, notices: list[Notice]) -> list[Notice]:
         self.history.extend(notices)
@@ -347,6 +366,7 @@ class Controller:
         session.start_new_game()
         self.reset_collections()
         self.pending.clear()
+        self.held.clear()
         return [Notice(APPLIED, "game over: " + ", ".join(f"{n} {t:g}" for n, t in zip(session.names, totals)))]
 
     def game_over_text(self) -> str:

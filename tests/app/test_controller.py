@@ -125,6 +125,34 @@ def test_uncertain_card_waits_for_confirmation_or_correction(log):
     assert notice.kind == APPLIED and notice.card == card and not controller.pending
 
 
+def test_the_cards_seen_while_a_card_waits_to_be_confirmed_wait_for_it(log):
+    """A player answers the question after the next card was laid: that card is still the next seat's."""
+    truth = random_deal(4, 8)
+    controller = tarot(log, truth)
+    first_play = next(i for i, op in enumerate(truth.operations) if op.to_dict()["op"] == "play")
+    play_through(controller, truth, stop_before=first_play)
+    trick = truth.tricks[0]
+    first, second, third = trick.cards[:3]
+    controller.on_event(TableEvent("uncertain", 5, 0.2, "middle", None, candidates=[(first, 0.4)]))
+    for card in (second, third):
+        notice = controller.on_event(seen(card))[-1]
+        assert notice.kind == INFO and "waits" in notice.text
+    assert controller.session.operations_count == first_play and len(controller.held) == 2
+    notices = controller.on_decision(("confirm_card", first))
+    applied = [(n.seat, n.card) for n in notices if n.kind == APPLIED]
+    leader = trick.leader
+    assert applied == [(leader, first), ((leader + 1) % 4, second), ((leader + 2) % 4, third)]
+    assert not controller.held and not controller.pending
+    # a held card that is unclear too asks in its turn, and what came after it waits again
+    fourth = trick.cards[3]
+    controller.on_event(TableEvent("uncertain", 9, 0.4, "middle", None, candidates=[(fourth, 0.4)]))
+    controller.on_event(TableEvent("cleared", 12, 0.5, "middle"))
+    assert [e.type for e in controller.held] == ["cleared"]
+    notices = controller.on_decision(("correct_card", fourth))
+    assert [(n.seat, n.card) for n in notices if n.kind == APPLIED] == [((leader + 3) % 4, fourth)]
+    assert not controller.held and controller.session.operations_count == first_play + 4
+
+
 def test_manual_card_entry_and_undo(log):
     truth = random_deal(4, 9)
     controller = tarot(log, truth)
