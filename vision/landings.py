@@ -40,6 +40,7 @@ class AuditSettings:
     fill: float = 0.6  # the changed pixels over its rectangle's area
     grow: float = 0.06  # explaining quads grown by this much of a card's short side (their quads are a few pixels off)
     thin: float = 0.2  # a change thinner than this many of a card's short side is no card (opened away)
+    wide: float = 0.8  # ... and in a region no card's shape, what is narrower than this (a forearm) is cut off
     keep_out: int = 3  # audits a changed region not like a card stays out of the reference (a hand lingering)
 
 
@@ -52,6 +53,11 @@ class Region:
     aspect: float
     fill: float
     card_like: bool
+
+
+def _disc(diameter: float) -> np.ndarray:
+    k = max(3, int(round(diameter)) | 1)
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
 
 
 def _mask_of(quads: Sequence[Quad], shape: tuple[int, int], scale: float, grow_px: float) -> np.ndarray:
@@ -163,8 +169,11 @@ class TableAudit:
         for region, pixels in regions_of(unexplained, card, scale, s):
             if region.card_like:
                 found.append(region)
-            else:
-                keep_out |= pixels
+                continue
+            keep_out |= pixels
+            # a card joined to a forearm lingering by it, or to a shadow: what of it is as wide as a card
+            core = cv2.morphologyEx(pixels.astype(np.uint8), cv2.MORPH_OPEN, _disc(s.wide * card[0] * scale)) > 0
+            found += [r for r, _ in regions_of(core, card, scale, s) if r.card_like]
         if keep_out.any():
             keep_out = cv2.dilate(keep_out.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
         hold = keep_out & (self._age < s.keep_out)
