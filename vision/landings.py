@@ -33,7 +33,7 @@ class AuditSettings:
 
     width: int = 320  # the frames compared are shrunk to this width
     smooth: int = 5  # Gaussian kernel both are smoothed with (the sensor's noise is no change)
-    min_change: float = 30.0  # grey levels (0-255, tones matched) that are a change, at least ...
+    min_change: float = 30.0  # grey levels (0-255, the light matched) that are a change, at least ...
     noise_times: float = 4.0  # ... and this many times the median change over the zones
     area: tuple[float, float] = (0.6, 1.7)  # the region's rectangle over a card's area
     aspect: tuple[float, float] = (1.25, 2.6)  # its long side over its short side
@@ -46,7 +46,7 @@ class AuditSettings:
 
 @dataclass(frozen=True)
 class Region:
-    """A changed region of the table: its rectangle (full-frame corners), how much it changed."""
+    """A changed region of the table: its rectangle (full-frame corners) and its shape against a card's."""
 
     quad: Quad
     area: float  # the rectangle's area over a card's
