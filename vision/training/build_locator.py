@@ -170,7 +170,7 @@ def main(argv=None) -> int:
     from vision.locator import LOCATOR_FILE, input_shape
     from vision.training.build_models import log, progress
     from vision.training.locator_model import LocatorNet, loss_fn
-    from vision.training.run_state import RunState, Schedule, StopRequest, load_checkpoint, save_checkpoint
+    from vision.training.run_state import RunState, Schedule, StopRequest, replanned, load_checkpoint, save_checkpoint
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -200,10 +200,7 @@ def main(argv=None) -> int:
         total = args.campaign_steps or args.steps or 4000
         run = RunState(Schedule(peak=args.lr, steps=total, warmup=min(150, total // 10 + 1)))
     elif args.new_peak or (args.campaign_steps and args.campaign_steps != run.schedule.steps):
-        # the run re-planned: another peak, or another length (a longer one takes the rate back up its cosine); the step is kept
-        run.schedule = Schedule(peak=args.lr if args.new_peak else run.schedule.peak,
-                                steps=args.campaign_steps or run.schedule.steps, warmup=run.schedule.warmup,
-                                floor=run.schedule.floor)
+        run.schedule = replanned(run.schedule, args.lr if args.new_peak else None, args.campaign_steps)
         log(f"the run's schedule is now a peak of {run.schedule.peak:g} decaying over {run.schedule.steps} steps "
             f"(at step {run.step}: learning rate {run.schedule.lr(run.step):.2e})")
     run.sessions += 1

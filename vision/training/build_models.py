@@ -204,7 +204,7 @@ def main(argv=None) -> int:
 
     from vision.training.data import LABELS, Recipe, make_batch, training_decks
     from vision.training.model import CardNet, imagenet_checkpoint, load_imagenet_weights
-    from vision.training.run_state import RunState, Schedule, StopRequest, load_checkpoint, save_checkpoint
+    from vision.training.run_state import RunState, Schedule, StopRequest, replanned, load_checkpoint, save_checkpoint
     from vision.training.shards import ShardFeed
 
     start = time.time()
@@ -260,10 +260,7 @@ def main(argv=None) -> int:
         total = args.campaign_steps or args.epochs * args.steps
         run = RunState(Schedule(peak=args.lr, steps=total, warmup=min(300, total // 10 + 1)), next_seed=args.seed * 10_000_000)
     elif args.new_peak or (args.campaign_steps and args.campaign_steps != run.schedule.steps):
-        # the run re-planned: another peak, or another length (a shorter one anneals sooner); the step is kept
-        run.schedule = Schedule(peak=args.lr if args.new_peak else run.schedule.peak,
-                                steps=args.campaign_steps or run.schedule.steps, warmup=run.schedule.warmup,
-                                floor=run.schedule.floor)
+        run.schedule = replanned(run.schedule, args.lr if args.new_peak else None, args.campaign_steps)
         log(f"the run's schedule is now a peak of {run.schedule.peak:g} decaying over {run.schedule.steps} steps "
             f"(at step {run.step}: learning rate {run.schedule.lr(run.step):.2e})")
     run.sessions += 1

@@ -36,6 +36,13 @@ class Schedule:
         return self.peak * warm * cosine
 
 
+def replanned(schedule: "Schedule", peak: float | None, steps: int | None) -> "Schedule":
+    """``schedule`` re-planned on resume: another peak, or another length (a shorter one anneals
+    sooner, a longer one takes the rate back up its cosine); the run keeps its step."""
+    return Schedule(peak=peak if peak is not None else schedule.peak, steps=steps or schedule.steps,
+                    warmup=schedule.warmup, floor=schedule.floor)
+
+
 @dataclass
 class RunState:
     """What a resumed run needs besides the tensors."""
