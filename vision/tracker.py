@@ -538,9 +538,7 @@ class Tracker:
                            for c, qs in zip(crops, spread) for k, sq in enumerate(qs)]
             namer = voting.SpreadViews(namer, len(spread[0]) if spread else 1)
         self.stats.crops += len(named_crops)
-        possible = self._possible
-        if possible is not None:  # the cards lying on the table stay possible (they may be moved)
-            possible = possible.with_cards(t.card for t in self._tracks if t.state == PRESENT and t.card)
+        possible = self._possible_now()
         for t, crop, vote in zip(tracks, crops, voting.namer_votes(namer, named_crops, possible, s.min_support)):
             dropped = 0
             if s.look_change > 0 and t.state == NEW:
@@ -703,13 +701,23 @@ class Tracker:
 
     # ------------------------------------------------------------ nothing vanishes
 
+    def _possible_now(self) -> PossibleCards | None:
+        """The possible cards, with the cards lying on the table (they may be moved)."""
+        if self._possible is None:
+            return None
+        return self._possible.with_cards(t.card for t in self._tracks if t.state == PRESENT and t.card)
+
+    def _present_quads(self) -> dict[int, Quad]:
+        """Each reported card's quad where it was reported (or last nudged)."""
+        return {t.ident: (t.rest_quad if t.rest_quad is not None else t.quad) for t in self._tracks if t.state == PRESENT}
+
     def _audit_table(self, frame: Frame) -> list[TableEvent]:
         """The table settled with nothing in doubt: a card-shaped change since the last audit
         that no card reported, moved or taken explains is a card laid unseen, asked now
         (``uncertain``, the namer's candidates for it), before the next card is played."""
         s = self.settings
         still = s.still_tolerance * self._frame_size[0]
-        now = {t.ident: (t.rest_quad if t.rest_quad is not None else t.quad) for t in self._tracks if t.state == PRESENT}
+        now = self._present_quads()
         explaining: list[Quad] = []
         for ident, quad in now.items():
             old = self._audit_cards.get(ident)
@@ -722,14 +730,12 @@ class Tracker:
         self._card_sides = card_shape(self._tracks) or self._card_sides
         regions = self._audit.audit(frame.image, self._zone_mask_small, explaining, self._card_sides)
         events: list[TableEvent] = []
+        possible = self._possible_now()  # the cards asked here are unnamed: it holds for them all
         for region in regions:
             zone = self._zone_of(region.quad)
             if zone is None:
                 continue
             t = Track(self._next_id, region.quad, zone, frame.index, anchor=region.quad)
-            possible = self._possible
-            if possible is not None:
-                possible = possible.with_cards(o.card for o in self._tracks if o.state == PRESENT and o.card)
             crop = self.cropper(frame.image, region.quad)
             self.stats.crops += 1
             vote = voting.namer_votes(self.namer, [crop], possible, s.min_support)[0]
@@ -747,8 +753,7 @@ class Tracker:
             self._remember_look(t)
             self.stats.unseen += 1
             events.append(self._event(UNCERTAIN, frame, t, confidence=cands[0][1], candidates=cands, view=vote))
-        self._audit_cards = {t.ident: (t.rest_quad if t.rest_quad is not None else t.quad)
-                             for t in self._tracks if t.state == PRESENT}
+        self._audit_cards = self._present_quads()
         return events
 
     # ------------------------------------------------------------ removals
