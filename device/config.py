@@ -48,6 +48,7 @@ class GameConfig:
     options: dict[str, Any] = field(default_factory=dict)
     dealer: int = 0
     target: int | None = None
+    played_in_front: bool = True  # a trick's card lies on its player's side of the middle
 
     def seat_names(self) -> list[str]:
         """The display name of every seat: the configured ones, then "Seat N"."""
@@ -460,6 +461,10 @@ SCHEMA: tuple[Section, ...] = (
         Key("target", positive_or_none(),
             "The total that ends the game (French tarot: like options.game_target, e.g.\n"
             "Michelsen's 1000; Trivium: the match target); \"none\": play on until ended."),
+        Key("played_in_front", boolean(),
+            "French tarot: players lay their trick card on their own side of the middle. A card\n"
+            "on the side of a player still to play, while another is to play, asks for the card\n"
+            "of the player to play (the camera missed it). false: cards go by turn order only."),
     ), _finish_game),
     Section("ui", UiConfig, (
         Key("language", choice(LANGUAGES), 'Language of the screens: "en", "fr" or "es".'),

@@ -42,6 +42,10 @@ class TableEvent:
       model's own probabilities of that view (its labels' order, before the
       rules rescored them: what the memory calibrates itself on); not part of
       :meth:`to_dict` nor of equality.
+    * ``toward``: for card events with corners, the seat (1-based, as the zone file numbers
+      them) on whose side of its zone the card lies, when one is clear
+      (:meth:`vision.zones.Zones.seat_toward`: players lay a trick's card in front of
+      themselves); ``None`` otherwise. Not part of :meth:`to_dict` nor of equality.
     """
 
     type: str
@@ -54,6 +58,7 @@ class TableEvent:
     candidates: list[tuple[str | None, float]] = field(default_factory=list)
     view: Any = field(default=None, compare=False, repr=False)
     view_probs: Any = field(default=None, compare=False, repr=False)
+    toward: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.type not in EVENT_TYPES:

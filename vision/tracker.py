@@ -693,10 +693,13 @@ class Tracker:
     def _event(self, kind, frame: Frame, t: Track, *, card=None, confidence=None, candidates=(), corners="quad",
                view: voting.Vote | None = None) -> TableEvent:
         quad = t.quad if corners == "quad" else None
+        toward = None
+        if quad is not None and t.zone is not None and self._frame_size is not None:
+            toward = self.zones.seat_toward(quad, t.zone, *self._frame_size)
         return TableEvent(
             kind, frame.index, float(frame.timestamp), t.zone, card,
             None if quad is None else corners_list(quad), confidence, list(candidates),
-            None if view is None else view.embedding, None if view is None else view.probs,
+            None if view is None else view.embedding, None if view is None else view.probs, toward=toward,
         )
 
     # ------------------------------------------------------------ nothing vanishes

@@ -30,6 +30,8 @@ import numpy as np
 from engine.errors import TarotmateError
 
 MIDDLE = "middle"
+SIDE_MIN_OFFSET = 0.15  # a card this close to the middle's centre (in its own lengths) lies on nobody's side
+SIDE_MARGIN_DEG = 25.0  # how much nearer one seat's direction must be than the next one's
 _ZONE_KEYS = {"name", "rect", "polygon", "seat"}
 
 
@@ -113,6 +115,38 @@ class Zones:
                 return z
         return None
 
+    def seat_toward(self, corners: Sequence[Sequence[float]], zone: str, width: int, height: int, *,
+                    min_offset: float = SIDE_MIN_OFFSET, margin_deg: float = SIDE_MARGIN_DEG) -> int | None:
+        """The seat (1-based) on whose side of zone ``zone`` a card lies: players lay a trick's
+        card in front of themselves, so the card's centre lies off the middle's centre towards its
+        player. The seat zone whose direction from the zone's centre is nearest the card's, when it
+        is nearer by ``margin_deg`` degrees than the next one; ``None`` when the card lies within
+        ``min_offset`` of its own length from the centre, in a seat's own zone, in an unknown zone,
+        or between two seats. ``corners``: the card's four pixel corners in a ``width`` x
+        ``height`` image."""
+        try:
+            home = self[zone]
+        except KeyError:
+            return None
+        seats = [z for z in self.zones if z.seat is not None and z.name != zone]
+        if home.seat is not None or len(seats) < 2:
+            return None
+        quad = np.asarray(corners, np.float64).reshape(4, 2)
+        length = max(np.linalg.norm(quad[1] - quad[2]), np.linalg.norm(quad[0] - quad[1]))
+        centre = polygon_centroid(home.pixel_polygon(width, height))
+        offset = quad.mean(0) - centre
+        if not length > 0 or np.linalg.norm(offset) < min_offset * length:
+            return None
+        card_angle = np.arctan2(offset[1], offset[0])
+        gaps = []
+        for z in seats:
+            d = polygon_centroid(z.pixel_polygon(width, height)) - centre
+            gap = abs((np.arctan2(d[1], d[0]) - card_angle + np.pi) % (2 * np.pi) - np.pi)
+            gaps.append((float(np.degrees(gap)), z.seat))
+        gaps.sort()
+        (best, seat), (second, _) = gaps[0], gaps[1]
+        return int(seat) if second - best >= margin_deg else None
+
     def mask(self, width: int, height: int) -> np.ndarray:
         """A uint8 mask (255 inside any zone) of a width x height image."""
         import cv2
@@ -193,6 +227,18 @@ def _parse_zone(raw: Any, i: int) -> Zone:
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or seat < 1):
         raise ZoneFileError(f"{where}: 'seat' must be a whole number from 1, got {seat!r}")
     return Zone(name, polygon, seat)
+
+
+def polygon_centroid(points: np.ndarray) -> np.ndarray:
+    """The centre of mass of a polygon's area, (2,) float64 (its vertices' mean when it has none)."""
+    pts = np.asarray(points, np.float64)
+    x, y = pts[:, 0], pts[:, 1]
+    xn, yn = np.roll(x, -1), np.roll(y, -1)
+    cross = x * yn - xn * y
+    area = cross.sum() / 2
+    if abs(area) < 1e-9:
+        return pts.mean(0)
+    return np.array([((x + xn) * cross).sum(), ((y + yn) * cross).sum()]) / (6 * area)
 
 
 def _area(points: Sequence[tuple[float, float]]) -> float:

@@ -78,6 +78,8 @@ class Notice:
 
 UNCERTAIN_CARD = "uncertain"
 MISSING_CARD = "missing"
+SKIPPED_CARD = "skipped"  # a card seen on a later player's side before the card of the player to play
+HOLDING = (UNCERTAIN_CARD, SKIPPED_CARD)  # questions the camera's later events wait behind
 
 
 @dataclass
@@ -138,11 +140,13 @@ class Controller:
     answered: list[tuple[Any, str]] = field(default_factory=list)  # (corners, code) of uncertain cards answered
     learner: Any = None  # device.app.deck_learning.TableLearner: the table learns its deck (None: it does not)
     held: list[TableEvent] = field(default_factory=list)  # the camera's events after a card waiting to be confirmed
+    seat_sides: bool = True  # a trick's card lies on its player's side of the middle (TableEvent.toward)
+    unchecked: TableEvent | None = field(default=None, repr=False)  # taken as seen (its question was dismissed)
 
     # ------------------------------------------------------------ entry points
 
     def on_event(self, event: TableEvent) -> list[Notice]:
-        if self.held or any(p.reason == UNCERTAIN_CARD for p in self.pending):
+        if self.held or self._holding():
             # a card waits to be confirmed: what the camera saw after it waits too, in order (the
             # next card played is the next seat's, not the unconfirmed card's)
             self.held.append(event)
@@ -150,7 +154,13 @@ class Controller:
                                           card=event.card)])
         return self._handle_event(event)
 
+    def _holding(self) -> bool:
+        return any(p.reason in HOLDING for p in self.pending)
+
     def _handle_event(self, event: TableEvent) -> list[Notice]:
+        early = self.seen_before_its_turn(event) if self.seat_sides and event is not self.unchecked else None
+        if early is not None:
+            return self._remember(early)
         try:
             notices = self._on_event(event)
         except TarotmateError as exc:  # e.g. a card code the engine does not know
@@ -201,7 +211,7 @@ class Controller:
         """The events held behind a card to confirm, in order, once none waits (until one of
         them asks again)."""
         notices: list[Notice] = []
-        while self.held and not any(p.reason == UNCERTAIN_CARD for p in self.pending):
+        while self.held and not self._holding():
             notices += self._handle_event(self.held.pop(0))
         return notices
 
@@ -237,10 +247,23 @@ class Controller:
         best = pending.best or "?"
         return [Notice(CONFIRM, f"confirm the card in {event.zone}: {best}?", card=pending.best)]
 
-    def ask_missing(self, zone: str, seat: int | None, what: str) -> list[Notice]:
+    def seen_before_its_turn(self, event: TableEvent) -> list[Notice] | None:
+        """A card lying on a later player's side while another is to play (``event.toward``):
+        the game asks for the card of the player to play and holds ``event`` until it is
+        answered; ``None``: the event is taken as it comes. Games without turns in one zone
+        take every event as it comes."""
+        return None
+
+    def ask_skipped(self, event: TableEvent, zone: str, seat: int, what: str) -> list[Notice]:
+        """``event``'s card came before the card of ``seat``: ask for that card, and take
+        ``event`` (and what the camera sees after it) once it is answered."""
+        self.held.insert(0, event)
+        return self.ask_missing(zone, seat, what, SKIPPED_CARD)
+
+    def ask_missing(self, zone: str, seat: int | None, what: str, reason: str = MISSING_CARD) -> list[Notice]:
         """A card the table should have shown and did not: ask the player which it was."""
         possible = self.possible_cards() if self.rules_help else None
-        pending = PendingCard(zone, [], None, self.question_cards(possible, []), seat, MISSING_CARD,
+        pending = PendingCard(zone, [], None, self.question_cards(possible, []), seat, reason,
                               self.session.operations_count)
         self.pending.append(pending)
         self.prompts += 1
@@ -325,7 +348,9 @@ class Controller:
     @decides("reject_card")
     def _decide_reject_card(self, *_: Any) -> list[Notice]:
         if self.pending:
-            self.pending.pop(0)
+            pending = self.pending.pop(0)
+            if pending.reason == SKIPPED_CARD and self.held:
+                self.unchecked = self.held[0]  # no card was skipped: the card it waited behind comes as seen
         return [Notice(INFO, "not a card: ignored")]
 
     @decides("cancel")

@@ -226,6 +226,7 @@ def start_game(config, store, rules, outputs: Outputs, tracker, report: Callable
         if session.replayed:
             report(f"resumed deal {session.deal.number}: {session.replayed} operations replayed from {log.path}")
         app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
+        app.controller.seat_sides = config.game.played_in_front
         if config.camera.learn_deck and tracker is not None:
             from device.app.deck_learning import attach
 

@@ -117,6 +117,27 @@ class TarotController(Controller):
             return [Notice(INFO, f"{code} seen after the end of the deal: ignored", card=code)]
         return [Notice(ALERT, f"{code} seen before the cards are played: not expected now", card=code)]
 
+    def seen_before_its_turn(self, event) -> list[Notice] | None:
+        """A card in the middle on the side of a player still to play in this trick, while
+        another is to play: the card of the player to play was most likely missed (taking this
+        one for it would put two wrong cards in the score). Ask for it; this card waits."""
+        from vision.events import APPEARED, UNCERTAIN
+
+        deal = self.deal
+        if event.toward is None or event.zone != MIDDLE or event.type not in (APPEARED, UNCERTAIN) \
+                or deal.phase is not Phase.PLAY or self.poignee_shown is not None or self.session.deal_over:
+            return None
+        if event.card is not None and (event.card in deal.current_trick.cards or event.card in deal.played):
+            return None
+        seat, expected = event.toward - 1, deal.to_play
+        later = [(expected + k) % deal.players for k in range(1, deal.players - len(deal.current_trick.cards))]
+        if seat not in later:
+            return None
+        what = event.card or "a card"
+        return self.ask_skipped(event, MIDDLE, expected,
+                                f"{what} lies before {self._name(seat)}, and no card of {self._name(expected)} "
+                                f"was seen: which card did {self._name(expected)} play?")
+
     def _chien_card(self, code: str) -> list[Notice]:
         from engine.tarot import RevealChien
 
