@@ -21,6 +21,9 @@ gives each question and each wrong card one cause:
   ``--set audit=true``, a card-shaped change no event explained, asked before
   the next card (``a change of the table asked, no new card there``: the same
   for a change that was no card laid);
+* ``a card on a later player's side``: a question for the card of the
+  player to play, asked because the next card lay on a later player's side
+  (``game.played_in_front``);
 * ``a card missed before it``: a wrong card that is another card of the same
   trick (the card before it was missed, so it was taken for the missed card's
   seat's);
@@ -99,7 +102,10 @@ def scene_causes(scene: dict) -> Counter:
             cause = "card laid unseen, asked once the table settled (audit)"
         causes["prompt", cause] += 1
         named.add(row.get("truth"))
-    others = scene["prompts"] - len(matched)
+    skipped = scene.get("asked", []).count("skipped")
+    if skipped:
+        causes["prompt", "a card on a later player's side: the card of the player to play asked first"] += skipped
+    others = scene["prompts"] - len(matched) - skipped
     if others > 0:
         causes["prompt", f"card never named, asked when {'the chien was taken' if chien else 'the trick was swept'}"] += others
     for line in scene["details"]:

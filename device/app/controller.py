@@ -137,6 +137,7 @@ class Controller:
     history: list[Notice] = field(default_factory=list)
     rules_help: bool = True  # whether the rules narrow the camera's and the questions' cards
     prompts: int = 0  # questions asked (uncertain or missing cards)
+    asked: list[str] = field(default_factory=list)  # each question's reason, in order (len == prompts)
     answered: list[tuple[Any, str]] = field(default_factory=list)  # (corners, code) of uncertain cards answered
     learner: Any = None  # device.app.deck_learning.TableLearner: the table learns its deck (None: it does not)
     held: list[TableEvent] = field(default_factory=list)  # the camera's events after a card waiting to be confirmed
@@ -244,6 +245,7 @@ class Controller:
                               view=event.view, view_probs=event.view_probs)
         self.pending.append(pending)
         self.prompts += 1
+        self.asked.append(UNCERTAIN_CARD)
         best = pending.best or "?"
         return [Notice(CONFIRM, f"confirm the card in {event.zone}: {best}?", card=pending.best)]
 
@@ -267,6 +269,7 @@ class Controller:
                               self.session.operations_count)
         self.pending.append(pending)
         self.prompts += 1
+        self.asked.append(reason)
         return [Notice(CONFIRM, what, seat=seat)]
 
     @staticmethod

@@ -405,7 +405,8 @@ class ScriptedDemo:
             trace.write(s.trace, {
                 "seed": s.seed, "players": s.players, "conditions": getattr(s, "conditions", "easy"), "helped": helped,
                 "scene": what, "events": [{**e.to_dict(), "toward": e.toward} for e in seen_events],
-                "prompts": controller.prompts - prompts, "wrong": self.stats.wrong - counts[0],
+                "prompts": controller.prompts - prompts, "asked": controller.asked[prompts:],
+                "wrong": self.stats.wrong - counts[0],
                 "confirmed": self.stats.confirmed - counts[1], "by_hand": self.stats.entered_by_hand - counts[2],
                 "details": self.stats.details[counts[3]:]})
         app.tick += 1

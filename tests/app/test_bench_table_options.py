@@ -181,3 +181,14 @@ def test_a_candidate_folder_brings_its_card_locator_when_it_has_one(tmp_path):
     assert isinstance(found, CardLocator)
     frame = np.zeros((360, 640, 3), np.uint8)
     assert isinstance(found(frame), list)  # a card finder: frame -> quads
+
+
+def test_the_causes_tell_a_question_asked_for_a_card_skipped_from_one_at_the_sweep():
+    spec = importlib.util.spec_from_file_location("table_causes", ROOT / "benchmarks" / "table_causes.py")
+    causes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(causes)
+    scene = {"scene": "trick 3", "expected": [["appeared", 40, "middle", "C05"]], "events": [], "votes": [],
+             "prompts": 3, "asked": ["skipped", "missing", "skipped"], "details": []}
+    found = causes.scene_causes(scene)
+    assert found[("prompt", "a card on a later player's side: the card of the player to play asked first")] == 2
+    assert found[("prompt", "card never named, asked when the trick was swept")] == 1

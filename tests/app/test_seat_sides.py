@@ -43,6 +43,7 @@ def test_a_card_on_a_later_players_side_asks_for_the_missed_card_first(at_first_
     assert notices[-1].kind == CONFIRM and NAMES[leader] in notices[-1].text and second in notices[-1].text
     assert controller.session.operations_count == start
     assert controller.pending[0].reason == SKIPPED_CARD and controller.pending[0].seat == leader
+    assert controller.asked[-1] == SKIPPED_CARD and len(controller.asked) == controller.prompts
     assert first in controller.pending[0].possible
     # what the camera sees meanwhile waits too
     assert "waits" in controller.on_event(laid(third, (leader + 2) % 4))[-1].text
