@@ -68,7 +68,7 @@ def tracker_overrides(pairs: list[str]) -> dict:
         raise SystemExit(f"bench_table: --set {exc}") from None
 
 
-def demo_overrides(models: str | None, tracker: dict | None) -> dict:
+def demo_overrides(models: str | None, tracker: dict | None, follow: float | None = None) -> dict:
     """DemoSettings fields for another card model and other tracker settings (none: the shipped ones;
     the settings change the tracker's own for that model, its bars included)."""
     out = {}
@@ -76,11 +76,13 @@ def demo_overrides(models: str | None, tracker: dict | None) -> dict:
         out["models"] = Path(models)
     if tracker:
         out["tracker"] = dict(tracker)
+    if follow is not None:
+        out["follow_weight"] = float(follow)
     return out
 
 
 def play(seed: int, players: int, conditions: str, helped: bool, fast: bool, trace: str | None = None,
-         models: str | None = None, tracker: dict | None = None) -> dict:
+         models: str | None = None, tracker: dict | None = None, follow: float | None = None) -> dict:
     """One demo deal; its summary figures and latencies."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
@@ -94,7 +96,7 @@ def play(seed: int, players: int, conditions: str, helped: bool, fast: bool, tra
                                 display="none", fresh=True, conditions=conditions, rules_help=helped,
                                 trace=None if trace is None else
                                 Path(trace) / f"{seed}-{players}p-{conditions}-{'help' if helped else 'none'}.jsonl",
-                                **demo_overrides(models, tracker))
+                                **demo_overrides(models, tracker, follow))
         started = time.perf_counter()
         result = run_demo(settings, report=lambda text: None)
         stats = result["stats"]
@@ -214,7 +216,13 @@ def main() -> int:
                         "the table before it ships")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="a tracker setting for this measurement (vision/tracker_settings.py), e.g. commit_bar=0.99")
+    parser.add_argument("--follow-weight", type=float, default=None, metavar="W",
+                        help="the prior of a card that does not follow the trick, for each void it needs that the "
+                             "plays have not proven (device/games/french_tarot/controller.py: follow_prior; "
+                             "default: the game's, 1)")
     args = parser.parse_args()
+    if args.follow_weight is not None and not 0 < args.follow_weight <= 1:
+        raise SystemExit(f"bench_table: --follow-weight {args.follow_weight}: a weight in (0, 1]")
     tracker = tracker_overrides(args.set)
     if args.models_dir and not (Path(args.models_dir) / "cards.onnx").is_file():
         raise SystemExit(f"bench_table: --models-dir {args.models_dir}: no cards.onnx there")
@@ -237,7 +245,7 @@ def main() -> int:
         for old in Path(args.trace).glob("*.jsonl"):
             old.unlink()
     helps = {"help": (True,), "none": (False,), None: (True, False)}[args.only]
-    jobs = [(seed, players, cond, helped, not args.full_size, args.trace, args.models_dir, tracker)
+    jobs = [(seed, players, cond, helped, not args.full_size, args.trace, args.models_dir, tracker, args.follow_weight)
             for seed, players, cond in plan(args.deals, args.seed) for helped in helps]
     print(f"Tarotmate table benchmark: {args.deals} French tarot deals (3/4/5 players, easy and hard tables), "
           f"each with and without the rules' help; {'1280x720' if args.full_size else '960x540 --fast'} frames, "

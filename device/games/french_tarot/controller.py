@@ -31,7 +31,36 @@ from engine.tarot.state import Phase
 from vision.possible import PossibleCards
 
 UNLIKELY = 0.05  # the weight of a card the seat's plays proved it does not hold
+FOLLOW_WEIGHT = 1.0  # the prior of a card that does not follow the trick (1: as likely as one that does)
 IMPOSSIBLE_RULES = ("card_seen", "not_in_hand", "phase", "turn")
+
+
+def suit_of(code: str) -> str | None:
+    """``"T"`` for a trump, the suit letter of a plain card, ``None`` for the Excuse."""
+    return None if code == "EX" else code[0]
+
+
+def led_suit(trick_cards) -> str | None:
+    """The suit a trick's next card must follow: its first card's other than the Excuse
+    (``None`` while no such card is down)."""
+    return next((suit_of(c) for c in trick_cards if c != "EX"), None)
+
+
+def follow_prior(code: str, led: str | None, absent, weight: float) -> float:
+    """The prior of ``code`` as the next card of a trick led in ``led``: a card of the led suit,
+    the Excuse, or any card while nothing is led, 1; otherwise ``weight`` for each void the card
+    needs that the seat's plays have not proven (``absent``: the cards it is proven not to hold):
+    a trump on a plain suit needs that suit void, another plain card the trumps void too."""
+    suit = suit_of(code)
+    if led is None or suit is None or suit == led:
+        return 1.0
+    void = {s for s in {suit_of(c) for c in absent} if s is not None}
+    needs = [led] if (suit == "T" or led == "T") else [led, "T"]
+    prior = 1.0
+    for s in needs:
+        if s not in void:
+            prior *= weight
+    return prior
 
 
 class TarotController(Controller):
@@ -39,6 +68,9 @@ class TarotController(Controller):
 
     def __init__(self, session: GameSession):
         super().__init__(session)
+        # a card that does not follow the trick needs a void: its weight among the possible cards
+        # (follow_prior), each void it needs unproven (1: the rules' help without it)
+        self.follow_weight: float = FOLLOW_WEIGHT
         self.chien_seen: list[str] = []
         # a poignée announced from the menu: (seat, level, trumps needed, trumps seen)
         self.poignee_shown: tuple[int, str, int, list[str]] | None = None
@@ -83,6 +115,10 @@ class TarotController(Controller):
                 continue
             # a refusal for another rule (a known hand's revoke) or a proven void: unlikely
             weights[code] = UNLIKELY if (refusal is not None or code in absent) else 1.0
+        if self.follow_weight < 1.0:
+            led = led_suit(deal.current_trick.cards)
+            for code in weights:
+                weights[code] *= follow_prior(code, led, absent, self.follow_weight)
         return PossibleCards(weights) if weights else None
 
     def card_seen(self, code: str, zone: str) -> list[Notice]:
