@@ -178,3 +178,17 @@ def test_closing_the_feed_ends_its_renderer_even_under_a_sigterm_handler(tmp_pat
         assert not proc.is_alive()
     finally:
         signal.signal(signal.SIGTERM, old)
+
+
+@pytest.mark.parametrize("width", [1, 2])
+def test_a_locators_width_is_read_back_from_its_weights(width):
+    torch = pytest.importorskip("torch", reason="the locator's training needs the [train] extra (torch)")
+    from vision.training.build_locator import net_width_of
+    from vision.training.locator_model import LocatorNet
+
+    net = LocatorNet(width=width)
+    assert net_width_of(net.state_dict()) == width
+    wider = LocatorNet(width=width + 1)
+    with pytest.raises(RuntimeError):  # a checkpoint loads only into a network of its own width
+        wider.load_state_dict(net.state_dict())
+    assert torch.is_tensor(net.state_dict()["stem.0.0.weight"])

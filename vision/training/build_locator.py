@@ -52,6 +52,9 @@ def parse_args(argv=None):
     p.add_argument("--phone-rate", type=float, default=0.0,
                    help="fraction of the training scenes that are phone photos of one card (vision.phone_photos; "
                         "the held-out scenes stay without, comparable over the run)")
+    p.add_argument("--net-width", type=int, default=None, choices=(1, 2, 3),
+                   help="a new run's network width (LocatorNet(width): 1, the shipped size, 56 k parameters; 2, "
+                        "209 k); a resumed run keeps its checkpoint's (a new width needs a new --work)")
     p.add_argument("--resume", action="store_true", help="continue the run of WORK/locator-run.pt (an older locator_full.pt: its weights, a new schedule)")
     p.add_argument("--new-peak", action="store_true", help="with --resume: replace the run's peak learning rate by --lr")
     p.add_argument("--threshold", type=float, default=None, help="peak threshold to ship (default: the best held-out trade-off)")
@@ -163,6 +166,11 @@ def export(net, path: Path, meta: dict) -> None:
     net.train()
 
 
+def net_width_of(state: dict) -> int:
+    """The width (``LocatorNet(width)``) of a locator's weights: its stem's first layer has 16 x width filters."""
+    return int(state["stem.0.0.weight"].shape[0]) // 16
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     import torch
@@ -184,9 +192,9 @@ def main(argv=None) -> int:
     val = scene_set(cache / f"locator_val_{tag}{rate}.npz", args.val, 200_000_000, args)
     h, w = train["images"].shape[1:3]
     height = input_shape(w, h)[1]
-    net = LocatorNet()
     ckpt = work / f"locator-run{'_quick' if args.quick else ''}.pt"  # a smoke run never replaces the real checkpoint
     tensors, run = {}, None
+    width = args.net_width or 1
     if args.resume or args.export_only:
         source = ckpt if ckpt.is_file() else work / f"locator_{tag}.pt"
         if not source.is_file():
@@ -194,6 +202,13 @@ def main(argv=None) -> int:
             return 2
         tensors, run = load_checkpoint(source)
         model = tensors["model"]
+        width = net_width_of(model)
+        if args.net_width and args.net_width != width:
+            print(f"error: {source} is a locator of width {width}, not {args.net_width}: a new width is a new run "
+                  "(another --work)", file=sys.stderr)
+            return 2
+    net = LocatorNet(width=width)
+    if tensors:
         net.load_state_dict(model)
         log(f"resumed {source}" + (f": step {run.step} of {run.schedule.steps}, {run.train_seconds / 3600:.2f} h trained" if run else " (its weights; a new schedule)"))
     if run is None:
@@ -253,7 +268,7 @@ def main(argv=None) -> int:
         best = min((k for k in res if k != "median_iou"), key=lambda k: abs(float(k) - args.threshold))
     print(json.dumps(res, indent=1), file=sys.stderr)
     minutes = run.train_seconds / 60
-    meta = {"input_width": 320, "stride": 4, "threshold": float(best), "steps": run.step, "minutes": round(minutes, 1),
+    meta = {"input_width": 320, "stride": 4, "width": width, "threshold": float(best), "steps": run.step, "minutes": round(minutes, 1),
             "held_out_scenes": args.val, "held_out_recall": round(res[best]["recall"], 4),
             "held_out_false_per_card": round(res[best]["false_per_card"], 4), "median_iou": round(res["median_iou"], 3),
             "table_rate": args.table_rate, "phone_rate": args.phone_rate}
