@@ -68,7 +68,8 @@ def tracker_overrides(pairs: list[str]) -> dict:
         raise SystemExit(f"bench_table: --set {exc}") from None
 
 
-def demo_overrides(models: str | None, tracker: dict | None, follow: float | None = None) -> dict:
+def demo_overrides(models: str | None, tracker: dict | None, follow: float | None = None,
+                   sides: bool = True) -> dict:
     """DemoSettings fields for another card model and other tracker settings (none: the shipped ones;
     the settings change the tracker's own for that model, its bars included)."""
     out = {}
@@ -78,11 +79,14 @@ def demo_overrides(models: str | None, tracker: dict | None, follow: float | Non
         out["tracker"] = dict(tracker)
     if follow is not None:
         out["follow_weight"] = float(follow)
+    if not sides:
+        out["seat_sides"] = False
     return out
 
 
 def play(seed: int, players: int, conditions: str, helped: bool, fast: bool, trace: str | None = None,
-         models: str | None = None, tracker: dict | None = None, follow: float | None = None) -> dict:
+         models: str | None = None, tracker: dict | None = None, follow: float | None = None,
+         sides: bool = True) -> dict:
     """One demo deal; its summary figures and latencies."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
@@ -96,7 +100,7 @@ def play(seed: int, players: int, conditions: str, helped: bool, fast: bool, tra
                                 display="none", fresh=True, conditions=conditions, rules_help=helped,
                                 trace=None if trace is None else
                                 Path(trace) / f"{seed}-{players}p-{conditions}-{'help' if helped else 'none'}.jsonl",
-                                **demo_overrides(models, tracker, follow))
+                                **demo_overrides(models, tracker, follow, sides))
         started = time.perf_counter()
         result = run_demo(settings, report=lambda text: None)
         stats = result["stats"]
@@ -220,6 +224,8 @@ def main() -> int:
                         help="the prior of a card that does not follow the trick, for each void it needs that the "
                              "plays have not proven (device/games/french_tarot/controller.py: follow_prior; "
                              "default: the game's, 1)")
+    parser.add_argument("--no-seat-sides", action="store_true",
+                        help="take a trick's cards by turn order wherever they lie (game.played_in_front = false)")
     args = parser.parse_args()
     if args.follow_weight is not None and not 0 < args.follow_weight <= 1:
         raise SystemExit(f"bench_table: --follow-weight {args.follow_weight}: a weight in (0, 1]")
@@ -245,7 +251,8 @@ def main() -> int:
         for old in Path(args.trace).glob("*.jsonl"):
             old.unlink()
     helps = {"help": (True,), "none": (False,), None: (True, False)}[args.only]
-    jobs = [(seed, players, cond, helped, not args.full_size, args.trace, args.models_dir, tracker, args.follow_weight)
+    jobs = [(seed, players, cond, helped, not args.full_size, args.trace, args.models_dir, tracker, args.follow_weight,
+             not args.no_seat_sides)
             for seed, players, cond in plan(args.deals, args.seed) for helped in helps]
     print(f"Tarotmate table benchmark: {args.deals} French tarot deals (3/4/5 players, easy and hard tables), "
           f"each with and without the rules' help; {'1280x720' if args.full_size else '960x540 --fast'} frames, "

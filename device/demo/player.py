@@ -369,6 +369,7 @@ class ScriptedDemo:
         helped = getattr(s, "rules_help", True)
         controller = app.controller
         controller.rules_help = helped
+        controller.seat_sides = getattr(s, "seat_sides", True)
         if getattr(s, "follow_weight", None) is not None and hasattr(controller, "follow_weight"):
             controller.follow_weight = s.follow_weight
         prompts = controller.prompts
