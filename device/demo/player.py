@@ -321,7 +321,9 @@ class ScriptedDemo:
         if counted:
             self._asked += 1
         notices = app.on_decision(decision)
-        self._count_commit(app, k)
+        # the answer's operation, then those of the camera's events held behind the question
+        for i in range(k, max(k + 1, len(app.session.state.operations))):
+            self._count_commit(app, i)
         return notices
 
     def _count_commit(self, app: TableApp, k: int) -> None:

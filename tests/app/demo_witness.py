@@ -33,6 +33,7 @@ class Witness:
         self.appeared = Counter()  # cards the camera's events named
         self.undone = []  # (operation index, operation) of each operation undone
         self.fixes = 0  # wrong cards fixed where they lay (fix_card applied)
+        self.released = set()  # operation indexes committed, in the call under way, from events held behind a question
         witness = self
 
         def doors(name, source_of):
@@ -45,10 +46,12 @@ class Witness:
                 if name == "on_events":
                     arg = witness.passed(arg)
                 before = len(app.session.state.operations)
+                witness.released.clear()
                 with witness.as_source(source_of(app, arg)):
                     notices = original(app, arg)
                     for k in range(before, len(app.session.state.operations)):
-                        witness.commits[k] = witness.source
+                        if k not in witness.released:  # committed from the camera's held events
+                            witness.commits[k] = witness.source
                 if name == "on_decision" and arg[0] == "fix_card" and notices and notices[-1].kind == "applied":
                     witness.entries.append((arg[1], arg[3], "fix"))
                     witness.fixes += 1
@@ -71,6 +74,29 @@ class Witness:
         doors("on_decision", decision)
         for controller in (TarotController, TriviumController):
             self._watch_cards(monkeypatch, controller)
+        self._watch_held(monkeypatch)
+
+    def _watch_held(self, monkeypatch):
+        """The camera's events held behind a question are the camera's cards, even when the
+        answer releases them."""
+        from device.app.controller import Controller
+
+        original = Controller._release_held
+        witness = self
+
+        def release(c):
+            outer, witness.source = witness.source, "camera"
+            before = len(c.session.state.operations)
+            try:
+                notices = original(c)
+                for k in range(before, len(c.session.state.operations)):
+                    witness.commits[k] = "camera"
+                    witness.released.add(k)
+                return notices
+            finally:
+                witness.source = outer
+
+        monkeypatch.setattr(Controller, "_release_held", release)
 
     def passed(self, events) -> list:
         """The events that reach the table app (``lose_every``: a card appeared now and then is lost)."""
