@@ -46,19 +46,24 @@ def led_suit(trick_cards) -> str | None:
     return next((suit_of(c) for c in trick_cards if c != "EX"), None)
 
 
-def follow_prior(code: str, led: str | None, absent, weight: float) -> float:
+def proven_voids(absent) -> frozenset[str]:
+    """The suits (``"T"``: the trumps) of which every card is proven absent from a seat
+    (``absent``: ``TarotDeal.proven_absent``); a trump cap (no trump above one) is no void."""
+    return frozenset(s for s in ("S", "H", "D", "C", "T") if all(c in absent for c in CODES if suit_of(c) == s))
+
+
+def follow_prior(code: str, led: str | None, voids, weight: float) -> float:
     """The prior of ``code`` as the next card of a trick led in ``led``: a card of the led suit,
     the Excuse, or any card while nothing is led, 1; otherwise ``weight`` for each void the card
-    needs that the seat's plays have not proven (``absent``: the cards it is proven not to hold):
-    a trump on a plain suit needs that suit void, another plain card the trumps void too."""
+    needs that is not among the seat's proven ``voids`` (:func:`proven_voids`): a trump on a
+    plain suit needs that suit void, another plain card the trumps void too."""
     suit = suit_of(code)
     if led is None or suit is None or suit == led:
         return 1.0
-    void = {s for s in {suit_of(c) for c in absent} if s is not None}
     needs = [led] if (suit == "T" or led == "T") else [led, "T"]
     prior = 1.0
     for s in needs:
-        if s not in void:
+        if s not in voids:
             prior *= weight
     return prior
 
@@ -116,9 +121,9 @@ class TarotController(Controller):
             # a refusal for another rule (a known hand's revoke) or a proven void: unlikely
             weights[code] = UNLIKELY if (refusal is not None or code in absent) else 1.0
         if self.follow_weight < 1.0:
-            led = led_suit(deal.current_trick.cards)
+            led, voids = led_suit(deal.current_trick.cards), proven_voids(absent)
             for code in weights:
-                weights[code] *= follow_prior(code, led, absent, self.follow_weight)
+                weights[code] *= follow_prior(code, led, voids, self.follow_weight)
         return PossibleCards(weights) if weights else None
 
     def card_seen(self, code: str, zone: str) -> list[Notice]:
