@@ -19,6 +19,7 @@ resolution, JPEG.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -439,6 +440,33 @@ def make_scene(
     return scene
 
 
+def held_fan(rng: np.random.Generator, size: tuple[int, int], length: float, aspect: float, n: int,
+             occupied: np.ndarray | None = None, tries: int = 20):
+    """Where a player holds a hand of ``n`` cards fanned at a frame edge: (the cards' corners in
+    the order they lie, the holding hand), or None when no place clear of ``occupied`` (the
+    table's cards, dilated) was found. The fan's pivot lies from 0.15 card lengths outside the
+    edge to 0.2 inside, the fan opens inwards (within 20° of straight in), 6-11° a card; the
+    hand's fingertips pinch the pivot."""
+    from vision import table_conditions as tc
+
+    w, h = size
+    for _ in range(tries):
+        edge = tc.EDGES[int(rng.integers(4))]
+        along = float(rng.uniform(0.15, 0.85))
+        inside = float(rng.uniform(-0.15, 0.2)) * length
+        pivot, inward = tc.edge_frame(edge, along, inside, (w, h))
+        direction = float(np.arctan2(inward[1], inward[0]) + rng.uniform(-0.35, 0.35))
+        cards = tc.fan_quads(pivot, direction, length, aspect, n, float(rng.uniform(0.10, 0.19)))
+        hull = cv2.convexHull(np.concatenate(cards).astype(np.float32))
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(mask, [np.round(hull).astype(np.int32)], 255)
+        if occupied is not None and (mask.astype(bool) & occupied).any():
+            continue
+        reach = max(0.01, (inside + 0.05 * length) / (h if edge in ("top", "bottom") else w))
+        return cards, tc.holding_hand(rng, edge, along, reach)
+    return None
+
+
 def make_table_scene(
     rng: np.random.Generator,
     faces,
@@ -450,6 +478,7 @@ def make_table_scene(
     back: Face | None = None,
     card_length: float | None = None,
     adjust=None,
+    fan: bool = False,
 ) -> Scene:
     """A frame as a camera 60-80 cm above a real table sees it (:mod:`vision.table_conditions`):
     ``layout`` ``"pile"`` (one trick pile of 3-5 cards thrown on top of each other) or
@@ -458,7 +487,9 @@ def make_table_scene(
     at ``severity``. Each card carries its condition labels, visible and inside fractions;
     ``Scene.conditions`` records what was drawn. ``card_length`` (pixels, long side) replaces
     the drawn card size; ``adjust`` (a function of the drawn :class:`TableConditions`
-    returning new ones) sets a condition on or off, e.g. for the camera check's tests."""
+    returning new ones) sets a condition on or off, e.g. for the camera check's tests. ``fan``:
+    a player's hand of cards held fanned at a frame edge too (:func:`held_fan`), its cards among
+    the scene's (each with what of it shows), the holding hand among the conditions' hands."""
     from vision import table_conditions as tc
 
     w, h = size
@@ -517,9 +548,24 @@ def make_table_scene(
                 occupied |= coin(canvas, rng, c, r)
             kinds.append(kind)
             break
+    holding = None
+    if fan:
+        held = held_fan(rng, (w, h), length, aspect, int(rng.integers(5, 10)), occupied)
+        if held is not None:
+            fan_cards, holding = held
+            for face, quad in zip((faces[i] for i in order[n:]), fan_cards):
+                cover = paste(canvas, face, quad, shade=rng.uniform(0.85, 1.0))
+                for c in covers:
+                    c &= ~cover
+                covers.append(cover.copy())
+                quads.append(quad)
+                codes.append(face.code)
+                piles.append(None)
     conditions = tc.draw_conditions(rng, len(quads), severity=severity)
     if adjust is not None:
         conditions = adjust(conditions)
+    if holding is not None:
+        conditions = dataclasses.replace(conditions, hands=conditions.hands + (holding,))
     render = tc.apply_conditions(canvas, quads, covers, conditions, rng, piles)
     cards = [
         PlacedCard(code, q, vis, pile is not None, labels, inside)
@@ -528,6 +574,8 @@ def make_table_scene(
     record = conditions.to_dict()
     record["layout"] = layout
     record["card_length"] = round(float(length), 1)
+    if fan:
+        record["fan"] = holding is not None
     return Scene(render.image, cards, kinds, record, [tc.warp_points(render.homography, q) for q in back_quads])
 
 

@@ -192,6 +192,51 @@ def pile_quads(rng: np.random.Generator, centre, length: float, aspect: float, n
     return quads
 
 
+FAN_PIVOT = 0.12  # of a card's length: where the holding hand pinches a fan, from the cards' bottom end
+
+
+def edge_frame(edge: str, along: float, inside: float, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """(point, inward unit vector) for a point ``along`` (0..1) a frame ``edge`` and ``inside``
+    pixels into the frame (negative: outside it); ``size`` is (w, h)."""
+    w, h = size
+    if edge == "top":
+        return np.array([along * w, inside], np.float64), np.array([0.0, 1.0])
+    if edge == "bottom":
+        return np.array([along * w, h - inside], np.float64), np.array([0.0, -1.0])
+    if edge == "left":
+        return np.array([inside, along * h], np.float64), np.array([1.0, 0.0])
+    if edge == "right":
+        return np.array([w - inside, along * h], np.float64), np.array([-1.0, 0.0])
+    raise ValueError(f"no frame edge {edge!r} (one of {', '.join(EDGES)})")
+
+
+def fan_quads(pivot, direction: float, length: float, aspect: float, n: int, step: float) -> list[np.ndarray]:
+    """Corners (TL, TR, BR, BL) of ``n`` cards held fanned in one hand, in the order they lie
+    (the last on top): every card's long axis leaves ``pivot`` (``FAN_PIVOT`` of the card's
+    length from its bottom end) towards its top, at ``direction`` + (k − (n − 1)/2)·``step``
+    radians (image coordinates, y downwards); each card shows a strip beside the next."""
+    from vision.card_geometry import card_quad
+
+    pivot = np.asarray(pivot, np.float64)
+    quads = []
+    for k in range(n):
+        phi = direction + (k - (n - 1) / 2) * step
+        top = np.array([np.cos(phi), np.sin(phi)])  # from the card's bottom end to its top
+        centre = pivot + top * (0.5 - FAN_PIVOT) * length
+        # card_quad's face top points along (sin a, -cos a): a = phi + pi/2 puts it along ``top``
+        quads.append(card_quad(centre, length, phi + np.pi / 2, aspect))
+    return quads
+
+
+def holding_hand(rng: np.random.Generator, edge: str, along: float, reach: float) -> HandConditions:
+    """The hand holding a fan: from ``edge`` at ``along``, its fingertips ``reach`` (of the frame
+    across that edge) in, on the fan's pivot, with a soft shadow and mostly a sleeve."""
+    ang, dist = rng.uniform(0, 2 * np.pi), rng.uniform(0.03, 0.15)
+    return HandConditions(edge=edge, along=float(along), reach=float(reach), target=-1,
+                          shadow_dx=float(dist * np.cos(ang)), shadow_dy=float(dist * np.sin(ang)),
+                          shadow_strength=float(rng.uniform(0.2, 0.5)), sleeve=bool(rng.random() < 0.7))
+
+
 # ---------------------------------------------------------------- geometry helpers
 def quad_mask(shape: tuple[int, int], quad: np.ndarray) -> np.ndarray:
     """A boolean mask of the pixels inside ``quad`` for an image of ``shape`` (h, w)."""

@@ -6,6 +6,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from vision import synth
 from vision import table_conditions as tc
@@ -358,3 +359,51 @@ def test_locator_table_scenes_with_a_forearm_add_one_hand():
     added = with_forearm(np.random.default_rng(0))(cond)
     assert len(added.hands) == 1 and 0.3 <= added.hands[0].forearm <= 0.5
     assert added.hands[0].target in (-1, 0, 1) and added.cards == cond.cards
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(tc.EDGES), st.floats(0.1, 0.9), st.floats(-30, 40), st.floats(-0.4, 0.4),
+       st.integers(2, 10), st.floats(0.08, 0.2), st.floats(80, 200))
+def test_a_held_fan_turns_about_its_pivot(edge, along, inside, turn, n, step, length):
+    """Every card of a fan is the same card shape, its long axis passes through the pivot at
+    FAN_PIVOT of its length from its bottom end, and each card turns ``step`` from the one under it."""
+    pivot, inward = tc.edge_frame(edge, along, inside, (1280, 720))
+    assert np.isclose(np.linalg.norm(inward), 1)
+    direction = float(np.arctan2(inward[1], inward[0]) + turn)
+    quads = tc.fan_quads(pivot, direction, length, 1.8, n, step)
+    assert len(quads) == n
+    angles = []
+    for q in quads:
+        bottom, top = (q[2] + q[3]) / 2, (q[0] + q[1]) / 2  # TL, TR, BR, BL of the face
+        assert np.isclose(np.linalg.norm(top - bottom), length, rtol=1e-3)
+        assert np.isclose(np.linalg.norm(q[1] - q[0]), length / 1.8, rtol=1e-3)
+        assert np.allclose(bottom + (top - bottom) * tc.FAN_PIVOT, pivot, atol=1e-2 * length)
+        angles.append(np.arctan2(*(top - bottom)[::-1]))
+    turns = np.angle(np.exp(1j * np.diff(angles)))
+    assert np.allclose(turns, step, atol=1e-4)
+    middle = np.angle(np.exp(1j * (np.mean(angles) - direction))) if n % 2 else 0.0
+    assert abs(middle) < 1e-3  # the fan opens around ``direction``
+    # it opens into the frame: the cards' tops lie further in than the pivot when it turns little
+    if abs(turn) < 0.3 and n * step < 1.0:
+        tops = np.array([(q[0] + q[1]) / 2 for q in quads])
+        assert ((tops - pivot) @ inward > 0).all()
+
+
+def test_a_scene_with_a_held_fan_shows_its_top_card_and_strips_of_the_others():
+    faces = synth.builtin_faces()
+    fans = 0
+    for seed in range(8):
+        plain = synth.make_table_scene(np.random.default_rng(seed), faces)
+        scene = synth.make_table_scene(np.random.default_rng(seed), faces, fan=True)
+        assert "fan" not in plain.conditions  # scenes without a fan are drawn as before
+        if not scene.conditions["fan"]:
+            continue
+        fans += 1
+        held = scene.cards[len(plain.cards):]
+        assert 5 <= len(held) <= 9
+        assert len({c.code for c in scene.cards}) == len(scene.cards)  # the hand holds other cards than the table's
+        assert all(c.visible < 0.3 for c in held[:-1])  # a strip each: not a card to find
+        assert held[-1].visible > 0.3  # the top card shows
+        holding = scene.conditions["hands"][-1]
+        assert holding["target"] == -1 and holding["shadow_strength"] <= 0.5
+    assert fans >= 6
