@@ -312,8 +312,8 @@ def test_locator_table_scene_at_a_whole_camera_frame():
     from vision.training.locator_data import CAMERA_FRAME, RENDER, make_table_locator_scene
 
     decks = [synth.builtin_faces()]
-    full = make_table_locator_scene(np.random.default_rng(5), decks, size=CAMERA_FRAME, forearm_rate=0.0)
-    half = make_table_locator_scene(np.random.default_rng(5), decks, size=RENDER, forearm_rate=0.0)
+    full = make_table_locator_scene(np.random.default_rng(5), decks, size=CAMERA_FRAME, forearm_rate=0.0, fan_rate=0.0)
+    half = make_table_locator_scene(np.random.default_rng(5), decks, size=RENDER, forearm_rate=0.0, fan_rate=0.0)
     assert full.image.shape == half.image.shape == (180, 320, 3)
     assert len(full.quads) == len(half.quads)
     assert np.abs(full.quads - half.quads).max() < 3.0  # reduced pixels; the draw scales with the frame
@@ -407,3 +407,22 @@ def test_a_scene_with_a_held_fan_shows_its_top_card_and_strips_of_the_others():
         holding = scene.conditions["hands"][-1]
         assert holding["target"] == -1 and holding["shadow_strength"] <= 0.5
     assert fans >= 6
+
+
+
+def test_locator_table_scenes_hold_a_fan_at_their_rate(monkeypatch):
+    from vision.training import locator_data
+
+    asked = []
+
+    def fake_scene(rng, faces, **kw):
+        asked.append(kw["fan"])
+        return synth.Scene(flat(), [], [], {}, [])
+
+    monkeypatch.setattr(locator_data.synth, "make_table_scene", fake_scene)
+    decks = [synth.builtin_faces()[:2]]
+    for rate, low, high in ((locator_data.FAN_RATE, 0.15, 0.35), (0.0, 0, 0), (1.0, 1, 1)):
+        asked.clear()
+        for seed in range(200):
+            locator_data.make_table_locator_scene(np.random.default_rng(seed), decks, fan_rate=rate)
+        assert low <= sum(asked) / len(asked) <= high

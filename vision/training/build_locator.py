@@ -184,9 +184,10 @@ def main(argv=None) -> int:
     torch.manual_seed(args.seed)
     work, cache = Path(args.work), Path(args.cache) / "locator"
     tag = "quick" if args.quick else "full"
-    from vision.training.locator_data import CAMERA_FRAME_RATE, FOREARM_RATE
+    from vision.training.locator_data import CAMERA_FRAME_RATE, FAN_RATE, FOREARM_RATE
 
-    rate = f"_t{args.table_rate:g}_f{CAMERA_FRAME_RATE:g}_a{FOREARM_RATE:g}" if args.table_rate else ""  # a cache per recipe
+    fans = f"_h{FAN_RATE:g}" if FAN_RATE else ""
+    rate = f"_t{args.table_rate:g}_f{CAMERA_FRAME_RATE:g}_a{FOREARM_RATE:g}{fans}" if args.table_rate else ""  # a cache per recipe
     phones = f"_p{args.phone_rate:g}" if args.phone_rate else ""
     train = scene_set(cache / f"locator_scenes_{tag}{rate}{phones}.npz", args.scenes, 100_000_000, args, args.phone_rate)
     val = scene_set(cache / f"locator_val_{tag}{rate}.npz", args.val, 200_000_000, args)

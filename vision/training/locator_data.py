@@ -28,6 +28,7 @@ RENDER = (640, 360)
 CAMERA_FRAME = (1280, 720)  # a camera's whole frame, as the real-table benchmark and the device draw it
 CAMERA_FRAME_RATE = 0.5  # of the real-table scenes, drawn at CAMERA_FRAME rather than RENDER
 FOREARM_RATE = 0.5  # of the real-table scenes, with a bare forearm over the table (a card's width or narrower)
+FAN_RATE = 0.25  # of the real-table scenes, with a player's hand of cards held fanned at a frame edge
 
 
 @dataclass
@@ -71,14 +72,17 @@ def with_forearm(rng: np.random.Generator):
 
 
 def make_table_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=None, size=RENDER,
-                             forearm_rate: float = FOREARM_RATE) -> LocatorScene:
+                             forearm_rate: float = FOREARM_RATE, fan_rate: float = FAN_RATE) -> LocatorScene:
     """A real-table training scene (:func:`vision.synth.make_table_scene`: a trick pile or scattered
     cards, light, glare, hands and shadows, tilt, blur), reduced like a camera frame; face-down
-    cards are targets too; ``forearm_rate`` of them with a bare forearm (:func:`with_forearm`)."""
+    cards are targets too; ``forearm_rate`` of them with a bare forearm (:func:`with_forearm`),
+    ``fan_rate`` with a player's hand of cards held fanned at a frame edge (its top card a target,
+    the strips of the others neither targets nor misses, or background)."""
     faces = decks[int(rng.integers(len(decks)))]
-    scene = synth.make_table_scene(rng, faces, size=size, backgrounds_dir=backgrounds_dir,
-                                   back=synth.builtin_back() if rng.random() < 0.3 else None,
-                                   adjust=with_forearm(rng) if forearm_rate and rng.random() < forearm_rate else None)
+    back = synth.builtin_back() if rng.random() < 0.3 else None
+    adjust = with_forearm(rng) if forearm_rate and rng.random() < forearm_rate else None
+    fan = bool(fan_rate) and rng.random() < fan_rate
+    scene = synth.make_table_scene(rng, faces, size=size, backgrounds_dir=backgrounds_dir, back=back, adjust=adjust, fan=fan)
     small, f = reduce_frame(scene.image)
     quads = [c.corners for c in scene.cards] + list(scene.backs)
     visible = [c.visible * min(1.0, c.inside) for c in scene.cards] + [1.0] * len(scene.backs)
