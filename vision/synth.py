@@ -503,15 +503,20 @@ def make_table_scene(
     picks = [faces[i] for i in order[:n]]
     quads, covers, codes, piles = [], [], [], []
     occupied = np.zeros((h, w), bool)
+
+    def lay(face, quad, shade: float) -> None:
+        """Lay a card over those laid before it (their visible parts shrink)."""
+        cover = paste(canvas, face, quad, shade=shade)
+        for c in covers:
+            c &= ~cover
+        covers.append(cover.copy())
+        quads.append(quad)
+        codes.append(face.code)
+
     if layout == "pile":
         centre = np.array([w / 2, h / 2]) + rng.uniform(-0.22, 0.22, 2) * [w, h]
         for face, quad in zip(picks, tc.pile_quads(rng, centre, length, aspect, n)):
-            cover = paste(canvas, face, quad, shade=rng.uniform(0.9, 1.05))
-            for c in covers:
-                c &= ~cover
-            covers.append(cover.copy())
-            quads.append(quad)
-            codes.append(face.code)
+            lay(face, quad, rng.uniform(0.9, 1.05))
         piles = ["under"] * (n - 1) + ["top"]
         for c in covers:
             occupied |= c
@@ -554,12 +559,7 @@ def make_table_scene(
         if held is not None:
             fan_cards, holding = held
             for face, quad in zip((faces[i] for i in order[n:]), fan_cards):
-                cover = paste(canvas, face, quad, shade=rng.uniform(0.85, 1.0))
-                for c in covers:
-                    c &= ~cover
-                covers.append(cover.copy())
-                quads.append(quad)
-                codes.append(face.code)
+                lay(face, quad, rng.uniform(0.85, 1.0))
                 piles.append(None)
     conditions = tc.draw_conditions(rng, len(quads), severity=severity)
     if adjust is not None:
