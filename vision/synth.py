@@ -457,10 +457,8 @@ def held_fan(rng: np.random.Generator, size: tuple[int, int], length: float, asp
         pivot, inward = tc.edge_frame(edge, along, inside, (w, h))
         direction = float(np.arctan2(inward[1], inward[0]) + rng.uniform(-0.35, 0.35))
         cards = tc.fan_quads(pivot, direction, length, aspect, n, float(rng.uniform(0.10, 0.19)))
-        hull = cv2.convexHull(np.concatenate(cards).astype(np.float32))
-        mask = np.zeros((h, w), np.uint8)
-        cv2.fillPoly(mask, [np.round(hull).astype(np.int32)], 255)
-        if occupied is not None and (mask.astype(bool) & occupied).any():
+        hull = cv2.convexHull(np.concatenate(cards).astype(np.float32)).reshape(-1, 2)
+        if occupied is not None and (tc.quad_mask((h, w), hull) & occupied).any():
             continue
         reach = max(0.01, (inside + 0.05 * length) / (h if edge in ("top", "bottom") else w))
         return cards, tc.holding_hand(rng, edge, along, reach)

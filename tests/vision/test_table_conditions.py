@@ -409,7 +409,6 @@ def test_a_scene_with_a_held_fan_shows_its_top_card_and_strips_of_the_others():
     assert fans >= 6
 
 
-
 def test_locator_table_scenes_hold_a_fan_at_their_rate(monkeypatch):
     from vision.training import locator_data
 
