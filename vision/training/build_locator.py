@@ -66,7 +66,7 @@ def parse_args(argv=None):
     return a
 
 
-def scene_set(path: Path, count: int, seed: int, args, phone_rate: float = 0.0) -> dict:
+def scene_set(path: Path, count: int, seed: int, args, phone_rate: float = 0.0, fan_rate: float | None = None) -> dict:
     from vision.training.locator_scenes import draw_set
 
     if path.is_file():
@@ -74,7 +74,8 @@ def scene_set(path: Path, count: int, seed: int, args, phone_rate: float = 0.0) 
         if len(data["images"]) >= count:
             return data
     print(f"drawing {count} scenes -> {path}", file=sys.stderr)
-    data = draw_set(count, seed, args.decks, args.backgrounds, args.workers, table_rate=args.table_rate, phone_rate=phone_rate)
+    data = draw_set(count, seed, args.decks, args.backgrounds, args.workers, table_rate=args.table_rate, phone_rate=phone_rate,
+                    fan_rate=fan_rate)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".part.npz")
     np.savez(tmp, **data)
@@ -187,10 +188,11 @@ def main(argv=None) -> int:
     from vision.training.locator_data import CAMERA_FRAME_RATE, FAN_RATE, FOREARM_RATE
 
     fans = f"_h{FAN_RATE:g}" if FAN_RATE else ""
-    rate = f"_t{args.table_rate:g}_f{CAMERA_FRAME_RATE:g}_a{FOREARM_RATE:g}{fans}" if args.table_rate else ""  # a cache per recipe
+    rate = f"_t{args.table_rate:g}_f{CAMERA_FRAME_RATE:g}_a{FOREARM_RATE:g}" if args.table_rate else ""  # a cache per recipe
     phones = f"_p{args.phone_rate:g}" if args.phone_rate else ""
-    train = scene_set(cache / f"locator_scenes_{tag}{rate}{phones}.npz", args.scenes, 100_000_000, args, args.phone_rate)
-    val = scene_set(cache / f"locator_val_{tag}{rate}.npz", args.val, 200_000_000, args)
+    train = scene_set(cache / f"locator_scenes_{tag}{rate}{fans if rate else ''}{phones}.npz", args.scenes, 100_000_000, args, args.phone_rate)
+    # the held-out scenes stay without held fans (nor phones): the same scenes over the whole run, comparable
+    val = scene_set(cache / f"locator_val_{tag}{rate}.npz", args.val, 200_000_000, args, fan_rate=0.0)
     h, w = train["images"].shape[1:3]
     height = input_shape(w, h)[1]
     ckpt = work / f"locator-run{'_quick' if args.quick else ''}.pt"  # a smoke run never replaces the real checkpoint

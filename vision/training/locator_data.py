@@ -106,18 +106,20 @@ def make_phone_locator_scene(rng: np.random.Generator, decks: list, backgrounds_
 
 
 def make_locator_scene(rng: np.random.Generator, decks: list, backgrounds_dir=None, size=RENDER, table_rate: float = 0.0,
-                       camera_frame_rate: float = CAMERA_FRAME_RATE, phone_rate: float = 0.0) -> LocatorScene:
+                       camera_frame_rate: float = CAMERA_FRAME_RATE, phone_rate: float = 0.0,
+                       fan_rate: float = FAN_RATE) -> LocatorScene:
     """One training scene (see module doc); ``decks`` is a list of face tuples; ``phone_rate`` of
     them are phone photos of one card (:func:`make_phone_locator_scene`), ``table_rate`` of the
     others real-table scenes (:func:`make_table_locator_scene`), ``camera_frame_rate`` of
     those drawn at ``CAMERA_FRAME``: a table's blur, noise and JPEG are drawn in the frame's own
     pixels, so a whole camera frame reduced to the locator's width looks sharper and cleaner than
-    a half-size one, and the locator must know both."""
+    a half-size one, and the locator must know both; ``fan_rate`` of the real-table scenes hold
+    a player's fanned hand."""
     if phone_rate and rng.random() < phone_rate:
         return make_phone_locator_scene(rng, decks, backgrounds_dir)
     if table_rate and rng.random() < table_rate:
         full = camera_frame_rate and rng.random() < camera_frame_rate
-        return make_table_locator_scene(rng, decks, backgrounds_dir, CAMERA_FRAME if full else size)
+        return make_table_locator_scene(rng, decks, backgrounds_dir, CAMERA_FRAME if full else size, fan_rate=fan_rate)
     w, h = size
     canvas = synth.table_surface(rng, w, h, backgrounds_dir)
     faces = decks[int(rng.integers(len(decks)))]
