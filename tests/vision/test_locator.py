@@ -99,3 +99,59 @@ def test_the_shipped_locator_runs_with_its_metadata():
     maps, f = loc.maps(np.zeros((720, 1280, 3), np.uint8))
     assert maps.shape == (CHANNELS, 48, 80)
     assert loc(np.zeros((720, 1280, 3), np.uint8)) == []
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(200, 2000), st.integers(120, 1500), st.integers(0, 2**32 - 1))
+def test_a_reduced_frame_is_an_area_average_of_any_frame(w, h, seed):
+    import cv2
+
+    from vision.locator import reduce_frame
+
+    # content at a card's scale (a few blobs across the frame): the shortcut's averages match one
+    # area resize closely (an odd last row or column it drops moves the far edge by under a pixel)
+    small_noise = np.random.default_rng(seed).integers(0, 256, (6, 8, 3), dtype=np.uint8)
+    frame = cv2.resize(small_noise, (w, h), interpolation=cv2.INTER_CUBIC)
+    got, f = reduce_frame(frame)
+    assert f == pytest.approx(320 / w)
+    truth = cv2.resize(frame, (320, max(16, round(h * f))), interpolation=cv2.INTER_AREA if w > 320 else cv2.INTER_LINEAR)
+    assert got.shape == truth.shape
+    diff = np.abs(got.astype(int) - truth.astype(int))
+    assert diff.mean() < 1.5 and np.percentile(diff, 99) <= 6
+
+
+def test_a_camera_frame_reduced_by_halves_is_one_area_resize_to_a_grey_level():
+    import cv2
+
+    from vision.locator import reduce_frame
+
+    frame = np.random.default_rng(3).integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    got, _ = reduce_frame(frame)
+    truth = cv2.resize(frame, (320, 180), interpolation=cv2.INTER_AREA)
+    assert np.abs(got.astype(int) - truth.astype(int)).max() <= 1
+
+
+@pytest.mark.skipif(not (models_dir() / LOCATOR_FILE).is_file(), reason="models/locator.onnx not built")
+def test_the_further_looks_network_beside_the_locator_takes_every_look_but_the_first(tmp_path):
+    import shutil
+
+    from vision import synth
+    from vision.locator import LOOKS_FILE, CardLocator
+
+    shutil.copy(models_dir() / LOCATOR_FILE, tmp_path / LOCATOR_FILE)
+    alone = CardLocator.load(tmp_path / LOCATOR_FILE)
+    assert alone.looks is None
+    shutil.copy(models_dir() / LOCATOR_FILE, tmp_path / LOOKS_FILE)
+    loc = CardLocator.load(tmp_path / LOCATOR_FILE, threshold=0.5)
+    assert loc.looks is not None and loc.looks.looks is None
+    assert loc.threshold == 0.5 and loc.looks.threshold == alone.threshold  # each network its own threshold
+    assert CardLocator.load(tmp_path / LOCATOR_FILE, looks=False).looks is None
+    assert CardLocator.load(tmp_path / LOOKS_FILE).looks is None
+    first, further = [], []
+    main_run, looks_run = loc.run, loc.looks.run
+    loc.run = lambda img: first.append(img.shape) or main_run(img)
+    loc.looks.run = lambda img: further.append(img.shape) or looks_run(img)
+    scene = synth.make_scene(np.random.default_rng(4), synth.builtin_faces(), n_cards=5)
+    loc(scene.image)
+    assert len(first) == 1 and first[0][1] == 320
+    assert further  # at least the smaller look at the whole frame
