@@ -35,6 +35,8 @@ def parse_args(argv=None):
     p.add_argument("--decks", default=str(ROOT.parent / "shared" / "decks"))
     p.add_argument("--backgrounds", default=str(ROOT.parent / "shared" / "backgrounds"))
     p.add_argument("--out", default=None, help="where locator.onnx goes (default WORK/candidate)")
+    p.add_argument("--file", default="locator.onnx", choices=("locator.onnx", "locator_looks.onnx"),
+                   help="the exported file's name in --out: the locator, or the network of its further looks")
     p.add_argument("--work", default=str(ROOT / "models" / "training"), help="the run's checkpoint (locator-run.pt) lives here")
     p.add_argument("--cache", default=str(ROOT / ".train-cache"), help="drawn scenes (a cache, safe to delete)")
     p.add_argument("--campaign-steps", type=int, default=0, help="a new run's schedule length in steps (default --steps, else 4000)")
@@ -176,7 +178,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     import torch
 
-    from vision.locator import LOCATOR_FILE, input_shape
+    from vision.locator import input_shape
     from vision.training.build_models import log, progress
     from vision.training.locator_model import LocatorNet, loss_fn
     from vision.training.run_state import RunState, Schedule, StopRequest, replanned, load_checkpoint, save_checkpoint
@@ -281,11 +283,11 @@ def main(argv=None) -> int:
         save("measured")
     out = Path(args.out) if args.out else work / "candidate"
     out.mkdir(parents=True, exist_ok=True)
-    export(net, out / LOCATOR_FILE, meta)
+    export(net, out / args.file, meta)
     done = run.step - step0
     print(f"this session: {done} steps, {done * args.batch / max(1e-9, (time.time() - session_start) / 60):.0f} scenes/min; "
           f"run: step {run.step} of {run.schedule.steps}, {minutes:.1f} min trained; threshold {best}: recall {res[best]['recall']:.3f}, "
-          f"false detections {res[best]['false_per_card']:.3f} per card -> {out / LOCATOR_FILE}")
+          f"false detections {res[best]['false_per_card']:.3f} per card -> {out / args.file}")
     return 0
 
 
