@@ -108,8 +108,8 @@ def test_a_reduced_frame_is_an_area_average_of_any_frame(w, h, seed):
 
     from vision.locator import reduce_frame
 
-    # content at a card's scale (a few blobs across the frame): the shortcut's averages match one
-    # area resize closely (an odd last row or column it drops moves the far edge by under a pixel)
+    # content at a card's scale (a few blobs across the frame): a frame a power of two larger is
+    # halved, any other gets the one area resize
     small_noise = np.random.default_rng(seed).integers(0, 256, (6, 8, 3), dtype=np.uint8)
     frame = cv2.resize(small_noise, (w, h), interpolation=cv2.INTER_CUBIC)
     got, f = reduce_frame(frame)
