@@ -46,23 +46,11 @@ CHANNELS = 7
 
 def reduce_frame(frame_bgr: np.ndarray, width: int = INPUT_WIDTH) -> tuple[np.ndarray, float]:
     """The frame at ``width`` pixels wide, its proportions kept (area averaging when it
-    shrinks), and the frame->reduced scale.
-
-    A frame exactly a power of two larger (1280x720 to 320x180) is halved by 2x2 averages
-    (OpenCV's fastest resize: the same pixels as one area resize to a grey level, in a third
-    of the time); any other size gets one area resize."""
+    shrinks), and the frame->reduced scale."""
     h, w = frame_bgr.shape[:2]
     f = width / w
-    size = (width, max(16, round(h * f)))
-    if f >= 1:
-        return cv2.resize(frame_bgr, size, interpolation=cv2.INTER_LINEAR), f
-    k = w // width
-    if w == k * width and h == k * size[1] and k & (k - 1) == 0:
-        img = frame_bgr
-        while img.shape[1] > width:
-            img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
-        return img, f
-    return cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA), f
+    small = cv2.resize(frame_bgr, (width, max(16, round(h * f))), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+    return small, f
 
 
 def padded_height(h: int) -> int:

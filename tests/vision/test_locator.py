@@ -101,36 +101,6 @@ def test_the_shipped_locator_runs_with_its_metadata():
     assert loc(np.zeros((720, 1280, 3), np.uint8)) == []
 
 
-@settings(max_examples=30, deadline=None)
-@given(st.integers(200, 2000), st.integers(120, 1500), st.integers(0, 2**32 - 1))
-def test_a_reduced_frame_is_an_area_average_of_any_frame(w, h, seed):
-    import cv2
-
-    from vision.locator import reduce_frame
-
-    # content at a card's scale (a few blobs across the frame): a frame a power of two larger is
-    # halved, any other gets the one area resize
-    small_noise = np.random.default_rng(seed).integers(0, 256, (6, 8, 3), dtype=np.uint8)
-    frame = cv2.resize(small_noise, (w, h), interpolation=cv2.INTER_CUBIC)
-    got, f = reduce_frame(frame)
-    assert f == pytest.approx(320 / w)
-    truth = cv2.resize(frame, (320, max(16, round(h * f))), interpolation=cv2.INTER_AREA if w > 320 else cv2.INTER_LINEAR)
-    assert got.shape == truth.shape
-    diff = np.abs(got.astype(int) - truth.astype(int))
-    assert diff.mean() < 1.5 and np.percentile(diff, 99) <= 6
-
-
-def test_a_camera_frame_reduced_by_halves_is_one_area_resize_to_a_grey_level():
-    import cv2
-
-    from vision.locator import reduce_frame
-
-    frame = np.random.default_rng(3).integers(0, 256, (720, 1280, 3), dtype=np.uint8)
-    got, _ = reduce_frame(frame)
-    truth = cv2.resize(frame, (320, 180), interpolation=cv2.INTER_AREA)
-    assert np.abs(got.astype(int) - truth.astype(int)).max() <= 1
-
-
 @pytest.mark.skipif(not (models_dir() / LOCATOR_FILE).is_file(), reason="models/locator.onnx not built")
 def test_the_further_looks_network_beside_the_locator_takes_every_look_but_the_first(tmp_path):
     import shutil

@@ -322,8 +322,9 @@ def test_locator_table_scene_at_a_whole_camera_frame():
 def test_locator_scenes_mix_camera_frames(monkeypatch):
     from vision.training import locator_data
 
-    drawn = []
-    monkeypatch.setattr(locator_data, "make_table_locator_scene", lambda rng, decks, bg, size: drawn.append(size))
+    drawn, fans = [], []
+    monkeypatch.setattr(locator_data, "make_table_locator_scene",
+                        lambda rng, decks, bg, size, fan_rate: drawn.append(size) or fans.append(fan_rate))
     for seed in range(40):
         locator_data.make_locator_scene(np.random.default_rng(seed), [], table_rate=1.0, camera_frame_rate=0.5)
     assert 10 <= drawn.count(locator_data.CAMERA_FRAME) <= 30 and drawn.count(locator_data.RENDER) == 40 - drawn.count(locator_data.CAMERA_FRAME)
@@ -331,6 +332,10 @@ def test_locator_scenes_mix_camera_frames(monkeypatch):
     for seed in range(10):
         locator_data.make_locator_scene(np.random.default_rng(seed), [], table_rate=1.0, camera_frame_rate=0.0)
     assert drawn == [locator_data.RENDER] * 10
+    assert set(fans) == {locator_data.FAN_RATE}  # the held fans' rate by default...
+    fans.clear()
+    locator_data.make_locator_scene(np.random.default_rng(0), [], table_rate=1.0, fan_rate=0.0)
+    assert fans == [0.0]  # ... or the one asked for (the held-out scenes: none)
 
 
 def test_a_bare_forearm_is_a_band_of_its_width_with_the_sleeve_beyond_the_elbow():
