@@ -5,7 +5,8 @@
 40 real-table frames (1280x720, ``synth.make_table_scene``, seed 11, the built-in
 deck) are localised by each locator in turn, frame by frame, so that a machine
 busy with other work slows them alike; the figure is the CPU time of the thread
-(``CardLocator`` on one onnxruntime and OpenCV thread), median, mean and p90.
+(``CardLocator`` on one onnxruntime and OpenCV thread), median, mean and p90. A
+``locator_looks.onnx`` beside a locator's file takes its further looks, as in the app.
 """
 
 from __future__ import annotations

@@ -189,10 +189,10 @@ def main(argv=None) -> int:
     tag = "quick" if args.quick else "full"
     from vision.training.locator_data import CAMERA_FRAME_RATE, FAN_RATE, FOREARM_RATE
 
-    fans = f"_h{FAN_RATE:g}" if FAN_RATE else ""
     rate = f"_t{args.table_rate:g}_f{CAMERA_FRAME_RATE:g}_a{FOREARM_RATE:g}" if args.table_rate else ""  # a cache per recipe
+    fans = f"_h{FAN_RATE:g}" if FAN_RATE and args.table_rate else ""  # held fans come only in real-table scenes
     phones = f"_p{args.phone_rate:g}" if args.phone_rate else ""
-    train = scene_set(cache / f"locator_scenes_{tag}{rate}{fans if rate else ''}{phones}.npz", args.scenes, 100_000_000, args, args.phone_rate)
+    train = scene_set(cache / f"locator_scenes_{tag}{rate}{fans}{phones}.npz", args.scenes, 100_000_000, args, args.phone_rate)
     # the held-out scenes stay without held fans (nor phones): the same scenes over the whole run, comparable
     val = scene_set(cache / f"locator_val_{tag}{rate}.npz", args.val, 200_000_000, args, fan_rate=0.0)
     h, w = train["images"].shape[1:3]

@@ -22,11 +22,11 @@ _DECKS: list = []
 _BG: str | None = None
 _TABLE_RATE = 0.0
 _PHONE_RATE = 0.0
-_FAN_RATE: float | None = None
+_FAN_RATE = 0.0
 
 
 def _init(decks_dir: str | None, backgrounds_dir: str | None, table_rate: float = 0.0, phone_rate: float = 0.0,
-          fan_rate: float | None = None) -> None:
+          fan_rate: float = 0.0) -> None:
     global _BG, _TABLE_RATE, _PHONE_RATE, _FAN_RATE
     _TABLE_RATE, _PHONE_RATE, _FAN_RATE = table_rate, phone_rate, fan_rate
     from vision.training.data import held_out_present, training_decks
@@ -36,10 +36,10 @@ def _init(decks_dir: str | None, backgrounds_dir: str | None, table_rate: float 
 
 
 def _draw(seed: int):
-    from vision.training.locator_data import FAN_RATE, make_locator_scene
+    from vision.training.locator_data import make_locator_scene
 
     s = make_locator_scene(np.random.default_rng(seed), _DECKS, _BG, table_rate=_TABLE_RATE, phone_rate=_PHONE_RATE,
-                           fan_rate=FAN_RATE if _FAN_RATE is None else _FAN_RATE)
+                           fan_rate=_FAN_RATE)
     return s.image, s.quads, s.visible
 
 
@@ -48,6 +48,8 @@ def draw_set(count: int, seed: int, decks_dir, backgrounds_dir, workers: int = 2
     """``count`` scenes (``phone_rate`` of them phone photos, ``table_rate`` of the others real-table scenes,
     ``fan_rate`` of those with a held fan, default ``locator_data.FAN_RATE``) as arrays:
     images (n, h, w, 3), quads (m, 4, 2), visible (m,), first (n + 1,) offsets."""
+    if fan_rate is None:
+        from vision.training.locator_data import FAN_RATE as fan_rate
     images, quads, visible, first = [], [], [], [0]
     t0 = time.time()
     with Pool(workers, initializer=_init, initargs=(decks_dir, backgrounds_dir, table_rate, phone_rate, fan_rate)) as pool:
