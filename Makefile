@@ -22,8 +22,8 @@ test: $(VENV)/.installed
 models:
 	$(PYTHON) -m venv .venv-train
 	.venv-train/bin/pip install --quiet -e '.[train]'
-	.venv-train/bin/python -m vision.training.build_models --out models
-	.venv-train/bin/python -m vision.training.build_locator --out models
+	.venv-train/bin/python -m vision.training.build_models --out models --work models/training/from-scratch --fresh
+	.venv-train/bin/python -m vision.training.build_locator --out models --work models/training/from-scratch --fresh
 
 bench: $(VENV)/.installed
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -192,3 +192,58 @@ def test_a_locators_width_is_read_back_from_its_weights(width):
     with pytest.raises(RuntimeError):  # a checkpoint loads only into a network of its own width
         wider.load_state_dict(net.state_dict())
     assert torch.is_tensor(net.state_dict()["stem.0.0.weight"])
+
+
+def test_a_new_run_never_overwrites_a_runs_checkpoint(tmp_path):
+    from vision.training.run_state import claim_new_run
+
+    path = tmp_path / "locator-run.pt"
+    assert claim_new_run(path, fresh=False) is None and not path.exists()  # nothing there: a new run may start
+    path.write_bytes(b"hours of training")
+    refused = claim_new_run(path, fresh=False)
+    assert refused and "--resume" in refused and "--fresh" in refused and str(path) in refused
+    assert path.read_bytes() == b"hours of training"  # refused: left exactly as it was
+    assert claim_new_run(path, fresh=True, when="20261203-2100") is None
+    assert not path.exists()
+    assert (tmp_path / "locator-run-before-20261203-2100.pt").read_bytes() == b"hours of training"
+    path.write_bytes(b"a second run")
+    assert claim_new_run(path, fresh=True, when="20261203-2100") is None  # the same second: kept under another name
+    assert (tmp_path / "locator-run-before-20261203-2100-2.pt").read_bytes() == b"a second run"
+    assert (tmp_path / "locator-run-before-20261203-2100.pt").read_bytes() == b"hours of training"
+
+
+def test_the_refusal_names_the_run_it_protects(tmp_path):
+    torch = pytest.importorskip("torch", reason="reading a run's checkpoint needs the [train] extra (torch)")
+    from vision.training.run_state import claim_new_run, save_checkpoint
+
+    path = tmp_path / "cardnet-run.pt"
+    save_checkpoint(path, {"model": {"w": torch.ones(2)}}, RunState(Schedule(5e-4, 26000), step=23444, train_seconds=3600 * 4.4))
+    assert "step 23444 of 26000, 4.40 h trained" in claim_new_run(path, fresh=False)
+
+
+def test_build_locator_refuses_a_new_run_over_a_checkpoint_before_drawing_scenes(tmp_path, capsys):
+    pytest.importorskip("torch", reason="the locator's training needs the [train] extra (torch)")
+    from vision.training import build_locator
+
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "locator-run.pt").write_bytes(b"a long run")
+    args = ["--work", str(work), "--cache", str(tmp_path / "c"), "--out", str(tmp_path / "out"),
+            "--decks", str(tmp_path / "no-decks"), "--backgrounds", str(tmp_path / "none")]
+    assert build_locator.main(args) == 2
+    assert "--fresh" in capsys.readouterr().err
+    assert (work / "locator-run.pt").read_bytes() == b"a long run" and not (tmp_path / "c").exists()
+
+
+def test_build_models_refuses_a_new_run_over_a_checkpoint(tmp_path, capsys):
+    pytest.importorskip("torch", reason="the card model's training needs the [train] extra (torch)")
+    from vision.training import build_models
+
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "cardnet-run.pt").write_bytes(b"a long run")
+    args = ["--decks", str(tmp_path / "no-decks"), "--backgrounds", str(tmp_path / "none"), "--work", str(work),
+            "--cache", str(tmp_path / "c"), "--out", str(tmp_path / "out"), "--threads", "1"]
+    assert build_models.main(args) == 2
+    assert "--resume continues it" in capsys.readouterr().err
+    assert (work / "cardnet-run.pt").read_bytes() == b"a long run" and not (tmp_path / "out").exists()

@@ -14,7 +14,9 @@ A run is planned once (:class:`vision.training.run_state.Schedule`: the
 learning rate by step over ``--campaign-steps``) and continued by
 ``--resume`` from ``WORK/locator-run.pt`` (weights, optimiser, the step, the
 time trained), kept in the repository; ``--minutes`` is this session's time.
-SIGINT or SIGTERM stops it cleanly: it measures, exports and saves.
+SIGINT or SIGTERM stops it cleanly: it measures, exports and saves. A new
+run (no ``--resume``) where ``WORK`` already holds one is refused unless
+``--fresh``, which keeps the old checkpoint beside it.
 """
 
 from __future__ import annotations
@@ -62,6 +64,8 @@ def parse_args(argv=None):
     p.add_argument("--threshold", type=float, default=None, help="peak threshold to ship (default: the best held-out trade-off)")
     p.add_argument("--export-only", action="store_true", help="measure and export the last checkpoint, no training")
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--fresh", action="store_true", help="start a new run even where WORK holds one "
+                   "(kept beside as locator-run-before-<time>.pt); without it a new run there is refused")
     a = p.parse_args(argv)
     if a.quick:
         a.scenes, a.val, a.minutes, a.steps, a.campaign_steps = 200, 40, 0, 30, 30
@@ -181,12 +185,17 @@ def main(argv=None) -> int:
     from vision.locator import input_shape
     from vision.training.build_models import log, progress
     from vision.training.locator_model import LocatorNet, loss_fn
-    from vision.training.run_state import RunState, Schedule, StopRequest, replanned, load_checkpoint, save_checkpoint
+    from vision.training.run_state import RunState, Schedule, StopRequest, claim_new_run, replanned, load_checkpoint, save_checkpoint
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     work, cache = Path(args.work), Path(args.cache) / "locator"
     tag = "quick" if args.quick else "full"
+    if not (args.resume or args.export_only or args.quick):  # before the scenes are drawn: refused at once
+        refused = claim_new_run(work / "locator-run.pt", args.fresh)
+        if refused:
+            print(f"error: {refused}", file=sys.stderr)
+            return 2
     from vision.training.locator_data import CAMERA_FRAME_RATE, FAN_RATE, FOREARM_RATE
 
     rate = f"_t{args.table_rate:g}_f{CAMERA_FRAME_RATE:g}_a{FOREARM_RATE:g}" if args.table_rate else ""  # a cache per recipe

@@ -10,6 +10,8 @@ threshold on a held-out set of crops (same decks, other seeds), and writes
 ``--exclude`` leaves deck folders out of training and of the held-out check
 (a leave-one-deck-out model, to measure enrollment on a deck it never saw;
 write it elsewhere than ``models/`` with ``--out`` and ``--work``).
+A new run (no ``--resume``) where ``--work`` already holds one is refused
+unless ``--fresh``, which keeps the old checkpoint beside it.
 Needs the training environment (torch); the runtime never imports this.
 """
 
@@ -79,6 +81,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="fraction of the card crops cut from a phone photo of the card (lying or standing among "
                         "clutter, warm light, the phone's processing: vision.phone_photos)")
     p.add_argument("--quick", action="store_true", help="smoke run: 1 short epoch, small held-out set")
+    p.add_argument("--fresh", action="store_true", help="start a new run even where --work holds one "
+                   "(kept beside as cardnet-run-before-<time>.pt); without it a new run there is refused")
     p.add_argument("--work", default=str(ROOT / "models" / "training"), help="the run's checkpoint (cardnet-run.pt) lives here")
     p.add_argument("--resume", action="store_true", help="continue the run of --work/cardnet-run.pt (weights, optimiser, schedule, data); "
                                                          "a bare cardnet.pt (checkpoint_from_onnx) starts a new schedule from its weights")
@@ -204,9 +208,16 @@ def main(argv=None) -> int:
 
     from vision.training.data import LABELS, Recipe, make_batch, training_decks
     from vision.training.model import CardNet, imagenet_checkpoint, load_imagenet_weights
-    from vision.training.run_state import RunState, Schedule, StopRequest, replanned, load_checkpoint, save_checkpoint
+    from vision.training.run_state import RunState, Schedule, StopRequest, claim_new_run, replanned, load_checkpoint, save_checkpoint
     from vision.training.shards import ShardFeed
 
+    work = Path(args.work)
+    checkpoint = work / ("cardnet_quick.pt" if args.quick else "cardnet-run.pt")  # a smoke run never replaces the real one
+    if not args.resume and not args.quick:
+        refused = claim_new_run(checkpoint, args.fresh)
+        if refused:
+            print(f"error: {refused}", file=sys.stderr)
+            return 2
     start = time.time()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -235,8 +246,6 @@ def main(argv=None) -> int:
     if args.exclude:
         log(f"left out of training and of the held-out check: {', '.join(args.exclude)}")
 
-    work = Path(args.work)
-    checkpoint = work / ("cardnet_quick.pt" if args.quick else "cardnet-run.pt")  # a smoke run never replaces the real one
     net = CardNet(len(LABELS))
     n_loaded = load_imagenet_weights(net, imagenet_checkpoint())
     tensors, run = {}, None

@@ -102,6 +102,35 @@ def load_checkpoint(path: Path) -> tuple[dict, RunState | None]:
     return {"model": blob}, None
 
 
+def claim_new_run(path: Path, fresh: bool, when: str | None = None) -> str | None:
+    """Before a new run (not ``--resume``) takes ``path``: ``None`` when it may start. A checkpoint
+    already there is hours of training: without ``fresh`` the new run is refused (the returned text
+    says what is there and what to do); with ``fresh`` the old checkpoint is kept beside, renamed
+    ``<stem>-before-<when>.pt`` (``when``: a UTC time stamp by default), and the run may start."""
+    import time
+
+    path = Path(path)
+    if not path.exists():
+        return None
+    if not fresh:
+        try:
+            _, run = load_checkpoint(path)
+            what = (f"a run at step {run.step} of {run.schedule.steps}, {run.train_seconds / 3600:.2f} h trained"
+                    if run else "the weights of an older run")
+        except Exception as exc:  # noqa: BLE001 - whatever it is, it is not overwritten
+            what = f"a checkpoint that cannot be read ({type(exc).__name__})"
+        return (f"{path} holds {what}: --resume continues it; --fresh starts a new run and keeps it beside "
+                f"as {path.stem}-before-<time>{path.suffix}; another --work starts a new run elsewhere")
+    stamp = when or time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    kept = path.with_name(f"{path.stem}-before-{stamp}{path.suffix}")
+    n = 1
+    while kept.exists():
+        n += 1
+        kept = path.with_name(f"{path.stem}-before-{stamp}-{n}{path.suffix}")
+    os.replace(path, kept)
+    return None
+
+
 class StopRequest:
     """Set by SIGINT or SIGTERM: the loop finishes its step, saves and exits (a second signal is the default action)."""
 
