@@ -46,6 +46,9 @@ class TableEvent:
       them) on whose side of its zone the card lies, when one is clear
       (:meth:`vision.zones.Zones.seat_toward`: players lay a trick's card in front of
       themselves); ``None`` otherwise. Not part of :meth:`to_dict` nor of equality.
+    * ``excluded``: for ``uncertain``, ``(card, probability)``: the card the namer itself saw
+      when the possible cards ruled it out (:func:`vision.votes.excluded_card`; a card already
+      played, seen again), else ``None``. Not part of :meth:`to_dict` nor of equality.
     """
 
     type: str
@@ -59,6 +62,7 @@ class TableEvent:
     view: Any = field(default=None, compare=False, repr=False)
     view_probs: Any = field(default=None, compare=False, repr=False)
     toward: int | None = field(default=None, compare=False)
+    excluded: tuple[str, float] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.type not in EVENT_TYPES:

@@ -634,7 +634,9 @@ class Tracker:
         t.state, t.card, t.confidence, t.rest_quad = PRESENT, None, None, t.quad
         self._remember_look(t)
         best = cands[0][1] if cands else None
-        return [self._event(UNCERTAIN, frame, t, confidence=best, candidates=cands, view=voting.best_vote(votes))]
+        excluded = voting.excluded_card(votes, getattr(self.namer, "labels", None), self._possible_now())
+        return [self._event(UNCERTAIN, frame, t, confidence=best, candidates=cands, view=voting.best_vote(votes),
+                            excluded=excluded)]
 
     def _across_pile(self, t: Track, votes) -> bool:
         """An unclear quad found across the cards reported, not a card to ask about: it lies
@@ -691,7 +693,7 @@ class Tracker:
         return False
 
     def _event(self, kind, frame: Frame, t: Track, *, card=None, confidence=None, candidates=(), corners="quad",
-               view: voting.Vote | None = None) -> TableEvent:
+               view: voting.Vote | None = None, excluded: tuple[str, float] | None = None) -> TableEvent:
         quad = t.quad if corners == "quad" else None
         toward = None
         if quad is not None and t.zone is not None and self._frame_size is not None:
@@ -700,6 +702,7 @@ class Tracker:
             kind, frame.index, float(frame.timestamp), t.zone, card,
             None if quad is None else corners_list(quad), confidence, list(candidates),
             None if view is None else view.embedding, None if view is None else view.probs, toward=toward,
+            excluded=excluded,
         )
 
     # ------------------------------------------------------------ nothing vanishes

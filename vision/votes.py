@@ -150,6 +150,27 @@ def best_vote(votes: Sequence[Vote], card: str | None = None) -> Vote | None:
     return max(with_view, key=lambda v: v.top[0][1])
 
 
+def excluded_card(votes: Sequence[Vote], labels: Sequence[str | None] | None, possible: PossibleCards | None,
+                  bar: float = 0.5) -> tuple[str, float] | None:
+    """The card the namer itself saw in views the possible cards ruled out, with its mean
+    probability: the card its own probabilities (:attr:`Vote.probs`, before the rules) put first
+    on average over the ruled-out views that carry them, when that card is not possible and its
+    mean probability reaches ``bar``; else None. Vision knows no rules: whoever told it the possible cards may know why the card was out
+    (a card already played seen again: one of the two sightings is wrong)."""
+    if possible is None or not labels:
+        return None
+    own = [np.asarray(v.probs, np.float64) for v in votes if v.conflict and v.probs is not None]
+    own = [p for p in own if p.shape == (len(labels),)]
+    if not own:
+        return None
+    mean = np.mean(own, axis=0)
+    k = int(np.argmax(mean))
+    card = labels[k]
+    if card in (None, UNKNOWN_LABEL) or card in possible or mean[k] < bar:
+        return None
+    return card, float(mean[k])
+
+
 def scores(votes: Sequence[Vote]) -> dict[str | None, float]:
     """Each card's mean (rescored) score over the views (its best three in each)."""
     score: dict[str | None, float] = {}

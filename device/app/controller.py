@@ -79,7 +79,9 @@ class Notice:
 UNCERTAIN_CARD = "uncertain"
 MISSING_CARD = "missing"
 SKIPPED_CARD = "skipped"  # a card seen on a later player's side before the card of the player to play
-HOLDING = (UNCERTAIN_CARD, SKIPPED_CARD)  # questions the camera's later events wait behind
+SEEN_AGAIN = "seen_again"  # an unclear card the camera saw as a card already played (one of the two is wrong)
+EARLIER_CARD = "earlier"  # then: the earlier card, which the camera got wrong, to fix where it lies
+HOLDING = (UNCERTAIN_CARD, SKIPPED_CARD, SEEN_AGAIN, EARLIER_CARD)  # questions the camera's later events wait behind
 
 
 @dataclass
@@ -98,6 +100,10 @@ class PendingCard:
     asked_at: int = 0  # operations in the deal when it was asked
     view: Any = None  # the camera's best view of it (for the deck memory, once answered)
     view_probs: Any = None  # the card model's own probabilities of that view (the memory calibrates on them)
+    again: str | None = None  # SEEN_AGAIN: the card already played the camera saw; EARLIER_CARD: the card to fix
+    fix_index: int | None = None  # EARLIER_CARD: the deal's operation that holds ``again``
+    trick: int | None = None  # EARLIER_CARD: the trick (or the game's place) of that operation, for the screen
+    origin: Any = None  # EARLIER_CARD: the SEEN_AGAIN question it follows (the card now on the table)
 
     @property
     def best(self) -> str | None:
@@ -243,11 +249,79 @@ class Controller:
             candidates = [(c, p) for c, p in candidates if c is None or c in possible]
         pending = PendingCard(event.zone, candidates, event.corners, self.question_cards(possible, candidates),
                               view=event.view, view_probs=event.view_probs)
+        again = self.seen_again(event)
+        if again is not None:
+            # the camera saw a card already played: this card, or the earlier one, is wrong; the
+            # question offers it first, and the earlier card is fixed if the player says it is
+            code, p, _, seat, where = again
+            pending.reason, pending.again = SEEN_AGAIN, code
+            pending.candidates = [(code, p)] + [(c, q) for c, q in candidates if c != code]
+            if pending.possible is not None:
+                pending.possible = (code,) + tuple(c for c in pending.possible if c != code)
+            self.pending.append(pending)
+            self.prompts += 1
+            self.asked.append(SEEN_AGAIN)
+            return [Notice(CONFIRM, f"{code} again? It was {self.seat_label(seat)}'s card in {where}: "
+                                    f"confirm the card in {event.zone}", card=code)]
         self.pending.append(pending)
         self.prompts += 1
         self.asked.append(UNCERTAIN_CARD)
         best = pending.best or "?"
         return [Notice(CONFIRM, f"confirm the card in {event.zone}: {best}?", card=pending.best)]
+
+    def seen_again(self, event: TableEvent) -> tuple[str, float, int, int | None, str] | None:
+        """An unclear card the camera saw as a card the deal already holds (``event.excluded``):
+        (that card, the camera's probability, the operation holding it, its seat, where it lies
+        in words, e.g. ``"trick 3"``); None when the game has no such card (the default)."""
+        return None
+
+    def earlier_choices(self, code: str, index: int) -> tuple[str, ...] | None:
+        """The cards the earlier card ``code`` of operation ``index`` may really have been, most
+        likely first (``None``: any card)."""
+        return None
+
+    def seat_label(self, seat: int | None) -> str:
+        names = getattr(self.session, "names", None) or ()
+        if seat is None:
+            return "a player"
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+    def _resolve_again(self, pending: PendingCard, code: str) -> list[Notice] | None:
+        """The answers that a card seen again needs (see :meth:`seen_again`); None: answered as usual."""
+        if pending.reason == SEEN_AGAIN and code == pending.again:
+            again = self.seen_again_at(code)
+            if again is None:
+                return None  # no longer in the deal (fixed meanwhile): this card is simply it
+            index, seat, where, trick = again
+            follow = PendingCard(pending.zone, [], None, self.earlier_choices(code, index), seat, EARLIER_CARD,
+                                 self.session.operations_count, again=code, fix_index=index, trick=trick, origin=pending)
+            self.pending.insert(0, follow)
+            self.prompts += 1
+            self.asked.append(EARLIER_CARD)
+            return [Notice(CONFIRM, f"this card is {code}: which card did {self.seat_label(seat)} play in {where}?",
+                           seat=seat)]
+        if pending.reason != EARLIER_CARD:
+            return None
+        if code == pending.again:
+            self.pending.insert(0, pending)  # asked again: the card cannot be both
+            return [Notice(ALERT, f"{code} cannot be both cards: which card did {self.seat_label(pending.seat)} play?",
+                           seat=pending.seat, card=code)]
+        fixed = self._decide_fix_card(pending.fix_index, pending.again, code)
+        if not fixed or fixed[-1].kind != APPLIED:
+            self.pending.insert(0, pending)  # refused (the deal would not replay): asked again
+            return fixed
+        origin = pending.origin
+        if origin.corners is not None:
+            self.answered.append((origin.corners, pending.again))
+        seen = self.card_seen(pending.again, origin.zone)
+        if self.learner is not None and origin.view is not None and any(n.kind == APPLIED and n.card == pending.again for n in seen):
+            self.learner.answered(self.session, pending.again, origin.view, self.session.operations_count - 1,
+                                  origin.view_probs)
+        return fixed + seen + self.after_resolved(origin)
+
+    def seen_again_at(self, code: str) -> tuple[int, int | None, str, int | None] | None:
+        """Where the deal holds ``code``: (operation index, seat, where in words, trick); None: nowhere."""
+        return None
 
     def seen_before_its_turn(self, event: TableEvent) -> list[Notice] | None:
         """A card lying on a later player's side while another is to play (``event.toward``):
@@ -285,6 +359,9 @@ class Controller:
         if not self.pending:
             return [Notice(INFO, f"no card waits for confirmation ({code})")]
         pending = self.pending.pop(0)
+        again = self._resolve_again(pending, code)
+        if again is not None:
+            return again
         if pending.corners is not None:
             self.answered.append((pending.corners, code))  # for the tracker: that card is ``code``
         seen = self.card_seen(code, pending.zone)

@@ -168,6 +168,15 @@ def test_a_card_the_namer_sees_as_an_excluded_card_is_asked_never_named():
     assert [e.type for e in events] == ["uncertain", "appeared"]
     assert events[0].card is None and all(c != "H08" for c, _ in events[0].candidates)
     assert score_events(sim.expected, events).wrong == 0
+    # what the namer itself saw goes with the question (a card already played, seen again?)
+    card, p = events[0].excluded
+    assert card == "H08" and 0.95 < p <= 1.0
+    assert "excluded" not in events[0].to_dict() and events[1].excluded is None
+
+
+def test_a_question_without_an_excluded_card_reports_none():
+    _, _, events = run_with(SCRIPT, HESITANT, None)
+    assert events[0].type == "uncertain" and events[0].excluded is None
 
 
 def test_an_unlikely_card_seen_clearly_is_still_named():

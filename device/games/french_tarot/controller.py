@@ -158,6 +158,46 @@ class TarotController(Controller):
             return [Notice(INFO, f"{code} seen after the end of the deal: ignored", card=code)]
         return [Notice(ALERT, f"{code} seen before the cards are played: not expected now", card=code)]
 
+    def seen_again(self, event):
+        """During the play, an unclear card the camera saw as a card of an earlier trick (the rules
+        ruled it out, ``event.excluded``): the camera misread one of the two."""
+        if event.excluded is None or not self.rules_help:
+            return None
+        deal = self.deal
+        if deal.phase is not Phase.PLAY or self.poignee_shown is not None or self.session.deal_over:
+            return None
+        code, p = event.excluded
+        where = self.seen_again_at(code)
+        if where is None:
+            return None
+        index, seat, words, _ = where
+        return code, p, index, seat, words
+
+    def seen_again_at(self, code: str):
+        """The play of ``code`` in an earlier trick of this deal: (operation index, seat, "trick N", N)."""
+        from engine.tarot import Play
+
+        trick_seat = self.deal.played.get(code)
+        if trick_seat is None:
+            return None
+        trick, seat = trick_seat
+        ops = self.deal.operations
+        index = next((k for k in range(len(ops) - 1, -1, -1) if isinstance(ops[k], Play) and ops[k].card == code), None)
+        if index is None:
+            return None
+        return index, seat, f"trick {trick}", trick
+
+    def earlier_choices(self, code: str, index: int) -> tuple[str, ...]:
+        """What an earlier card read as ``code`` may have been: the cards nobody has played yet,
+        ``code``'s pip neighbours first (the camera's usual misread), then its suit, then the rest."""
+        from vision.votes import pip_neighbours
+
+        deal = self.deal
+        gone = set(deal.played) | set(deal.current_trick.cards)
+        near, suit = pip_neighbours(code), suit_of(code)
+        left = [c for c in CODES if c not in gone and c != code]
+        return tuple(sorted(left, key=lambda c: (c not in near, suit_of(c) != suit)))
+
     def seen_before_its_turn(self, event) -> list[Notice] | None:
         """A card in the middle on the side of a player still to play in this trick, while
         another is to play: the card of the player to play was most likely missed (taking this

@@ -83,6 +83,10 @@ class TarotDemo(ScriptedDemo):
         return decision_for(op)
 
     def pending_truth(self, app: TableApp, expected: dict | None) -> str | None:
+        pending = app.controller.pending[0]
+        if pending.fix_index is not None:  # a card of an earlier trick the camera got wrong (EARLIER_CARD)
+            earlier = self.truth_ops[pending.fix_index] if pending.fix_index < len(self.truth_ops) else {}
+            return earlier.get("card")
         if expected is None:
             return None
         if expected["op"] == "play":

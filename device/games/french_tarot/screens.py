@@ -169,6 +169,8 @@ def pending_place(app, pending) -> dict:
     is shown."""
     deal = app.session.state
     phase = deal.phase
+    if getattr(pending, "trick", None) is not None:  # a card of an earlier trick, to fix
+        return {"seat": pending.seat, "trick": pending.trick, "place": "trick"}
     if phase is Phase.PLAY and deal.to_play is not None:
         return {"seat": deal.to_play, "trick": deal.trick_number, "place": "trick"}
     if phase is Phase.CHIEN:
