@@ -160,7 +160,7 @@ class ScriptedDemo:
         self._asked_at: dict[int, int] = {}  # of an operation committed wrong: its cards answered or entered
         from vision.simulator import draw_sim_conditions
 
-        # the same table (light, lamp, camera) for every scene of the deal
+        # the same table (light, lamp, camera) for every scene of every deal: one room, one evening
         self.table = draw_sim_conditions(getattr(settings, "conditions", "easy"), settings.seed)
 
     # -------------------------------------------------------- per game
@@ -173,11 +173,10 @@ class ScriptedDemo:
         """Play the truth of the session's current deal from now on."""
         number = session.deal.number
         if number != self.number:
+            # a new deal at the same table: the room's light, the lamp and the camera (self.table,
+            # drawn once from the demo's seed) stay as they were, as they do over a club evening
             self.truth, self.truth_ops = self.truth_for(number, session.deal.setup.get("dealer", 0))
             self.number = number
-            from vision.simulator import draw_sim_conditions
-
-            self.table = draw_sim_conditions(getattr(self.settings, "conditions", "easy"), self.settings.seed + number - 1)
         if number not in self.stats.counted_deals:  # the cards the camera has to see in this deal too
             self.stats.counted_deals.append(number)
             self.stats.mark_deal(number)

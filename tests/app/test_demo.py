@@ -191,3 +191,19 @@ def test_a_trace_says_for_every_scene_what_the_camera_saw_and_what_lay_there(tmp
     # with the simulator's truth as the namer, each named card is the card lying under its quad
     named = [v for s in scenes for v in s["votes"] if v["what"] == "verdict" and v["verdict"] == "card"]
     assert named and all(v["card"] == v["truth"] for v in named)
+
+
+def test_every_deal_of_a_demo_is_played_at_the_same_table():
+    """One room, one camera, one evening: the hard table's light, lamp and camera are drawn once."""
+    from types import SimpleNamespace
+
+    from device.app.registry import game_for
+    from device.demo.table import DemoSettings
+    from device.games.french_tarot.demo import TarotDemo
+
+    demo = TarotDemo(game_for("french-tarot"), DemoSettings(seed=3, deals=3, conditions="hard"), lambda line: None)
+    table = demo.table
+    first = demo.truth
+    demo.start_deal(SimpleNamespace(deal=SimpleNamespace(number=2, setup={"dealer": 1})))
+    assert demo.number == 2 and demo.truth is not first  # the next deal's cards...
+    assert demo.table is table and table.name == "hard"  # ...at the same table
