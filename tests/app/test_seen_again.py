@@ -184,3 +184,51 @@ def test_the_check_card_screen_shows_the_earlier_player_and_trick(misread):
     controller.on_decision(("confirm_card", wrong))
     earlier = truth.operations[wrong_at].to_dict()
     assert pending_place(app, controller.pending[0]) == {"seat": earlier["seat"], "trick": 1, "place": "trick"}
+
+
+def test_on_the_buttons_the_card_seen_again_then_the_earlier_card(tmp_path):
+    from device.app.menu_driver import MenuDriver
+    from device.app.table import TableApp
+
+    for seed in range(1, 60):
+        case = misread_case(seed)
+        if case is not None:
+            break
+    truth, wrong_at, wrong, real_at = case
+    earlier = truth.operations[wrong_at].to_dict()
+    with DealLog.open(tmp_path / "log.db") as log:
+        session = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="b",
+                                              first_setup={"dealer": truth.dealer})
+        app = TableApp(session)
+        driver = MenuDriver(app)
+        app.hooks.append(driver.sync)
+        for i, op in enumerate(truth.operations[:real_at]):
+            if i == wrong_at:
+                app.on_events([seen(wrong)])
+            elif op.to_dict()["op"] in ("play", "chien"):
+                session.apply(op)
+            else:
+                app.on_decision(tuple(_decision(op.to_dict())))
+        assert len(session.state.operations) == real_at
+        app.on_events([unclear(excluded=(wrong, 0.9))])
+        view = app.current_view()
+        assert type(driver.flow).__name__ == "ConfirmCardFlow" and view.card == wrong
+        driver.on_button(("ok", "press"))  # yes, this is that card
+        view = app.current_view()
+        assert type(driver.flow).__name__ == "ConfirmCardFlow"
+        assert (view.seat, view.trick) == (NAMES[earlier["seat"]], 1)  # whose card, in which trick
+        app.on_decision(("correct_card", earlier["card"]))
+        assert [op.to_dict() for op in session.state.operations] == [op.to_dict() for op in truth.operations[:real_at + 1]]
+        assert not app.controller.pending
+
+
+def _decision(d):
+    if d["op"] == "bid":
+        return ("bid", d["seat"], d["bid"])
+    if d["op"] == "ecart":
+        return ("ecart", d["cards"])
+    if d["op"] == "call":
+        return ("call", d["card"])
+    if d["op"] == "poignee":
+        return ("poignee", d["seat"], d["level"], d["shown"])
+    raise AssertionError(d)
