@@ -23,7 +23,8 @@ models:
 	$(PYTHON) -m venv .venv-train
 	.venv-train/bin/pip install --quiet -e '.[train]'
 	.venv-train/bin/python -m vision.training.build_models --out models --work models/training/from-scratch --fresh
-	.venv-train/bin/python -m vision.training.build_locator --out models --work models/training/from-scratch --fresh
+	.venv-train/bin/python -m vision.training.build_locator --out models --file locator_looks.onnx --work models/training/from-scratch --fresh
+	.venv-train/bin/python -m vision.training.build_locator --out models --net-width 2 --work models/training/from-scratch/wide --fresh
 
 bench: $(VENV)/.installed
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

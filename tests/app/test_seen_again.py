@@ -51,13 +51,13 @@ def winner_at(cards):
     return trick_winner_index([INDEX_OF_CODE[c] for c in cards])
 
 
+def first_case():
+    return next(case for case in map(misread_case, range(1, 60)) if case is not None)
+
+
 @pytest.fixture
 def misread(tmp_path):
-    for seed in range(1, 60):
-        case = misread_case(seed)
-        if case is not None:
-            break
-    truth, wrong_at, wrong, real_at = case
+    truth, wrong_at, wrong, real_at = first_case()
     with DealLog.open(tmp_path / "log.db") as log:
         session = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="t",
                                               first_setup={"dealer": truth.dealer})
@@ -190,11 +190,7 @@ def test_on_the_buttons_the_card_seen_again_then_the_earlier_card(tmp_path):
     from device.app.menu_driver import MenuDriver
     from device.app.table import TableApp
 
-    for seed in range(1, 60):
-        case = misread_case(seed)
-        if case is not None:
-            break
-    truth, wrong_at, wrong, real_at = case
+    truth, wrong_at, wrong, real_at = first_case()
     earlier = truth.operations[wrong_at].to_dict()
     with DealLog.open(tmp_path / "log.db") as log:
         session = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="b",
