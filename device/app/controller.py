@@ -253,7 +253,7 @@ class Controller:
         if again is not None:
             # the camera saw a card already played: this card, or the earlier one, is wrong; the
             # question offers it first, and the earlier card is fixed if the player says it is
-            code, p, _, seat, where = again
+            code, p, seat, where = again
             pending.reason, pending.again = SEEN_AGAIN, code
             pending.candidates = [(code, p)] + [(c, q) for c, q in candidates if c != code]
             if pending.possible is not None:
@@ -261,7 +261,7 @@ class Controller:
             self.pending.append(pending)
             self.prompts += 1
             self.asked.append(SEEN_AGAIN)
-            return [Notice(CONFIRM, f"{code} again? It was {self.seat_label(seat)}'s card in {where}: "
+            return [Notice(CONFIRM, f"{code} again? It was {self._name(seat)}'s card in {where}: "
                                     f"confirm the card in {event.zone}", card=code)]
         self.pending.append(pending)
         self.prompts += 1
@@ -269,10 +269,10 @@ class Controller:
         best = pending.best or "?"
         return [Notice(CONFIRM, f"confirm the card in {event.zone}: {best}?", card=pending.best)]
 
-    def seen_again(self, event: TableEvent) -> tuple[str, float, int, int | None, str] | None:
+    def seen_again(self, event: TableEvent) -> tuple[str, float, int | None, str] | None:
         """An unclear card the camera saw as a card the deal already holds (``event.excluded``):
-        (that card, the camera's probability, the operation holding it, its seat, where it lies
-        in words, e.g. ``"trick 3"``); None when the game has no such card (the default)."""
+        (that card, the camera's probability, its seat, where it lies in words, e.g.
+        ``"trick 3"``); None when the game has no such card (the default)."""
         return None
 
     def earlier_choices(self, code: str, index: int) -> tuple[str, ...] | None:
@@ -280,11 +280,10 @@ class Controller:
         likely first (``None``: any card)."""
         return None
 
-    def seat_label(self, seat: int | None) -> str:
-        names = getattr(self.session, "names", None) or ()
-        if seat is None:
-            return "a player"
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+    def _name(self, seat: int | None) -> str:
+        """The seat's player's name, for the notices (``seat N`` when the game has no such player)."""
+        names = self.session.names
+        return names[seat] if seat is not None and 0 <= seat < len(names) else f"seat {seat}"
 
     def _resolve_again(self, pending: PendingCard, code: str) -> list[Notice] | None:
         """The answers that a card seen again needs (see :meth:`seen_again`); None: answered as usual."""
@@ -298,13 +297,13 @@ class Controller:
             self.pending.insert(0, follow)
             self.prompts += 1
             self.asked.append(EARLIER_CARD)
-            return [Notice(CONFIRM, f"this card is {code}: which card did {self.seat_label(seat)} play in {where}?",
+            return [Notice(CONFIRM, f"this card is {code}: which card did {self._name(seat)} play in {where}?",
                            seat=seat)]
         if pending.reason != EARLIER_CARD:
             return None
         if code == pending.again:
             self.pending.insert(0, pending)  # asked again: the card cannot be both
-            return [Notice(ALERT, f"{code} cannot be both cards: which card did {self.seat_label(pending.seat)} play?",
+            return [Notice(ALERT, f"{code} cannot be both cards: which card did {self._name(pending.seat)} play?",
                            seat=pending.seat, card=code)]
         fixed = self._decide_fix_card(pending.fix_index, pending.again, code)
         if not fixed or fixed[-1].kind != APPLIED:

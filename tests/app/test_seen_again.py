@@ -70,12 +70,8 @@ def misread(tmp_path):
             elif d["op"] == "chien":
                 for card in d["cards"]:
                     controller.on_event(seen(card))
-            elif d["op"] == "bid":
-                controller.on_decision(("bid", d["seat"], d["bid"]))
-            elif d["op"] == "ecart":
-                controller.on_decision(("ecart", d["cards"]))
-            elif d["op"] == "call":
-                controller.on_decision(("call", d["card"]))
+            else:
+                controller.on_decision(_decision(d))
         assert len(controller.session.state.operations) == real_at
         yield controller, truth, wrong_at, wrong, real_at
 

@@ -170,8 +170,8 @@ class TarotController(Controller):
         where = self.seen_again_at(code)
         if where is None:
             return None
-        index, seat, words, _ = where
-        return code, p, index, seat, words
+        _, seat, words, _ = where
+        return code, p, seat, words
 
     def seen_again_at(self, code: str):
         """The play of ``code`` in an earlier trick of this deal: (operation index, seat, "trick N", N)."""

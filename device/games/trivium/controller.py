@@ -69,10 +69,6 @@ class TriviumController(Controller):
                                          first.card, first.rule, first.detail, first.why, announcement=wins[-1])]
         return notices
 
-    def _name(self, seat: int | None) -> str:
-        names = self.session.names
-        return names[seat] if seat is not None and 0 <= seat < len(names) else f"seat {seat}"
-
     # ------------------------------------------------------------ the camera
 
     def possible_cards(self) -> PossibleCards | None:
