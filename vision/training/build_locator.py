@@ -180,6 +180,9 @@ def net_width_of(state: dict) -> int:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    from vision.training.allocator import keep_freed_memory
+
+    keep_freed_memory()  # before the first batch: the renderers forked later inherit it
     import torch
 
     from vision.locator import input_shape

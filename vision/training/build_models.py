@@ -203,6 +203,9 @@ def export_onnx(net, path: Path, size: tuple[int, int], meta: dict) -> None:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    from vision.training.allocator import keep_freed_memory
+
+    keep_freed_memory()  # before the first batch: the renderers forked later inherit it
     import torch
     import torch.nn.functional as F
 
