@@ -5,8 +5,8 @@ hundreds of times a minute. glibc's default returns a freed block at the top of 
 as soon as 128 KiB are free there, and the next step faults every page of it back in: on this machine
 that is about 290 000 page faults a second for a card-model run and a third to a half of both cores'
 time spent in the kernel. Raising the trim threshold (and letting blocks up to 32 MiB come from the
-heap rather than from fresh ``mmap`` calls) keeps those pages mapped; ``benchmarks/bench_allocator.py``
-measures the difference.
+heap rather than from fresh ``mmap`` calls) keeps those pages mapped;
+``benchmarks/bench_training.py [--default-allocator]`` measures the difference.
 
 Only the training processes call this; the Pi app does not (it allocates little per frame).
 """
