@@ -241,13 +241,35 @@ def pip_margin(votes: Sequence[Vote], card: str) -> float:
     return score.get(card, 0.0) / max(0.01, near)
 
 
+def pip_above(card: str) -> str | None:
+    """The pip card one pip above pip card ``card`` in its suit (``C04``: ``C05``); None for a ten,
+    a trump, a court card or the Excuse. A pip hidden by glare, a shadow, a finger or a card edge
+    makes a card read one pip down, never up: the card above is the one a pip card may truly be."""
+    near = pip_neighbours(card)
+    if not near:
+        return None
+    above = f"{card[0]}{int(card[1:]) + 1:02d}"
+    return above if above in near else None
+
+
+def pip_above_margin(votes: Sequence[Vote], card: str) -> float:
+    """How many times the mean score of the card one pip above ``card``'s is, over the views
+    (100 when it is not among the views' best cards, or ``card`` has none above it)."""
+    above = pip_above(card)
+    score = scores(votes)
+    return score.get(card, 0.0) / max(0.01, score.get(above, 0.0) if above else 0.0)
+
+
 def certain(votes: Sequence[Vote], card: str, s: TrackerSettings) -> bool:
     """Whether ``card`` is sure enough to be committed without a question: its mean (rescored)
     score over all the views, the model's probability with the game's possible cards, reaches
-    ``commit_bar``; and a pip card's is ``pip_margin`` times its pip neighbours' (when set).
+    ``commit_bar``; a pip card's is ``pip_margin`` times its pip neighbours' and
+    ``pip_above_margin`` times the card one pip above's (each when set).
     Views of a card at rest are nearly the same picture, so they are averaged, never multiplied
     as if each were new evidence."""
     if s.pip_margin > 0 and pip_neighbours(card) and pip_margin(votes, card) < s.pip_margin:
+        return False
+    if s.pip_above_margin > 0 and pip_above(card) and pip_above_margin(votes, card) < s.pip_above_margin:
         return False
     return s.commit_bar <= 0 or scores(votes).get(card, 0.0) >= s.commit_bar
 

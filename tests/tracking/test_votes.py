@@ -5,7 +5,8 @@ from dataclasses import replace
 from hypothesis import given, settings, strategies as st
 
 from vision.tracker_settings import TrackerSettings
-from vision.votes import CARD, UNCERTAIN_VERDICT, WAIT, Vote, certain, pip_margin, pip_neighbours, scores, verdict
+from vision.votes import (CARD, UNCERTAIN_VERDICT, WAIT, Vote, certain, pip_above, pip_above_margin, pip_margin,
+                          pip_neighbours, scores, verdict)
 
 S = TrackerSettings()
 
@@ -61,6 +62,29 @@ def test_a_pip_card_close_to_its_neighbour_is_asked_under_the_pip_margin():
     assert verdict(trump, strict, final=True)[:2] == (CARD, "T04")
 
 
+def test_the_card_one_pip_above_is_the_next_pip_of_the_suit():
+    assert pip_above("C04") == "C05" and pip_above("D01") == "D02" and pip_above("H09") == "H10"
+    for none in ("S10", "SK", "T05", "T21", "EX", "C11", ""):
+        assert pip_above(none) is None
+
+
+def test_a_pip_card_read_one_pip_down_is_asked_under_the_pip_above_margin():
+    # H03 with a pip lost in glare reads H02: the card above close behind makes it a question
+    down = [vote("H02", 0.9, second="H03", q=0.02)] * 3
+    assert abs(pip_above_margin(down, "H02") - 0.9 / 0.02) < 1e-9
+    assert verdict(down, S, final=True)[:2] == (CARD, "H02")  # off by default: as before
+    strict = replace(S, pip_above_margin=60)
+    assert verdict(down, strict, final=True)[0] == UNCERTAIN_VERDICT
+    assert verdict(down[:2], strict, final=False)[0] == WAIT  # a third view may still lift it
+    # the card one pip below close behind is not the misread a hidden pip makes: committed
+    up = [vote("H02", 0.9, second="H01", q=0.02)] * 3
+    assert verdict(up, strict, final=True)[:2] == (CARD, "H02")
+    ten = [vote("S10", 0.9, second="S09", q=0.05)] * 3  # nothing above a ten
+    assert abs(pip_above_margin(ten, "S10") - 0.9 / 0.01) < 1e-9 and verdict(ten, strict, final=True)[:2] == (CARD, "S10")
+    court = [vote("CK", 0.9, second="CQ", q=0.05)] * 3
+    assert verdict(court, strict, final=True)[:2] == (CARD, "CK")
+
+
 probability = st.floats(0.0, 1.0, allow_nan=False)
 cards = st.sampled_from(["T21", "T01", "H07", "H08", "S10", "S09", None])
 
@@ -77,13 +101,15 @@ def votes_of_a_card(draw):
 
 
 @settings(max_examples=300, deadline=None)
-@given(votes_of_a_card(), st.floats(0.0, 1.0), st.booleans(), st.sampled_from([0.0, 5.0, 30.0]))
-def test_a_committed_card_always_clears_the_bar(votes, bar, final, pips):
-    s = replace(S, commit_bar=bar, pip_margin=pips)
+@given(votes_of_a_card(), st.floats(0.0, 1.0), st.booleans(), st.sampled_from([0.0, 5.0, 30.0]),
+       st.sampled_from([0.0, 20.0, 60.0]))
+def test_a_committed_card_always_clears_the_bar(votes, bar, final, pips, above):
+    s = replace(S, commit_bar=bar, pip_margin=pips, pip_above_margin=above)
     kind, card, _ = verdict(votes, s, final)
     if kind == CARD:
         assert scores(votes)[card] >= bar
         assert pips == 0 or not pip_neighbours(card) or pip_margin(votes, card) >= pips
+        assert above == 0 or pip_above(card) is None or pip_above_margin(votes, card) >= above
     # a bar only ever turns a named card into a wait or a question, never into another card
     loose = verdict(votes, S, final)
     if kind == CARD:
