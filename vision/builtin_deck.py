@@ -34,7 +34,7 @@ _COURT_LETTER = {11: "V", 12: "C", 13: "D", 14: "R"}
 _FONT = cv2.FONT_HERSHEY_DUPLEX
 
 
-def _suit_shape(img: np.ndarray, suit: str, cx: float, cy: float, size: float, colour) -> None:
+def suit_mark(img: np.ndarray, suit: str, cx: float, cy: float, size: float, colour) -> None:
     """Draw one suit symbol centred at (cx, cy), ``size`` pixels tall."""
     s = size / 2
     if suit == "H":
@@ -81,7 +81,7 @@ def _draw_index(img: np.ndarray, c: Card) -> None:
     label = _index_label(c)
     _text_centered(img, label, 58, 62, 1.5 if len(label) < 2 else 1.25, ink, 3)
     if c.is_suit_card:
-        _suit_shape(img, c.suit, 58, 122, 44, ink)
+        suit_mark(img, c.suit, 58, 122, 44, ink)
     elif c.is_trump:
         cv2.rectangle(img, (36, 104), (80, 140), ink, -1)
         cv2.rectangle(img, (44, 112), (72, 132), _GOLD, -1)
@@ -90,7 +90,7 @@ def _draw_index(img: np.ndarray, c: Card) -> None:
 
 
 # Pip positions (fractions of the centre box) for 1..10, as on French cards.
-_PIPS = {
+PIP_PLACES = {
     1: [(0.5, 0.5)],
     2: [(0.5, 0.15), (0.5, 0.85)],
     3: [(0.5, 0.15), (0.5, 0.5), (0.5, 0.85)],
@@ -110,8 +110,8 @@ def _draw_centre(img: np.ndarray, c: Card) -> None:
     ink = _INK[c.suit]
     if c.is_suit_card and c.rank <= 10:
         size = 130 if c.rank == 1 else 70
-        for fx, fy in _PIPS[c.rank]:
-            _suit_shape(img, c.suit, x0 + fx * (x1 - x0), y0 + fy * (y1 - y0), size, ink)
+        for fx, fy in PIP_PLACES[c.rank]:
+            suit_mark(img, c.suit, x0 + fx * (x1 - x0), y0 + fy * (y1 - y0), size, ink)
     elif c.is_court:
         cx, cy = w / 2, h / 2
         cv2.rectangle(img, (x0 - 20, y0 + 40), (x1 + 20, y1 - 40), ink, 6)
@@ -123,7 +123,7 @@ def _draw_centre(img: np.ndarray, c: Card) -> None:
             tri = np.array([[xs[i] + 10, top + 90], [xs[i + 1], top], [xs[i + 2] - 10, top + 90]], np.int32)
             cv2.fillPoly(img, [tri], _GOLD if c.suit in "HD" else ink, cv2.LINE_AA)
         _text_centered(img, _COURT_LETTER[c.rank], cx, cy + 40, 5.0, ink, 12)
-        _suit_shape(img, c.suit, cx, y1 - 110, 80, ink)
+        suit_mark(img, c.suit, cx, y1 - 110, 80, ink)
     elif c.is_trump:
         cx, cy = w / 2, h / 2
         cv2.rectangle(img, (x0 - 30, y0), (x1 + 30, y1), _TRUMP, -1)

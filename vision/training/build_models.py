@@ -80,6 +80,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--phone-rate", type=float, default=0.0,
                    help="fraction of the card crops cut from a phone photo of the card (lying or standing among "
                         "clutter, warm light, the phone's processing: vision.phone_photos)")
+    p.add_argument("--random-deck-rate", type=float, default=0.0,
+                   help="fraction of the card crops whose face is drawn in a random deck's design (index, court "
+                        "letters, suit marks, trump numerals, pictures: vision.random_decks): what decks share, not "
+                        "one deck's pictures")
     p.add_argument("--quick", action="store_true", help="smoke run: 1 short epoch, small held-out set")
     p.add_argument("--fresh", action="store_true", help="start a new run even where --work holds one "
                    "(kept beside as cardnet-run-before-<time>.pt); without it a new run there is refused")
@@ -237,7 +241,8 @@ def main(argv=None) -> int:
     val_recipe = Recipe(decks_dir, bg, (w, h), unknown_rate=args.unknown_rate, exclude=args.exclude,
                         table_rate=args.table_rate, negative_rate=args.negative_rate)
     recipe = dataclasses.replace(val_recipe, corner_errors=errors, corner_error_rate=args.corner_error_rate if errors else 0.0,
-                                 printing_rate=args.printing_rate, phone_rate=args.phone_rate)
+                                 printing_rate=args.printing_rate, phone_rate=args.phone_rate,
+                                 random_deck_rate=args.random_deck_rate)
     try:
         decks = training_decks(decks_dir, args.exclude)
     except ValueError as exc:
@@ -408,6 +413,7 @@ def write_models(net, out: Path, size, threshold: float, res: dict, args, elapse
         "negative_rate": args.negative_rate,
         "printing_rate": args.printing_rate,
         "phone_rate": args.phone_rate,
+        "random_deck_rate": args.random_deck_rate,
         "corner_error_rate": args.corner_error_rate if args.corner_errors and Path(args.corner_errors).is_file() else 0.0,
     }
     if args.exclude:

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.cards import CODES
-from vision import phone_photos, printings, synth
+from vision import phone_photos, printings, random_decks, synth
 
 UNKNOWN_INDEX = len(CODES)
 LABELS = list(CODES) + [synth.UNKNOWN]
@@ -40,6 +40,18 @@ class Recipe:
     corner_error_rate: float = 0.0  # fraction of the real-table crops whose corners take one of them
     printing_rate: float = 0.0  # fraction of the card crops whose face is another printing (vision.printings)
     phone_rate: float = 0.0  # fraction of the card crops cut from a phone photo of the card (vision.phone_photos)
+    random_deck_rate: float = 0.0  # fraction of the card crops whose face is drawn in a random deck's design (vision.random_decks)
+
+
+_RANDOM_DECKS: list[random_decks.RandomDecks] = []
+
+
+def random_deck_face(rng: np.random.Generator, code: str) -> synth.Face:
+    """``code`` in one of the process's random deck designs (the pool is drawn once per process,
+    from a fixed seed: every process and every session trains on the same designs)."""
+    if not _RANDOM_DECKS:
+        _RANDOM_DECKS.append(random_decks.RandomDecks())
+    return _RANDOM_DECKS[0].face(rng, code)
 
 
 _DECKS: dict[tuple, dict[str, tuple]] = {}
@@ -146,6 +158,8 @@ def make_sample(rng: np.random.Generator, recipe: Recipe, decks: dict[str, tuple
     faces = decks[name]
     k = int(rng.integers(len(faces)))
     face = faces[k]
+    if recipe.random_deck_rate and rng.random() < recipe.random_deck_rate:
+        face, name = random_deck_face(rng, face.code), "random"
     if recipe.printing_rate and rng.random() < recipe.printing_rate:
         face = synth.Face(face.code, printings.reprint(rng, face.bgr)[0], face.alpha)
     if recipe.phone_rate and rng.random() < recipe.phone_rate:
