@@ -254,7 +254,8 @@ def pip_above(card: str) -> str | None:
 
 def pip_above_margin(votes: Sequence[Vote], card: str) -> float:
     """How many times the mean score of the card one pip above ``card``'s is, over the views
-    (100 when it is not among the views' best cards, or ``card`` has none above it)."""
+    (that score floored at 0.01, as :func:`margin` floors the next card's: 100 times ``card``'s
+    own when the card above is not among the views' best cards, or ``card`` has none above it)."""
     above = pip_above(card)
     score = scores(votes)
     return score.get(card, 0.0) / max(0.01, score.get(above, 0.0) if above else 0.0)

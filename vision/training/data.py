@@ -10,6 +10,7 @@ worker process and reproduced.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -43,15 +44,15 @@ class Recipe:
     random_deck_rate: float = 0.0  # fraction of the card crops whose face is drawn in a random deck's design (vision.random_decks)
 
 
-_RANDOM_DECKS: list[random_decks.RandomDecks] = []
+@lru_cache(maxsize=1)
+def _random_decks() -> random_decks.RandomDecks:
+    return random_decks.RandomDecks()
 
 
 def random_deck_face(rng: np.random.Generator, code: str) -> synth.Face:
     """``code`` in one of the process's random deck designs (the pool is drawn once per process,
     from a fixed seed: every process and every session trains on the same designs)."""
-    if not _RANDOM_DECKS:
-        _RANDOM_DECKS.append(random_decks.RandomDecks())
-    return _RANDOM_DECKS[0].face(rng, code)
+    return _random_decks().face(rng, code)
 
 
 _DECKS: dict[tuple, dict[str, tuple]] = {}
