@@ -49,6 +49,12 @@ def test_build_models_option(decks, tmp_path):
     assert build_models.parse_args(["--exclude", "alpha,beta"]).exclude == ("alpha", "beta")
 
 
+def test_build_models_device_option():
+    # the steps run on the CPU unless a GPU is asked for; the option is passed through as torch names it
+    assert build_models.parse_args([]).device == "cpu"
+    assert build_models.parse_args(["--device", "cuda"]).device == "cuda"
+
+
 def test_deck_names_leave_out(decks):
     assert deck_names(str(decks)) == ["builtin", "alpha", "beta"]
     assert deck_names(str(decks), ("alpha",)) == ["builtin", "beta"]

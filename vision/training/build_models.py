@@ -62,6 +62,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--batch", type=int, default=32)
     p.add_argument("--lr", type=float, default=1.5e-3)
     p.add_argument("--val", type=int, default=1600, help="held-out crops for measuring")
+    p.add_argument("--device", default="cpu",
+                   help="where the steps run: cpu, or cuda on a machine with a GPU (the rendering stays on the CPU cores; "
+                        "checkpoints and the exported model are the same either way)")
     p.add_argument("--threads", type=int, default=1, help="torch threads (one thread and one rendering process use two cores best)")
     p.add_argument("--workers", type=int, default=1, help="low-priority processes rendering shards ahead")
     p.add_argument("--seed", type=int, default=1)
@@ -128,6 +131,10 @@ def to_tensor(x_uint8):
     return torch.from_numpy(x_uint8).float().div_(255.0)
 
 
+def device_of(net):
+    return next(net.parameters()).device
+
+
 def freeze_early(net, blocks: int = 5) -> list:
     """Freeze the stem and the first ``blocks`` blocks (generic ImageNet filters); return the trainable parameters."""
     frozen = [net._conv_stem, net._bn0, *net._blocks[:blocks]]
@@ -155,8 +162,8 @@ def evaluate(net, val, threshold: float | None = None) -> dict:
     probs = []
     with torch.no_grad():
         for i in range(0, len(x), 64):
-            logits, _ = net(to_tensor(x[i : i + 64]))
-            probs.append(torch.softmax(logits, 1).numpy())
+            logits, _ = net(to_tensor(x[i : i + 64]).to(device_of(net)))
+            probs.append(torch.softmax(logits, 1).cpu().numpy())
     p = np.concatenate(probs)
     pred, conf = p.argmax(1), p.max(1)
     res = {"probs": p, "pred": pred, "conf": conf}
@@ -190,6 +197,10 @@ def export_onnx(net, path: Path, size: tuple[int, int], meta: dict) -> None:
     import torch
 
     w, h = size
+    if device_of(net).type != "cpu":  # the exported graph is the same; tracing it on the CPU keeps it free of device copies
+        import copy
+
+        net = copy.deepcopy(net).cpu()
     net.eval()
     tmp = path.with_suffix(".tmp.onnx")
     torch.onnx.export(
@@ -255,7 +266,8 @@ def main(argv=None) -> int:
         log(f"left out of training and of the held-out check: {', '.join(args.exclude)}")
 
     net = CardNet(len(LABELS))
-    n_loaded = load_imagenet_weights(net, imagenet_checkpoint())
+    # a resumed run overwrites every tensor, so it needs no ImageNet file (a machine without the package can resume)
+    n_loaded = 0 if args.resume else load_imagenet_weights(net, imagenet_checkpoint())
     tensors, run = {}, None
     if args.resume:
         source = checkpoint if checkpoint.exists() else work / "cardnet.pt"
@@ -269,6 +281,15 @@ def main(argv=None) -> int:
         else:
             log(f"resumed {source}: step {run.step} of {run.schedule.steps}, {run.crops_seen:,} crops seen, "
                 f"{run.train_seconds / 3600:.2f} h trained in {run.sessions} session(s)")
+    device = torch.device(args.device)
+    if device.type == "cuda":
+        if not torch.cuda.is_available():
+            print("error: --device cuda: no GPU that torch can use here", file=sys.stderr)
+            return 2
+        torch.backends.cudnn.benchmark = True
+        torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True
+        log(f"steps on {torch.cuda.get_device_name(device)}")
+    net = net.to(device)
     if args.channels_last:
         net = net.to(memory_format=torch.channels_last)
     params = freeze_early(net)
@@ -283,6 +304,7 @@ def main(argv=None) -> int:
     run.sessions += 1
     ema = CardNet(len(LABELS))
     ema.load_state_dict(tensors.get("ema", net.state_dict()))
+    ema = ema.to(device)
     ema.eval()
     for prm in ema.parameters():
         prm.requires_grad_(False)
@@ -341,11 +363,11 @@ def main(argv=None) -> int:
                 lr = run.schedule.lr(run.step)
                 for group in opt.param_groups:
                     group["lr"] = lr
-                xt = to_tensor(x)
+                xt = to_tensor(x).to(device, non_blocking=True)
                 if args.channels_last:
                     xt = xt.contiguous(memory_format=torch.channels_last)
                 logits, _ = net(xt)
-                loss = F.cross_entropy(logits, torch.from_numpy(y), label_smoothing=0.1)
+                loss = F.cross_entropy(logits, torch.from_numpy(y).to(device), label_smoothing=0.1)
                 opt.zero_grad(set_to_none=True)
                 loss.backward()
                 opt.step()
