@@ -13,8 +13,10 @@ and wrong at the tracker's bars (the model's threshold, 0.6, 0.9), and the
 time the memory adds per crop. The views are learned with the model's
 probabilities of them, so the memory calibrates its fused probabilities on
 them by itself (:meth:`vision.deck_memory.DeckMemory.temperature`, shown as T;
-``--no-calibration``: without); the last row is the model alone calibrated the
-same way on the learned crops.
+``--no-calibration``: without); then a head fitted on the kept views
+(:mod:`vision.memory_head`, for several pulls ``l2`` towards the model,
+calibrated on its out-of-fold probabilities of those views); the last row is
+the model alone calibrated the same way on the learned crops.
 
     .venv/bin/python benchmarks/bench_deck_memory.py [--deck tarock-adler-cego-pysolfc] [--learn 1600] [--test 800]
 """
@@ -35,12 +37,14 @@ sys.path.insert(0, str(ROOT))
 from vision import deck_memory  # noqa: E402
 from vision.calibration import fit_temperature, scaled  # noqa: E402
 from vision.deck_memory import DeckMemory, MemoryNamer  # noqa: E402
+from vision.memory_head import fit_head, head_probs, out_of_fold_probs  # noqa: E402
 from vision.namer import Namer  # noqa: E402
 from vision.training.data import UNKNOWN_INDEX, Recipe, make_batch  # noqa: E402
 
 
 SEED = 950_000_000  # the seeds of these crops (training: 1e7 + ..., its check 9e8 + ..., calibration 9.4e8 + ...)
 SETTINGS = ((20.0, 0.6), (10.0, 0.6), (20.0, 0.5), (30.0, 0.6), (20.0, 0.7))
+HEAD_L2 = (0.02, 0.05, 0.2)  # pulls of the head fitted on the kept views towards the model (vision.memory_head)
 
 
 def crops_of(recipe: Recipe, n: int, first_seed: int, report) -> tuple[list[np.ndarray], np.ndarray]:
@@ -130,6 +134,17 @@ def main(argv=None) -> int:
             t = memory.temperature(labels, sharpness, floor)
             line(f"memory {sharpness:g}/{floor:g}, T {t:.2f}", figures(probs, test_labels, bars))
             print(f"{'':<28} ({ms:.2f} ms per crop named with the memory, model included)")
+        # a head fitted on the kept views (vision.memory_head), calibrated on its out-of-fold probabilities
+        view_probs, view_emb, view_truth = memory.proven_views(labels)
+        if len(view_truth):
+            unit = test_emb / np.maximum(np.linalg.norm(test_emb, axis=1, keepdims=True), 1e-12)
+            for l2 in HEAD_L2:
+                t0 = time.perf_counter()
+                delta = fit_head(view_probs, view_emb, view_truth, l2)
+                fit_ms = 1000 * (time.perf_counter() - t0)
+                t = fit_temperature(out_of_fold_probs(view_probs, view_emb, view_truth, l2), view_truth)
+                line(f"head l2 {l2:g}, T {t:.2f}", figures(scaled(head_probs(base_probs, unit, delta), t), test_labels, bars))
+                print(f"{'':<28} (fitted on {len(view_truth)} views in {fit_ms:.0f} ms)")
         memory.close()
     # the model alone, calibrated the same way on the learned crops (what a table without the memory could do)
     cards = learn_labels != UNKNOWN_INDEX

@@ -227,18 +227,32 @@ class DeckMemory:
         if self._temperature is not None and self._temperature[0] == key:
             return self._temperature[1]
         t = 1.0
-        rows = self._db.execute("SELECT card, probs FROM views ORDER BY id").fetchall()  # the order of _views
-        index = {c: i for i, c in enumerate(labels)}
-        mine = [k for k, (card, p) in enumerate(rows) if p is not None and len(p) == 4 * len(labels) and card in index]
-        if len(mine) >= MIN_CALIBRATION_VIEWS and len({rows[k][0] for k in mine}) >= 2:
+        mine, probs, truth = self._proven(labels)
+        if len(mine) >= MIN_CALIBRATION_VIEWS and len(set(truth.tolist())) >= 2:
             cards, emb = self._views()
             sim = emb[mine] @ emb.T
             sim[np.arange(len(mine)), mine] = -1.0  # a view is not its own evidence
-            probs = np.array([np.frombuffer(rows[k][1], np.float32) for k in mine], np.float32)
-            truth = np.array([index[rows[k][0]] for k in mine], np.int64)
             t = fit_temperature(fuse(probs, best_per_card(sim, cards), labels, sharpness, floor), truth)
         self._temperature = (key, t)
         return t
+
+    def _proven(self, labels: Sequence[str]) -> tuple[list[int], np.ndarray, np.ndarray]:
+        """The views kept with the model's probabilities (over ``labels``): their rows in
+        :meth:`_views`' order, those probabilities, and their names as indices of ``labels``."""
+        rows = self._db.execute("SELECT card, probs FROM views ORDER BY id").fetchall()  # the order of _views
+        index = {c: i for i, c in enumerate(labels)}
+        mine = [k for k, (card, p) in enumerate(rows) if p is not None and len(p) == 4 * len(labels) and card in index]
+        probs = np.array([np.frombuffer(rows[k][1], np.float32) for k in mine], np.float32).reshape(len(mine), len(labels))
+        truth = np.array([index[rows[k][0]] for k in mine], np.int64)
+        return mine, probs, truth
+
+    def proven_views(self, labels: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(probabilities, embeddings, names) of the views kept with the model's probabilities of
+        them: the model's probabilities over ``labels``, the L2-normalised embeddings, and each
+        view's proven name as an index of ``labels`` (what :func:`vision.memory_head.fit_head` takes)."""
+        mine, probs, truth = self._proven(labels)
+        _, emb = self._views()
+        return probs, emb[mine], truth
 
     def known_cards(self) -> tuple[str, ...]:
         """The cards with at least one view, in ``CODES`` order."""
