@@ -24,8 +24,6 @@ hard, 4 players, the rules' help on), the same table and deck all evening,
 and prints the questions of each deal and those of deals 1–5 against 6–10
 (what a table that learns its deck should show falling); ``--learn-deck``
 lets the table learn its deck as it plays (``tarotmate demo --learn-deck``),
-``--memory-head L2`` names then through a head fitted on the learned views
-(``vision.memory_head``) instead of the nearest views,
 ``--deck DIR`` draws the cards from a folder of scans (a deck never trained
 on), ``--table`` plays one table only::
 
@@ -157,7 +155,7 @@ def report(runs: list[dict]) -> None:
 
 def play_sequence(seed: int, players: int, conditions: str, deals: int, fast: bool,
                   models: str | None = None, tracker: dict | None = None, learn: bool = False,
-                  deck: str | None = None, head: float | None = None) -> dict:
+                  deck: str | None = None) -> dict:
     """One game of ``deals`` deals at one table; its ``per_deal`` figures (and, when the table
     learns its deck, how many views it learned)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -170,7 +168,6 @@ def play_sequence(seed: int, players: int, conditions: str, deals: int, fast: bo
     with tempfile.TemporaryDirectory(prefix="bench-table-") as out:
         settings = DemoSettings(game="french-tarot", players=players, seed=seed, deals=deals, out=Path(out), fast=fast,
                                 display="none", fresh=True, conditions=conditions, learn_deck=learn, deck=deck,
-                                memory_head=head,
                                 **demo_overrides(models, tracker))
         started = time.perf_counter()
         result = run_demo(settings, report=lambda text: None)
@@ -216,8 +213,6 @@ def main() -> int:
     parser.add_argument("--sequence", type=int, default=0, metavar="N",
                         help="instead: one game of N deals at the easy and at the hard table (4 players, help on)")
     parser.add_argument("--learn-deck", action="store_true", help="with --sequence: the table learns its deck as it plays")
-    parser.add_argument("--memory-head", type=float, metavar="L2",
-                        help="with --learn-deck: name through a head fitted on the learned views (vision.memory_head), pull L2")
     parser.add_argument("--deck", metavar="DIR", help="with --sequence: draw the cards from a folder of scans (CODE.jpg/png)")
     parser.add_argument("--table", choices=("easy", "hard"), help="with --sequence: play at this table only")
     parser.add_argument("--models-dir", metavar="DIR", help="the card model of DIR (cards.onnx, labels.txt), and its card "
@@ -232,8 +227,6 @@ def main() -> int:
     parser.add_argument("--no-seat-sides", action="store_true",
                         help="take a trick's cards by turn order wherever they lie (game.played_in_front = false)")
     args = parser.parse_args()
-    if args.memory_head is not None and (not args.learn_deck or args.memory_head <= 0):
-        parser.error("--memory-head L2 needs --learn-deck and a positive L2")
     if args.follow_weight is not None and not 0 < args.follow_weight <= 1:
         raise SystemExit(f"bench_table: --follow-weight {args.follow_weight}: a weight in (0, 1]")
     tracker = tracker_overrides(args.set)
@@ -245,13 +238,12 @@ def main() -> int:
         tables = [args.table] if args.table else ["easy", "hard"]
         where = f"the {args.table} table" if args.table else "the easy and at the hard table"
         print(f"Tarotmate table benchmark: one game of {args.sequence} deals at {where}"
-              f"{', the table learning its deck' if args.learn_deck else ''}"
-              f"{f' (a head fitted on its views, pull {args.memory_head:g})' if args.memory_head else ''}", flush=True)
+              f"{', the table learning its deck' if args.learn_deck else ''}", flush=True)
         n = len(tables)
         with ProcessPoolExecutor(max_workers=max(1, min(n, args.jobs))) as pool:
             runs = list(pool.map(play_sequence, [args.seed] * n, [4] * n, tables, [args.sequence] * n,
                                  [not args.full_size] * n, [args.models_dir] * n, [tracker] * n,
-                                 [args.learn_deck] * n, [args.deck] * n, [args.memory_head] * n))
+                                 [args.learn_deck] * n, [args.deck] * n))
         report_sequences(runs)
         return 0
     if args.trace:

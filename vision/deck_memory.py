@@ -198,7 +198,6 @@ class DeckMemory:
         """The views changed: what was derived from them is read again when needed."""
         self._cache = None
         self._temperature = None
-        self._head = None
 
     # ---------------------------------------------------------------- reading
 
@@ -254,23 +253,6 @@ class DeckMemory:
         mine, probs, truth = self._proven(labels)
         _, emb = self._views()
         return probs, emb[mine], truth
-
-    def head(self, labels: Sequence[str], l2: float) -> tuple[np.ndarray | None, float]:
-        """A head fitted on the proven views (:func:`vision.memory_head.fit_head`, pull ``l2``) and
-        the temperature that calibrates it, fitted on its out-of-fold probabilities of those views;
-        ``(None, 1.0)`` until :data:`MIN_CALIBRATION_VIEWS` such views of two cards or more are
-        kept. Kept until the views change."""
-        from vision.memory_head import fit_head, out_of_fold_probs
-
-        key = (tuple(labels), float(l2))
-        if self._head is not None and self._head[0] == key:
-            return self._head[1]
-        fitted: tuple[np.ndarray | None, float] = (None, 1.0)
-        probs, emb, truth = self.proven_views(labels)
-        if len(truth) >= MIN_CALIBRATION_VIEWS and len(set(truth.tolist())) >= 2:
-            fitted = (fit_head(probs, emb, truth, l2), fit_temperature(out_of_fold_probs(probs, emb, truth, l2), truth))
-        self._head = (key, fitted)
-        return fitted
 
     def known_cards(self) -> tuple[str, ...]:
         """The cards with at least one view, in ``CODES`` order."""
@@ -369,13 +351,11 @@ class MemoryNamer:
     (:func:`fuse`); everything else (labels, threshold, input size, model id) is the base
     namer's. With an empty memory it names exactly as the base namer does."""
 
-    def __init__(self, base, memory: DeckMemory, sharpness: float = 20.0, floor: float = 0.6,
-                 head_l2: float | None = None):
+    def __init__(self, base, memory: DeckMemory, sharpness: float = 20.0, floor: float = 0.6):
         self.base = base
         self.memory = memory
         self.sharpness = sharpness  # how much a close kept view weighs (fuse)
         self.floor = floor  # the cosine over which a kept view counts at all
-        self.head_l2 = head_l2  # None: fuse with the nearest views; else a head fitted on them (DeckMemory.head)
 
     def __getattr__(self, name):
         return getattr(self.base, name)
@@ -385,12 +365,6 @@ class MemoryNamer:
         if len(probs) == 0 or self.memory.views_count() == 0:
             return probs, emb
         unit = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
-        if self.head_l2 is not None:
-            delta, t = self.memory.head(self.base.labels, self.head_l2)
-            if delta is not None:
-                from vision.memory_head import head_probs
-
-                return scaled(head_probs(probs, unit, delta), t).astype(np.float32), emb
         fused = fuse(probs, self.memory.similarity(unit), self.base.labels, self.sharpness, self.floor)
         t = self.memory.temperature(self.base.labels, self.sharpness, self.floor)
         return (fused if t == 1.0 else scaled(fused, t).astype(np.float32)), emb

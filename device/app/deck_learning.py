@@ -72,12 +72,11 @@ def known_cards(app) -> int | None:
     return None if learner is None else len(learner.memory.known_cards())
 
 
-def attach(controller, namer, log_path, head_l2: float | None = None):
+def attach(controller, namer, log_path):
     """Let the table learn its deck: returns the namer to give the tracker (``namer`` weighed by
     the memory kept beside the deal log ``log_path``) and feeds the memory from ``controller``.
     A namer that gives no embeddings (the simulator's truth) is returned as it is, and nothing
-    is learned. ``head_l2``: name through a head fitted on the kept views instead of fusing the
-    nearest ones (:meth:`vision.deck_memory.DeckMemory.head`; for measuring)."""
+    is learned."""
     import numpy as np
 
     from vision.deck_memory import MemoryNamer, memory_path_beside
@@ -91,4 +90,4 @@ def attach(controller, namer, log_path, head_l2: float | None = None):
     controller.learner = learner
     session = controller.session
     session.on_deal_scored.append(learner.deal_scored)  # the deal is scored: its undisputed cards are proven
-    return MemoryNamer(namer, memory, head_l2=head_l2)
+    return MemoryNamer(namer, memory)

@@ -64,7 +64,6 @@ class DemoSettings:
     seat_sides: bool = True  # a trick's card on a later player's side asks for the missed one (game.played_in_front)
     trace: Path | None = None  # for diagnosis: one JSON line per scene (truth, votes, events, outcome)
     learn_deck: bool = False  # the table learns its deck as it plays (device.app.deck_learning)
-    memory_head: float | None = None  # for measuring: with learn_deck, name through a head fitted on the views (its pull l2)
     models: Path | None = None  # the card model's folder (default: the shipped models/), for measuring another (its locator.onnx too, when there)
     tracker: Any = None  # for measuring: a dict of tracker settings over the card model's own, or a whole TrackerSettings
 
@@ -276,8 +275,7 @@ def play_deals(session: GameSession, app: TableApp, demo, settings: DemoSettings
             if getattr(settings, "learn_deck", False) and recognition.namer is not None:
                 from device.app.deck_learning import attach
 
-                recognition.namer = attach(app.controller, recognition.namer, session.log.path,
-                                           head_l2=getattr(settings, "memory_head", None))
+                recognition.namer = attach(app.controller, recognition.namer, session.log.path)
                 demo.stats.recognition += ", learning the deck"
         demo.play(app, recognition, deadline)
         demo.check_against_truth(session)

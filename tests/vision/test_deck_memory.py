@@ -201,52 +201,6 @@ def test_the_memory_calibrates_its_fused_probabilities_on_its_own_views(tmp_path
     memory.close()
 
 
-def test_the_memory_namer_with_a_head_names_look_alikes_the_model_confuses(tmp_path):
-    from vision.deck_memory import MemoryNamer
-
-    labels = list(CODES) + ["unknown"]
-    rng = np.random.default_rng(1)
-    pairs = [("S07", "S08"), ("S09", "S10"), ("C02", "C03"), ("H05", "H06"), ("D08", "D09")]
-    centres = rng.normal(size=(5, D))
-    apart = np.eye(D)[1]
-
-    def view(pair, side):  # a pair's two cards differ along one direction, under noise as large in every other
-        size = np.linalg.norm(centres[pair])
-        e = centres[pair] + (0.3 if side == 0 else -0.3) * size * apart + rng.normal(0, 0.15 * size, D)
-        return (e / np.linalg.norm(e)).astype(np.float32)
-
-    def model_probs(pair):  # the model leans to the pair's second card, whichever it sees
-        p = np.full(79, 0.1 / 77, np.float32)
-        p[CODES.index(pairs[pair][0])], p[CODES.index(pairs[pair][1])] = 0.3, 0.6
-        return p
-
-    memory = DeckMemory(tmp_path / "m.db", "model-a", D)
-    for k in range(100):
-        pair, side = k % 5, (k // 5) % 2
-        memory.learn(pairs[pair][side], view(pair, side), "answer", f"op {k}", probs=model_probs(pair))
-    crops = [(pair, side) for pair in range(5) for side in (0, 1) for _ in range(20)]
-    emb = np.array([view(pair, side) for pair, side in crops])
-    probs = np.array([model_probs(pair) for pair, _ in crops])
-    truth = np.array([CODES.index(pairs[pair][side]) for pair, side in crops])
-
-    class Base:
-        labels, threshold = list(CODES) + ["unknown"], 0.3
-
-        def run(self, idx):
-            return probs[list(idx)], emb[list(idx)]
-
-    right = {}
-    for name, namer in (("fused", MemoryNamer(Base(), memory)), ("head", MemoryNamer(Base(), memory, head_l2=0.05))):
-        right[name] = (namer.run(range(len(crops)))[0].argmax(1) == truth).mean()
-    assert (probs.argmax(1) == truth).mean() == 0.5  # the model alone names one card of each pair
-    assert right["head"] >= 0.9 and right["head"] > right["fused"]
-    delta, t = memory.head(labels, 0.05)
-    assert delta.shape == (79, D) and memory.head(labels, 0.05)[0] is delta  # kept until the views change
-    memory.forget("op 0")
-    assert memory.head(labels, 0.05)[0] is not delta
-    memory.close()
-
-
 def test_a_memory_of_the_first_schema_gains_room_for_probabilities(tmp_path):
     import sqlite3
 
