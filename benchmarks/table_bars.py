@@ -21,13 +21,16 @@ so a real run can only do as well or better). Check the bar chosen with
 replays instead the tracker's whole verdict (:func:`vision.votes.verdict`) on
 each traced card's views with those settings, view after view as the tracker
 took them, and prints, per deal, the cards committed right and wrong and the
-questions, against the trace as played (with the default settings). The same
-limits: no view the tracker did not take (a verdict that would wait for
-more views is taken on the views there were), and the tracker's rules after
-the verdict (a landing's twin, a quad across the pile) are not replayed: a
-card whose verdict they changed keeps it as played::
+questions, against the trace as played. The views the tracker dropped are
+dropped again (all of them when the card's quad moved; the earliest, when a
+later view no longer looked like them: ``look_change``). The same limits: no
+view the tracker did not take (a verdict that would wait for more views is
+taken on the views there were), and the tracker's rules after the verdict (a
+landing's twin, a quad across the pile) are not replayed: a card whose verdict
+as played the settings it was played with (``--played``, over the defaults)
+do not give keeps it as played::
 
-    .venv/bin/python benchmarks/table_bars.py DIR --set min_confidence=0.8 --set min_margin=5
+    .venv/bin/python benchmarks/table_bars.py DIR --played pip_above_margin=60 --set pip_above_margin=60 --set min_margin=5
 """
 
 from __future__ import annotations
@@ -64,22 +67,31 @@ def trace_vote(row: dict) -> Vote:
                 next((p for c, p in top if c is None), 0.0))
 
 
-def decided_cards(scene: dict) -> list[tuple[str, str | None, str | None, list[Vote]]]:
-    """(verdict as played, card named, card truly there, the views) of each card the scene's
-    tracker decided (a card seen again after a move left out, and a quad whose card truly under
-    it the rules no longer allowed: a card of the pile already played)."""
+def decided_cards(scene: dict) -> list[tuple[str, str | None, str | None, list[Vote], list[int]]]:
+    """(verdict as played, card named, card truly there, the views, how many earlier views each
+    view made the tracker drop) of each card the scene's tracker decided (a card seen again after
+    a move left out, and a quad whose card truly under it the rules no longer allowed: a card of
+    the pile already played)."""
     out = []
     for row, seen in traced_tracks(scene):
         if seen[-1].get("weight") == 0:
             continue  # the card truly under it was already played: a view of the pile, not a card to name
-        out.append((row.get("verdict"), row.get("card"), seen[-1].get("truth"), [trace_vote(v) for v in seen]))
+        out.append((row.get("verdict"), row.get("card"), seen[-1].get("truth"), [trace_vote(v) for v in seen],
+                    [int(v.get("dropped") or 0) for v in seen]))
     return out
 
 
-def replayed_verdict(votes: list[Vote], settings: TrackerSettings) -> tuple[str, str | None]:
-    """What :func:`vision.votes.verdict` decides with ``settings``, given the views one by one."""
-    for k in range(1, len(votes) + 1):
-        what, card, _ = verdict(votes[:k], settings, final=k == len(votes))
+def replayed_verdict(votes: list[Vote], settings: TrackerSettings,
+                     drops: list[int] | None = None) -> tuple[str, str | None]:
+    """What :func:`vision.votes.verdict` decides with ``settings``, given the views one by one.
+    ``drops``: how many earlier views the tracker dropped as each view came (``look_change``:
+    views that no longer look like the card left alone); the trace does not say which, so the
+    earliest are dropped, the views taken while a hand or a card still lay over it."""
+    kept: list[Vote] = []
+    for k, vote in enumerate(votes):
+        drop = drops[k] if drops else 0
+        kept = kept[min(drop, len(kept)):] + [vote]
+        what, card, _ = verdict(kept, settings, final=k == len(votes) - 1)
         if what != WAIT:
             return what, card
     return NONE, None
@@ -93,9 +105,9 @@ def replay_settings(scenes: list[dict], settings: TrackerSettings,
     change it again."""
     out = {which: {"right": 0, "wrong": 0, "asked": 0, "unnamed": 0} for which in ("played", "replayed")}
     for scene in scenes:
-        for played, card, truth, votes in decided_cards(scene):
-            again = replayed_verdict(votes, settings)
-            if replayed_verdict(votes, played_with) != (played, card if played == CARD else None):
+        for played, card, truth, votes, drops in decided_cards(scene):
+            again = replayed_verdict(votes, settings, drops)
+            if replayed_verdict(votes, played_with, drops) != (played, card if played == CARD else None):
                 again = (played, card)
             for which, (what, named) in (("played", (played, card)), ("replayed", again)):
                 r = out[which]
@@ -143,14 +155,19 @@ def main(argv=None) -> int:
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="replay the tracker's verdict with this setting instead (vision/tracker_settings.py; "
                              "over the defaults: name the played model's own bars too)")
+    parser.add_argument("--played", action="append", default=[], metavar="NAME=VALUE",
+                        help="a setting the trace was played with (the played model's own bars), over the "
+                             "defaults: a card whose verdict they give as played is replayed, not kept as played")
     args = parser.parse_args(argv)
     settings = None
-    if args.set:
+    played_with = TrackerSettings()
+    if args.set or args.played:
         from dataclasses import replace
 
         from bench_table import tracker_overrides
 
-        settings = replace(TrackerSettings(), **tracker_overrides(args.set))
+        played_with = replace(TrackerSettings(), **tracker_overrides(args.played))
+        settings = replace(TrackerSettings(), **tracker_overrides(args.set)) if args.set else None
     which = "none" if args.none else "help"
     files = sorted(args.trace.glob(f"*-{which}.jsonl"))
     if not files:
@@ -167,7 +184,7 @@ def main(argv=None) -> int:
               f"({prompts:.1f} questions per deal as played); per deal:")
         if settings is not None:
             print(f"  {'verdicts':>10} {'committed right':>16} {'wrong':>6} {'questions':>10} {'no event':>8}")
-            for label, r in replay_settings(scenes, settings).items():
+            for label, r in replay_settings(scenes, settings, played_with).items():
                 print(f"  {label:>10} {r['right'] / n:>16.1f} {r['wrong'] / n:>6.2f} {r['asked'] / n:>10.1f} "
                       f"{r['unnamed'] / n:>8.1f}")
             continue

@@ -418,6 +418,7 @@ class Tracker:
                 t.anchor = t.quad
                 t.stable = 0
                 if t.state == NEW:
+                    t.cleared += len(t.votes)
                     t.votes.clear()
             if t.state == NEW and t.stable >= s.settle_frames - 1 and t.stable > 0:
                 if not self._hand_by(frame, t):
@@ -553,6 +554,7 @@ class Tracker:
                 t.views += 1
             else:
                 t.votes.append(vote)
+            dropped, t.cleared = dropped + t.cleared, 0  # the views cleared since the last one (the quad moved) too
             if self.trace is not None:
                 self.trace("vote", frame.index, t.ident, t.quad,
                            {"top": vote.top, "card": vote.card, "conflict": vote.conflict, "state": t.state, "dropped": dropped})

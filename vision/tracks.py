@@ -54,4 +54,5 @@ class Track:
     piece: bool = False  # its quad was cut from a row of cards found as one (less sure than a card's own)
     before: np.ndarray | None = None  # the table as it last lay still when it was found (``outline``, ``hand_clear``)
     views: int = 0  # namings spent on it while new (the votes kept, and those a later look dropped)
+    cleared: int = 0  # votes cleared since its last view because its quad moved (told to the trace)
     waited: int = 0  # still localisations it was not named at because the table around it had changed

@@ -136,6 +136,30 @@ def test_the_verdict_replayed_with_other_settings_and_what_the_rules_after_it_ch
     assert rows == [["played", "1.0", "1.00", "0.0", "1.0"], ["replayed", "1.0", "0.00", "1.0", "1.0"]]
 
 
+def test_the_replayed_verdict_drops_the_views_the_tracker_dropped(tmp_path, capsys):
+    def view(card, p, dropped=0):
+        return {"what": "vote", "frame": 1, "track": 5, "card": card, "top": [[card, p], ["H01", 0.02]],
+                "truth": "SK", "weight": 1.0, "dropped": dropped}
+
+    # a first view taken while the card still slid (the wrong suit), cleared when its quad moved
+    scene = {"prompts": 0, "votes": [view("CK", 0.95), view("SK", 0.9, dropped=1), view("SK", 0.92),
+                                     {"what": "verdict", "frame": 2, "track": 5, "verdict": "card", "card": "SK",
+                                      "reverify": False}]}
+    bars = _table_bars()
+    (decided,) = bars.decided_cards(scene)
+    played, card, truth, votes, drops = decided
+    assert (played, card, truth, drops) == ("card", "SK", "SK", [0, 1, 0])
+    assert bars.replayed_verdict(votes, TrackerSettings(), drops) == ("card", "SK")
+    assert bars.replayed_verdict(votes, TrackerSettings()) != ("card", "SK")  # with the slid view kept: split
+    strict = bars.replay_settings([scene], TrackerSettings(min_confidence=0.95))
+    assert strict["played"] == {"right": 1, "wrong": 0, "asked": 0, "unnamed": 0}
+    assert strict["replayed"]["right"] == 0  # replayed, not kept as played: 0.91 is under the bar
+    (tmp_path / "1-4p-hard-help.jsonl").write_text(__import__("json").dumps(scene) + "\n", encoding="utf-8")
+    assert bars.main([str(tmp_path), "--played", "min_confidence=0.6", "--set", "min_confidence=0.95"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.split()[:1] in (["played"], ["replayed"])]
+    assert rows[1][1] == "0.0"
+
+
 def test_the_causes_read_a_wrong_card_however_it_was_mended():
     spec = importlib.util.spec_from_file_location("table_causes", ROOT / "benchmarks" / "table_causes.py")
     causes = importlib.util.module_from_spec(spec)

@@ -158,3 +158,27 @@ def test_the_views_benchmark_pairs_each_view_with_its_cards_last():
     got = bench.pairs(rows)
     assert got["hand then clear"] == [pytest.approx(0.8)] and got["both clear"] == [pytest.approx(0.2)]
     assert got["hand in the last"] == [pytest.approx(1.0)]
+
+
+def test_the_trace_tells_the_views_cleared_when_a_card_slid_on():
+    """A card named once, then nudged on before a second view: its first view is cleared, and the
+    trace's next view says so (``dropped``), so that a replay of the verdict drops it too."""
+    moved = QUAD + np.float32([22, 0])  # more than a still card's wobble, less than a new card's jump
+    base = table()
+    here, there = base.copy(), base.copy()
+    cv2.fillConvexPoly(here, np.round(QUAD).astype(np.int32), (215, 225, 230))
+    cv2.fillConvexPoly(there, np.round(moved).astype(np.int32), (215, 225, 230))
+
+    def finder(img):
+        return [QUAD] if img[250, 405].mean() > 150 else [moved] if img[250, 500].mean() > 150 else []
+
+    tracker = Tracker(localiser=finder, namer=DarkEndNamer(), settings=TrackerSettings())
+    rows = []
+    tracker.trace = lambda what, index, ident, quad, data: rows.append((what, index, data))
+    events = []
+    for k, img in enumerate([base] * 2 + [here] * 2 + [there] * 8):
+        events += tracker.process(Frame(img, k / 30, k))
+    assert [(e.type, e.card) for e in events] == [("appeared", "CQ")]
+    views = [(index, data["dropped"]) for what, index, data in rows if what == "vote"]
+    assert views == [(3, 0), (5, 1), (6, 0)]  # the view on frame 3 cleared when the card slid on frame 4
+    assert [data["votes"] for what, _, data in rows if what == "verdict"] == [2]
