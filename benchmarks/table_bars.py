@@ -27,8 +27,8 @@ later view no longer looked like them: ``look_change``). The same limits: no
 view the tracker did not take (a verdict that would wait for more views is
 taken on the views there were), and the tracker's rules after the verdict (a
 landing's twin, a quad across the pile) are not replayed: a card whose verdict
-as played the settings it was played with (``--played``, over the defaults)
-do not give keeps it as played::
+as played the settings it was played with (the trace's own, or
+``--played NAME=VALUE`` over the defaults) do not give keeps it as played::
 
     .venv/bin/python benchmarks/table_bars.py DIR --played pip_above_margin=60 --set pip_above_margin=60 --set min_margin=5
 """
@@ -97,6 +97,17 @@ def replayed_verdict(votes: list[Vote], settings: TrackerSettings,
     return NONE, None
 
 
+def played_settings(scenes: list[dict]) -> TrackerSettings:
+    """The settings the traced scenes were played with (the trace's ``tracker``: those not the
+    defaults); the defaults for a trace that does not say, or whose scenes say different things."""
+    told = [s.get("tracker") for s in scenes]
+    if not told or any(t is None or t != told[0] for t in told):
+        return TrackerSettings()
+    from vision.tracker_settings import with_bars
+
+    return with_bars(TrackerSettings(), told[0])
+
+
 def replay_settings(scenes: list[dict], settings: TrackerSettings,
                     played_with: TrackerSettings = TrackerSettings()) -> dict[str, dict[str, int]]:
     """Committed right / wrong, questions and cards left unnamed, as played and as replayed. A card
@@ -156,17 +167,18 @@ def main(argv=None) -> int:
                         help="replay the tracker's verdict with this setting instead (vision/tracker_settings.py; "
                              "over the defaults: name the played model's own bars too)")
     parser.add_argument("--played", action="append", default=[], metavar="NAME=VALUE",
-                        help="a setting the trace was played with (the played model's own bars), over the "
-                             "defaults: a card whose verdict they give as played is replayed, not kept as played")
+                        help="a setting the trace was played with, over the defaults (default: those the "
+                             "trace says, the played model's own bars): a card whose verdict they give as played "
+                             "is replayed, not kept as played")
     args = parser.parse_args(argv)
     settings = None
-    played_with = TrackerSettings()
+    played = None
     if args.set or args.played:
         from dataclasses import replace
 
         from bench_table import tracker_overrides
 
-        played_with = replace(TrackerSettings(), **tracker_overrides(args.played))
+        played = replace(TrackerSettings(), **tracker_overrides(args.played)) if args.played else None
         settings = replace(TrackerSettings(), **tracker_overrides(args.set)) if args.set else None
     which = "none" if args.none else "help"
     files = sorted(args.trace.glob(f"*-{which}.jsonl"))
@@ -184,6 +196,9 @@ def main(argv=None) -> int:
               f"({prompts:.1f} questions per deal as played); per deal:")
         if settings is not None:
             print(f"  {'verdicts':>10} {'committed right':>16} {'wrong':>6} {'questions':>10} {'no event':>8}")
+            played_with = played or played_settings(scenes)
+            if played is None and played_with != TrackerSettings():
+                print(f"  (played with {', '.join(f'{k}={v}' for k, v in scenes[0]['tracker'].items())}, as the trace says)")
             for label, r in replay_settings(scenes, settings, played_with).items():
                 print(f"  {label:>10} {r['right'] / n:>16.1f} {r['wrong'] / n:>6.2f} {r['asked'] / n:>10.1f} "
                       f"{r['unnamed'] / n:>8.1f}")

@@ -482,9 +482,22 @@ class SceneTrace:
             row["top"] = [[c, round(float(p), 3)] for c, p in row["top"]]
         self.votes.append(row)
 
+    def settings_played(self) -> dict:
+        """The tracker's settings that are not the defaults (the card model's own bars, a
+        measurement's overrides): what a replay of the trace was played with."""
+        from dataclasses import fields
+
+        from vision.tracker_settings import TrackerSettings
+
+        played, default = getattr(self.tracker, "settings", None), TrackerSettings()
+        if not isinstance(played, TrackerSettings):
+            return {}
+        return {f.name: getattr(played, f.name) for f in fields(TrackerSettings)
+                if getattr(played, f.name) != getattr(default, f.name)}
+
     def write(self, path, scene: dict) -> None:
         import json
 
-        scene = {**scene, "expected": self.expected, "votes": self.votes}
+        scene = {**scene, "tracker": self.settings_played(), "expected": self.expected, "votes": self.votes}
         with open(path, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(scene) + "\n")

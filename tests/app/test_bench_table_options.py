@@ -158,6 +158,13 @@ def test_the_replayed_verdict_drops_the_views_the_tracker_dropped(tmp_path, caps
     assert bars.main([str(tmp_path), "--played", "min_confidence=0.6", "--set", "min_confidence=0.95"]) == 0
     rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.split()[:1] in (["played"], ["replayed"])]
     assert rows[1][1] == "0.0"
+    # the trace says what it was played with: no --played needed
+    told = {**scene, "tracker": {"min_confidence": 0.6, "pip_above_margin": 60.0}}
+    assert bars.played_settings([told]) == TrackerSettings(pip_above_margin=60.0)
+    assert bars.played_settings([told, scene]) == TrackerSettings()  # scenes that disagree: the defaults
+    (tmp_path / "1-4p-hard-help.jsonl").write_text(__import__("json").dumps(told) + "\n", encoding="utf-8")
+    assert bars.main([str(tmp_path), "--set", "min_confidence=0.95"]) == 0
+    assert "played with min_confidence=0.6, pip_above_margin=60.0, as the trace says" in capsys.readouterr().out
 
 
 def test_the_causes_read_a_wrong_card_however_it_was_mended():

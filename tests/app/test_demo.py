@@ -191,6 +191,24 @@ def test_a_trace_says_for_every_scene_what_the_camera_saw_and_what_lay_there(tmp
     # with the simulator's truth as the namer, each named card is the card lying under its quad
     named = [v for s in scenes for v in s["votes"] if v["what"] == "verdict" and v["verdict"] == "card"]
     assert named and all(v["card"] == v["truth"] for v in named)
+    assert all(s["tracker"] == {} for s in scenes)  # the defaults: the truth carries no bars
+
+
+def test_a_trace_says_which_tracker_settings_it_was_played_with():
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from device.demo.player import SceneTrace
+    from vision.tracker_settings import TrackerSettings
+
+    def played(settings):
+        trace = SceneTrace.__new__(SceneTrace)
+        trace.tracker = SimpleNamespace(settings=settings)
+        return trace.settings_played()
+
+    assert played(TrackerSettings()) == {}
+    assert played(replace(TrackerSettings(), pip_above_margin=60.0, audit=True)) == {"pip_above_margin": 60.0, "audit": True}
+    assert played(None) == {}
 
 
 def test_every_deal_of_a_demo_is_played_at_the_same_table():
