@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))  # bench_table's reading of --set
 
 from table_causes import verdict_views  # noqa: E402
-from vision.tracker_settings import TrackerSettings  # noqa: E402
+from vision.tracker_settings import TrackerSettings, with_bars  # noqa: E402
 from vision.votes import CARD, NONE, UNCERTAIN_VERDICT, WAIT, Vote, scores, verdict  # noqa: E402
 
 BARS = (0.0, 0.8, 0.9, 0.95, 0.97, 0.99, 0.999)
@@ -103,8 +103,6 @@ def played_settings(scenes: list[dict]) -> TrackerSettings:
     told = [s.get("tracker") for s in scenes]
     if not told or any(t is None or t != told[0] for t in told):
         return TrackerSettings()
-    from vision.tracker_settings import with_bars
-
     return with_bars(TrackerSettings(), told[0])
 
 

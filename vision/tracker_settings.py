@@ -63,6 +63,16 @@ def setting_types() -> dict[str, type]:
     return {f.name: type(f.default) for f in fields(TrackerSettings)}
 
 
+def changed(settings: TrackerSettings) -> dict[str, object]:
+    """The settings of ``settings`` that are not the defaults, by name: what :func:`with_bars`
+    puts back on the defaults (a trace says so what it was played with)."""
+    from dataclasses import fields
+
+    default = TrackerSettings()
+    return {f.name: getattr(settings, f.name) for f in fields(TrackerSettings)
+            if getattr(settings, f.name) != getattr(default, f.name)}
+
+
 def with_bars(base: TrackerSettings, bars: Mapping[str, object]) -> TrackerSettings:
     """``base`` with the settings ``bars`` names (a card model's own bars, from its metadata, or a
     measurement's overrides). ``ValueError`` for an unknown name or a value of the wrong type (an

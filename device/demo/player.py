@@ -485,15 +485,10 @@ class SceneTrace:
     def settings_played(self) -> dict:
         """The tracker's settings that are not the defaults (the card model's own bars, a
         measurement's overrides): what a replay of the trace was played with."""
-        from dataclasses import fields
+        from vision.tracker_settings import TrackerSettings, changed
 
-        from vision.tracker_settings import TrackerSettings
-
-        played, default = getattr(self.tracker, "settings", None), TrackerSettings()
-        if not isinstance(played, TrackerSettings):
-            return {}
-        return {f.name: getattr(played, f.name) for f in fields(TrackerSettings)
-                if getattr(played, f.name) != getattr(default, f.name)}
+        played = getattr(self.tracker, "settings", None)
+        return changed(played) if isinstance(played, TrackerSettings) else {}
 
     def write(self, path, scene: dict) -> None:
         import json

@@ -13,7 +13,7 @@ from engine.errors import TarotmateError
 from vision.namer import Namer, models_dir, tracker_bars_of
 from vision.simulator import Idle, Play
 from vision.tracker import Tracker, TrackerSettings, settings_for
-from vision.tracker_settings import setting_types, with_bars
+from vision.tracker_settings import changed, setting_types, with_bars
 
 from .test_false_quads import ScoredNamer, track
 
@@ -80,6 +80,9 @@ def test_with_bars_changes_exactly_the_settings_named(bars):
         expected = bars.get(name, getattr(TrackerSettings(), name))
         assert getattr(out, name) == expected and type(getattr(out, name)) is kind
     assert with_bars(out, {}) == out and replace(out) == out
+    # what differs from the defaults, put back on them, is the same settings (a trace's record)
+    assert with_bars(TrackerSettings(), changed(out)) == out
+    assert changed(out) == {n: v for n, v in bars.items() if v != getattr(TrackerSettings(), n)}
 
 
 def test_the_demo_layers_a_measurements_settings_on_the_models_bars():
