@@ -30,6 +30,10 @@ gives each question and each wrong card one cause:
 * ``confident misread of a card the rules still allow``: named without a
   question, wrong, and possible for that seat.
 
+Under the causes, for each table size: how many of the tricks' card events
+lay on nobody's side of the middle (``toward`` none: no check that the card
+is the player to play's, so a card missed before it goes unasked).
+
     .venv/bin/python benchmarks/bench_table.py --deals 6 --jobs 1 --trace /tmp/trace
     .venv/bin/python benchmarks/table_causes.py /tmp/trace          # with the rules' help
     .venv/bin/python benchmarks/table_causes.py /tmp/trace --none   # without
@@ -45,6 +49,7 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
+NOBODY = "on nobody's side"
 FALSE_QUAD = 25.0  # pixels: a quad this far (mean corner distance) from every card is not one card's
 
 
@@ -118,6 +123,20 @@ def scene_causes(scene: dict) -> Counter:
     return causes
 
 
+def trick_sides(scene: dict) -> Counter:
+    """(players, "cards") and (players, NOBODY) for one traced scene: the trick's card
+    events (appeared or asked, in the middle), and those on no player's side."""
+    found: Counter = Counter()
+    if not scene["scene"].startswith("trick"):
+        return found
+    players = scene.get("players")
+    for e in scene["events"]:
+        if e.get("zone") == "middle" and e["type"] in ("appeared", "uncertain") and e.get("corners"):
+            found[players, "cards"] += 1
+            found[players, NOBODY] += e.get("toward") is None
+    return found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("trace", type=Path, help="the folder bench_table.py --trace wrote")
@@ -135,10 +154,12 @@ def main() -> int:
             continue
         causes: Counter = Counter()
         totals: Counter = Counter()
+        sides: Counter = Counter()
         for path in mine:
             for line in path.read_text(encoding="utf-8").splitlines():
                 scene = json.loads(line)
                 causes += scene_causes(scene)
+                sides += trick_sides(scene)
                 for key in ("prompts", "wrong", "by_hand"):
                     totals[key] += scene[key]
         n = len(mine)
@@ -146,6 +167,10 @@ def main() -> int:
               f"{totals['prompts'] / n:.1f} prompts, {totals['wrong'] / n:.1f} wrong, {totals['by_hand'] / n:.1f} by hand per deal")
         for (kind, cause), count in sorted(causes.items(), key=lambda kv: (kv[0][0], -kv[1])):
             print(f"  {kind:<6} {count / n:5.2f} per deal ({count:>3})  {cause}")
+        shares = [f"{p} players {sides[p, NOBODY]}/{sides[p, 'cards']} "
+                  f"({sides[p, NOBODY] / sides[p, 'cards']:.0%})" for p in sorted({p for p, _ in sides}, key=str) if sides[p, "cards"]]
+        if shares:
+            print(f"  trick cards on nobody's side: {', '.join(shares)}")
     return 0
 
 

@@ -31,7 +31,11 @@ from engine.errors import TarotmateError
 
 MIDDLE = "middle"
 SIDE_MIN_OFFSET = 0.15  # a card this close to the middle's centre (in its own lengths) lies on nobody's side
-SIDE_MARGIN_DEG = 25.0  # how much nearer one seat's direction must be than the next one's
+# how much nearer a card's direction must be to one seat's than to the next seat's, as a share of
+# the angle between those two seats: about 12 degrees at a 5-player table (seats about 60 degrees
+# apart), 18 at 4 (90); a fixed 25 degrees left 29 % of a hard 5-player table's trick cards on
+# nobody's side (benchmarks/bench_table.py traces, 20 deals)
+SIDE_MARGIN_SHARE = 0.2
 _ZONE_KEYS = {"name", "rect", "polygon", "seat"}
 
 
@@ -116,11 +120,12 @@ class Zones:
         return None
 
     def seat_toward(self, corners: Sequence[Sequence[float]], zone: str, width: int, height: int, *,
-                    min_offset: float = SIDE_MIN_OFFSET, margin_deg: float = SIDE_MARGIN_DEG) -> int | None:
+                    min_offset: float = SIDE_MIN_OFFSET, margin_share: float = SIDE_MARGIN_SHARE) -> int | None:
         """The seat (1-based) on whose side of zone ``zone`` a card lies: players lay a trick's
         card in front of themselves, so the card's centre lies off the middle's centre towards its
         player. The seat zone whose direction from the zone's centre is nearest the card's, when it
-        is nearer by ``margin_deg`` degrees than the next one; ``None`` when the card lies within
+        is nearer than the next one by ``margin_share`` of the angle between those two seats'
+        directions (seats crowd closer at a table of five: the bar follows them); ``None`` when the card lies within
         ``min_offset`` of its own length from the centre, in a seat's own zone, in an unknown zone,
         or between two seats. ``corners``: the card's four pixel corners in a ``width`` x
         ``height`` image."""
@@ -141,11 +146,11 @@ class Zones:
         gaps = []
         for z in seats:
             d = polygon_centroid(z.pixel_polygon(width, height)) - centre
-            gap = abs((np.arctan2(d[1], d[0]) - card_angle + np.pi) % (2 * np.pi) - np.pi)
-            gaps.append((float(np.degrees(gap)), z.seat))
+            direction = float(np.arctan2(d[1], d[0]))
+            gaps.append((_angle_between(direction, card_angle), z.seat, direction))
         gaps.sort()
-        (best, seat), (second, _) = gaps[0], gaps[1]
-        return int(seat) if second - best >= margin_deg else None
+        (best, seat, first), (second, _, other) = gaps[0], gaps[1]
+        return int(seat) if second - best >= margin_share * _angle_between(first, other) else None
 
     def mask(self, width: int, height: int) -> np.ndarray:
         """A uint8 mask (255 inside any zone) of a width x height image."""
@@ -169,6 +174,11 @@ class Zones:
             lines.append(f"polygon = [{pts}]")
             lines.append("")
         return "\n".join(lines)
+
+
+def _angle_between(a: float, b: float) -> float:
+    """The angle in degrees (0-180) between two directions given in radians."""
+    return float(np.degrees(abs((a - b + np.pi) % (2 * np.pi) - np.pi)))
 
 
 def default_zones() -> Zones:

@@ -223,3 +223,18 @@ def test_the_causes_tell_a_question_asked_for_a_card_skipped_from_one_at_the_swe
     found = causes.scene_causes(scene)
     assert found[("prompt", "a card on a later player's side: the card of the player to play asked first")] == 2
     assert found[("prompt", "card never named, asked when the trick was swept")] == 1
+
+
+def test_the_causes_count_the_trick_cards_on_nobodys_side():
+    spec = importlib.util.spec_from_file_location("table_causes", ROOT / "benchmarks" / "table_causes.py")
+    causes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(causes)
+    quad = [[0, 0], [10, 0], [10, 16], [0, 16]]
+    events = [{"type": "appeared", "zone": "middle", "corners": quad, "toward": 2},
+              {"type": "uncertain", "zone": "middle", "corners": quad, "toward": None},
+              {"type": "appeared", "zone": "middle", "corners": quad},  # an older trace: no side recorded
+              {"type": "cleared", "zone": "middle", "corners": None, "toward": None},
+              {"type": "appeared", "zone": "seat1", "corners": quad, "toward": None}]
+    found = causes.trick_sides({"scene": "trick 4", "players": 5, "events": events})
+    assert found[5, "cards"] == 3 and found[5, causes.NOBODY] == 2
+    assert not causes.trick_sides({"scene": "the chien", "players": 5, "events": events})

@@ -76,3 +76,35 @@ def test_no_side_in_a_seats_own_zone_an_unknown_zone_or_without_seat_zones():
     assert default_zones().seat_toward(quad, MIDDLE, *layout.size) is None
     one_seat = Zones([rect_zone(MIDDLE, 0.25, 0.25, 0.75, 0.75), rect_zone("seat1", 0.2, 0.75, 0.8, 1.0, 1)])
     assert one_seat.seat_toward(quad, MIDDLE, *layout.size) is None
+
+
+def seat_angle(layout, seat):
+    tx, ty = layout.seat(seat).toward
+    return math.degrees(math.atan2(ty, tx))
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_the_bar_follows_the_seats_spacing(players):
+    """At a table of five the seats are about 60 degrees apart: a card turned 17 degrees off
+    its seat's direction towards the next seat (a hard table's scatter, seen) still lies on its
+    seat's side; halfway between the two it lies on nobody's."""
+    layout = TableLayout(players)
+    for seat in range(1, players + 1):
+        nxt = seat % players + 1
+        apart = (seat_angle(layout, nxt) - seat_angle(layout, seat) + 180) % 360 - 180
+        turn = math.copysign(min(17.0, 0.3 * abs(apart)), apart)
+        assert layout.zones.seat_toward(played_card(layout, seat, 0.3, turn), MIDDLE, *layout.size) == seat
+        halfway = played_card(layout, seat, 0.4, apart / 2)
+        assert layout.zones.seat_toward(halfway, MIDDLE, *layout.size) is None, (seat, apart)
+
+
+@settings(max_examples=150, deadline=None)
+@given(seat=st.integers(1, 5), share=st.floats(0.0, 0.35), offset=st.floats(0.2, 0.6), sign=st.sampled_from([-1, 1]))
+def test_within_two_fifths_of_the_way_to_a_neighbour_the_side_is_the_seats(seat, share, offset, sign):
+    """A card turned from its seat towards a neighbour by less than two fifths of the angle
+    between them (the bar: one fifth of it nearer) lies on its seat's side."""
+    layout = TableLayout(5)
+    nxt = (seat - 1 + sign) % 5 + 1
+    apart = (seat_angle(layout, nxt) - seat_angle(layout, seat) + 180) % 360 - 180
+    quad = played_card(layout, seat, offset, share * apart)
+    assert layout.zones.seat_toward(quad, MIDDLE, *layout.size) == seat
