@@ -33,8 +33,8 @@ MIDDLE = "middle"
 SIDE_MIN_OFFSET = 0.15  # a card this close to the middle's centre (in its own lengths) lies on nobody's side
 # how much nearer a card's direction must be to one seat's than to the next seat's, as a share of
 # the angle between those two seats: about 12 degrees at a 5-player table (seats about 60 degrees
-# apart), 18 at 4 (90); a fixed 25 degrees left 29 % of a hard 5-player table's trick cards on
-# nobody's side (benchmarks/bench_table.py traces, 20 deals)
+# apart), 18 at 4 (90); a fixed 25 degrees left 30 % of a hard 5-player table's trick cards on
+# nobody's side (benchmarks/table_causes.py on a bench_table.py --deals 20 --trace)
 SIDE_MARGIN_SHARE = 0.2
 _ZONE_KEYS = {"name", "rect", "polygon", "seat"}
 
