@@ -84,7 +84,7 @@ from vision.motion import changed_pixels, small_grey
 from vision.possible import PossibleCards
 from vision.sources import Frame
 from vision.track_geometry import Quad, covered_fraction, moved_away, quad_distance, sides, similar_size
-from vision.tracker_settings import TrackerSettings, with_bars
+from vision.tracker_settings import ACROSS_ONE, TrackerSettings, with_bars
 from vision.tracks import IGNORED, NEW, PRESENT, Track
 from vision.zones import Zones, default_zones
 
@@ -590,6 +590,8 @@ class Tracker:
                 verdict = "none"
             elif verdict == "uncertain" and self._across_pile(t, t.votes):
                 verdict = "none"  # a quad found across the cards reported (a new card lies on top of them)
+            elif verdict == "card" and self._across_cards(t):
+                verdict = "none"  # named, but it lies on several cards reported: no card lies there alone
         if self.trace is not None:
             self.trace("verdict", frame.index, t.ident, t.quad,
                        {"verdict": verdict, "card": card, "confidence": conf, "votes": len(t.votes),
@@ -653,11 +655,27 @@ class Tracker:
         best = voting.candidates(votes, 1)
         return bool(best) and best[0][0] is None
 
+    def _across_cards(self, t: Track) -> bool:
+        """A quad named as a card that lies ``across_cards`` on the cards reported, but no more
+        than :data:`ACROSS_ONE` on any one of them: the card finder's quad across several cards
+        of a pile (a card laid on a trick lies on at most four fifths of the pile below it; a
+        card laid squarely on another, as on a discard pile, lies on that one)."""
+        bar = self.settings.across_cards
+        if bar <= 0:
+            return False
+        union, most = self._pile_shares(t)
+        return union >= bar and most <= ACROSS_ONE
+
     def _inside_pile(self, t: Track) -> float:
         """How much of ``t``'s quad lies on the cards reported so far (named or asked; their union)."""
+        return self._pile_shares(t)[0]
+
+    def _pile_shares(self, t: Track) -> tuple[float, float]:
+        """How much of ``t``'s quad lies on the cards reported so far (named or asked): on their
+        union, and on the one it lies on most."""
         named = [o.rest_quad if o.rest_quad is not None else o.quad for o in self._tracks if o is not t and o.state == PRESENT]
         if not named:
-            return 0.0
+            return 0.0, 0.0
         k = 0.25
         q = np.asarray(t.quad, np.float32)
         x0, y0 = np.floor(q.min(0)).astype(int)
@@ -665,10 +683,16 @@ class Tracker:
         size = (max(1, int((y1 - y0) * k) + 2), max(1, int((x1 - x0) * k) + 2))
         mine, pile = np.zeros(size, np.uint8), np.zeros(size, np.uint8)
         cv2.fillConvexPoly(mine, np.round((q - (x0, y0)) * k).astype(np.int32), 1)
-        for o in named:
-            cv2.fillConvexPoly(pile, np.round((np.asarray(o, np.float32) - (x0, y0)) * k).astype(np.int32), 1)
         area = int(mine.sum())
-        return float((mine & pile).sum()) / area if area else 0.0
+        if not area:
+            return 0.0, 0.0
+        most = 0
+        for o in named:
+            one = np.zeros(size, np.uint8)
+            cv2.fillConvexPoly(one, np.round((np.asarray(o, np.float32) - (x0, y0)) * k).astype(np.int32), 1)
+            most = max(most, int((mine & one).sum()))
+            pile |= one
+        return float((mine & pile).sum()) / area, most / area
 
     def _landing_twin(self, t: Track) -> Track | None:
         """Another card found at the same moment (born within ``landing`` frames) that overlaps

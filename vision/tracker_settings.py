@@ -12,6 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 
+# a quad found across several cards of a pile lies on no one of them more than this much (``across_cards``)
+ACROSS_ONE = 0.6
+
+
 @dataclass(frozen=True)
 class TrackerSettings:
     """The tracker's tuning; distances are fractions of the frame width."""
@@ -45,6 +49,8 @@ class TrackerSettings:
     row_area: float = 1.7  # a quad this many times a named card's area, as tall as a card is long: a row of cards
     inside_pile: float = 0.85  # an unclear quad this much on the cards named is found across them: not a card
     faceless_pile: float = 0.0  # ... or this much, when its views' best candidate is "not a card face" (0: off)
+    across_cards: float = 0.9  # a card named on a quad this much on the cards reported, and no more than
+    # ACROSS_ONE on any one of them, is a quad found across several cards: no event (0: off)
     landing: int = 5  # frames apart within which two overlapping quads come from one card laid
     max_area: float = 1.5  # any other quad this many times a named card's area is several cards: not named
     outline: bool = False  # crop a new card from its outline from the change (vision.change_outline) when found

@@ -238,3 +238,19 @@ def test_the_causes_count_the_trick_cards_on_nobodys_side():
     found = causes.trick_sides({"scene": "trick 4", "players": 5, "events": events})
     assert found[5, "cards"] == 3 and found[5, causes.NOBODY] == 2
     assert not causes.trick_sides({"scene": "the chien", "players": 5, "events": events})
+
+
+def test_the_causes_measure_how_much_a_trick_card_lies_on_the_cards_before_it():
+    spec = importlib.util.spec_from_file_location("table_causes", ROOT / "benchmarks" / "table_causes.py")
+    causes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(causes)
+
+    def card(x0, y0, w=40, h=60):
+        return {"type": "appeared", "zone": "middle", "corners": [[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]]}
+
+    events = [card(100, 100), card(120, 100), {"type": "uncertain", "zone": "middle", "corners": None},
+              card(100, 100, 40, 60)]
+    shares = causes.on_pile({"scene": "trick 2", "events": events})
+    assert len(shares) == 2
+    assert abs(shares[0] - 0.5) < 0.05 and shares[1] > 0.99  # half on the first; wholly on the two
+    assert causes.on_pile({"scene": "the chien (6 cards)", "events": events}) == []

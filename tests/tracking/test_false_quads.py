@@ -138,6 +138,46 @@ def test_a_false_quad_named_as_another_card_at_the_same_landing_is_dropped():
     assert events == [("appeared", "H01"), ("appeared", "D03")]
 
 
+def test_a_false_quad_across_several_cards_named_confidently_is_dropped():
+    """The card finder's quad across two cards of a trick, read confidently as another card:
+    it lies almost wholly on the cards reported, and on neither of them alone (a card laid on
+    a trick lies on at most four fifths of the cards below it)."""
+    def scores(code, quad, view):
+        return {"SK": 0.95} if code is None else {code: 0.97}
+
+    script = [Idle(3), Play(1, "H01"), Play(2, "D03"), Play(3, "C10"), Play(4, "S10"), Idle(12)]
+    alone = TrackerSettings(landing=-1)  # the rule for two quads found at one landing left out
+    events, _ = track(script, _ghost_between("C10", "S10"), scores, players=5, settings=alone)
+    assert events == [("appeared", "H01"), ("appeared", "D03"), ("appeared", "C10"), ("appeared", "S10")]
+    off = TrackerSettings(landing=-1, across_cards=0.0)
+    events, _ = track(script, _ghost_between("C10", "S10"), scores, players=5, settings=off)
+    assert ("appeared", "SK") in events
+
+
+def test_across_cards_needs_several_cards_under_the_quad():
+    """A quad lying wholly on one card (a card laid squarely on another, as on a discard pile)
+    or four fifths on a trick pile (a real card laid on it) is not a quad across the cards; one
+    lying wholly on two cards, half on each, is."""
+    from vision.tracks import PRESENT, Track
+
+    def box(x0, y0, x1, y1):
+        return np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+
+    tracker = Tracker(default_zones(), localiser=lambda image: [], namer=ScoredNamer())
+    left, right = box(100, 100, 160, 200), box(160, 100, 220, 200)
+    tracker._tracks = [Track(1, left, "middle", 0, PRESENT, card="H01", rest_quad=left),
+                       Track(2, right, "middle", 0, PRESENT, card="D03", rest_quad=right)]
+
+    def across(quad):
+        return tracker._across_cards(Track(9, quad, "middle", 5))
+
+    assert across(box(130, 100, 190, 200))  # half on each card
+    assert not across(box(100, 102, 160, 202))  # on the left card alone
+    assert not across(box(130, 120, 190, 220))  # four fifths on the two
+    tracker.settings = TrackerSettings(across_cards=0.0)
+    assert not across(box(130, 100, 190, 200))
+
+
 def test_a_card_whose_quad_wobbles_is_still_named():
     def wobble(frame, quads):  # the quads found wobble by a few pixels from frame to frame
         return [q + np.float32(6.0 * (frame.index % 2)) for q in quads]
