@@ -178,6 +178,16 @@ def test_across_cards_needs_several_cards_under_the_quad():
     assert not across(box(130, 100, 190, 200))
 
 
+def test_cards_laid_one_on_another_are_each_named():
+    """A discard pile: each card lands mostly on the one below it (three quarters or more), so
+    ``across_cards`` takes none of them for a quad across several cards."""
+    script = [Idle(3), Play(1, "H01"), Idle(4), Play(1, "D03"), Idle(4), Play(1, "C10"), Idle(8)]
+    events, _ = track(script, seed=3)
+    assert events == [("appeared", "H01"), ("appeared", "D03"), ("appeared", "C10")]
+    for seed in (1, 2, 4):
+        assert track(script, seed=seed)[0] == track(script, seed=seed, settings=TrackerSettings(across_cards=0.0))[0]
+
+
 def test_a_card_whose_quad_wobbles_is_still_named():
     def wobble(frame, quads):  # the quads found wobble by a few pixels from frame to frame
         return [q + np.float32(6.0 * (frame.index % 2)) for q in quads]
