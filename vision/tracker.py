@@ -417,7 +417,7 @@ class Tracker:
             else:
                 t.anchor = t.quad
                 t.stable = 0
-                if t.state == NEW:
+                if t.state == NEW or t.recheck:
                     t.cleared += len(t.votes)
                     t.votes.clear()
             if t.state == NEW and t.stable >= s.settle_frames - 1 and t.stable > 0:
@@ -431,6 +431,9 @@ class Tracker:
                 elif not t.reverify and quad_distance(ref, t.quad) > still:
                     t.rest_quad = t.quad  # nudged or straightened in place: no event
                     self._remember_look(t)
+                elif s.restack and not t.reverify and (t.recheck or self._restacked(t)):
+                    t.recheck = True
+                    to_name.append(t)
         return to_name
 
     def _hand_by(self, frame: Frame, t: Track) -> bool:
@@ -447,6 +450,41 @@ class Tracker:
         t.waited += 1
         self.stats.waited += 1
         return True
+
+    def _restack(self, frame: Frame, t: Track, verdict: str, card: str | None, conf: float, votes) -> list[TableEvent]:
+        """A reported card's place named again (``_restacked``). The same card (the light changed,
+        a shadow), or one of the cards its views hesitated with when it was named (the same card
+        seen better, a hand no longer by it): nothing. A card reported beneath it: the card on top was taken (removed).
+        Another card, lying nowhere else: it was laid squarely on this one (appeared, a card of
+        its own, on top). An unclear naming, or a card lying elsewhere: nothing."""
+        t.recheck = False
+        if verdict != "card" or card == t.card or card in t.rivals:
+            # the same card, or seen better than when it was named (a hand by it then): not a new card
+            self._remember_look(t)
+            return []
+        below = next((o for o in self._tracks if o is not t and o.state == PRESENT and o.card == card
+                      and o.ident < t.ident and covered_fraction(o.quad, t.quad) >= 0.5), None)
+        if below is not None:
+            self._tracks.remove(t)
+            return [TableEvent(REMOVED, frame.index, float(frame.timestamp), t.zone, t.card)]
+        if any(o is not t and o.state == PRESENT and o.card == card for o in self._tracks):
+            self._remember_look(t)
+            return []
+        top = Track(self._next_id, t.quad, t.zone, frame.index, PRESENT, anchor=t.quad, card=card, confidence=conf,
+                    rest_quad=t.quad, matched=True, seen=True, seen_zone=t.seen_zone)
+        self._next_id += 1
+        self._tracks.append(top)
+        self._remember_look(top)  # the card beneath keeps its look: seen again once the top card is taken
+        return [self._event(APPEARED, frame, top, card=card, confidence=conf, view=voting.best_vote(votes, card))]
+
+    def _restacked(self, t: Track) -> bool:
+        """Whether a reported card's place, still, looks different from when it was reported, and
+        no card seen lies on it: a card laid squarely on it (found where it lies, so taken for it),
+        or the card on top of it taken away."""
+        if self._looks_unchanged(t):
+            return False
+        return not any(o.ident > t.ident and o.seen and o.state in (PRESENT, NEW)
+                       and covered_fraction(t.quad, o.quad) >= self.settings.occlusion for o in self._tracks)
 
     def _moved(self, before: Quad, after: Quad) -> bool:
         return moved_away(before, after, self.settings.move_distance)
@@ -577,7 +615,7 @@ class Tracker:
                 verdict = "none"
             elif sum(v.card == card for v in t.votes) < self.settings.min_votes:
                 verdict = "uncertain"
-        if verdict in ("card", "uncertain") and not t.reverify:
+        if verdict in ("card", "uncertain") and not (t.reverify or t.recheck):
             # cards are laid one at a time: of two overlapping quads found at the same moment, one
             # is false (found across the pile); the clearer one is decided first, the other then
             # dropped (a card seen as the same card is left to the twin rules below)
@@ -598,6 +636,8 @@ class Tracker:
                         "reverify": t.reverify})
         votes, t.votes = t.votes, []
         t.before = None  # decided: the table before it is no longer needed
+        if t.recheck:
+            return self._restack(frame, t, verdict, card, conf, votes)
         if t.reverify:
             t.reverify = False
             t.rest_quad = t.quad
@@ -628,6 +668,7 @@ class Tracker:
                 return [self._event(MOVED, frame, t, card=card, confidence=conf)]
             t.state, t.card, t.confidence, t.rest_quad = PRESENT, card, conf, t.quad
             t.named_sides = sides(t.quad)
+            t.rivals = tuple(c for c, _ in voting.candidates(votes, 3))
             self._remember_look(t)
             best = voting.best_vote(votes, card)
             return [self._event(APPEARED, frame, t, card=card, confidence=conf, view=best)]

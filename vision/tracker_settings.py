@@ -52,6 +52,8 @@ class TrackerSettings:
     across_cards: float = 0.9  # a card named on a quad this much on the cards reported, and no more than
     # ACROSS_ONE on any one of them, is a quad found across several cards: no event (0: off)
     landing: int = 5  # frames apart within which two overlapping quads come from one card laid
+    restack: bool = False  # a reported card whose place looks different while still, no card seen on it, is named
+    # again: another card there was laid squarely on it (appeared), a card reported below it, the top one taken (removed)
     max_area: float = 1.5  # any other quad this many times a named card's area is several cards: not named
     outline: bool = False  # crop a new card from its outline from the change (vision.change_outline) when found
     look_change: float = 0.0  # a new view this different (votes.look_distance) from earlier ones drops them (0: off)

@@ -56,3 +56,5 @@ class Track:
     views: int = 0  # namings spent on it while new (the votes kept, and those a later look dropped)
     cleared: int = 0  # votes cleared since its last view because its quad moved (told to the trace)
     waited: int = 0  # still localisations it was not named at because the table around it had changed
+    recheck: bool = False  # a reported card whose place looks different, nothing tracked on it: being named again
+    rivals: tuple[str | None, ...] = ()  # the best cards of its views when it was named (the card itself among them)
