@@ -144,27 +144,13 @@ def trick_sides(scene: dict) -> Counter:
 def on_pile(scene: dict) -> list[float]:
     """For each card reported in the middle of a traced trick (appeared, with corners): the
     share of its quad lying on the union of the trick's cards reported before it."""
-    import cv2
-    import numpy as np
+    from vision.track_geometry import pile_shares
 
     if not scene["scene"].startswith("trick"):
         return []
-    quads = [np.asarray(e["corners"], np.float32) for e in scene["events"]
+    quads = [e["corners"] for e in scene["events"]
              if e.get("zone") == "middle" and e["type"] == "appeared" and e.get("corners")]
-    shares = []
-    for i, q in enumerate(quads):
-        if i == 0:
-            continue
-        lo = np.floor(np.min([x.min(0) for x in quads[: i + 1]], axis=0))
-        size = tuple(int(v) + 2 for v in np.ceil(np.max([x.max(0) for x in quads[: i + 1]], axis=0) - lo)[::-1])
-        mine, pile = np.zeros(size, np.uint8), np.zeros(size, np.uint8)
-        cv2.fillConvexPoly(mine, np.round(q - lo).astype(np.int32), 1)
-        for o in quads[:i]:
-            cv2.fillConvexPoly(pile, np.round(o - lo).astype(np.int32), 1)
-        area = int(mine.sum())
-        if area:
-            shares.append(float((mine & pile).sum()) / area)
-    return shares
+    return [pile_shares(q, quads[:i])[0] for i, q in enumerate(quads) if i > 0]
 
 
 def main() -> int:

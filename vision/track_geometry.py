@@ -5,6 +5,8 @@ A quad is a ``(4, 2)`` float array of corners in frame pixels, clockwise.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -68,6 +70,29 @@ def covered_fraction(q: Quad, by: Quad) -> float:
         return 0.0
     inter, _ = cv2.intersectConvexConvex(np.asarray(q, np.float32), np.asarray(by, np.float32))
     return float(inter) / a
+
+def pile_shares(q: Quad, pile: Sequence[Quad], scale: float = 1.0) -> tuple[float, float]:
+    """How much of quad ``q``'s area lies on the quads of ``pile``: on their union, and on the
+    one it lies on most (rasterised at ``scale`` of the pixels)."""
+    if not len(pile):
+        return 0.0, 0.0
+    q = np.asarray(q, np.float32)
+    x0, y0 = np.floor(q.min(0)).astype(int)
+    x1, y1 = np.ceil(q.max(0)).astype(int)
+    size = (max(1, int((y1 - y0) * scale) + 2), max(1, int((x1 - x0) * scale) + 2))
+    mine, union = np.zeros(size, np.uint8), np.zeros(size, np.uint8)
+    cv2.fillConvexPoly(mine, np.round((q - (x0, y0)) * scale).astype(np.int32), 1)
+    area = int(mine.sum())
+    if not area:
+        return 0.0, 0.0
+    most = 0
+    for o in pile:
+        one = np.zeros(size, np.uint8)
+        cv2.fillConvexPoly(one, np.round((np.asarray(o, np.float32) - (x0, y0)) * scale).astype(np.int32), 1)
+        most = max(most, int((mine & one).sum()))
+        union |= one
+    return float((mine & union).sum()) / area, most / area
+
 
 def moved_away(before: Quad, after: Quad, distance: float) -> bool:
     """Whether a card's centre lies ``distance`` card widths or more from where it was."""

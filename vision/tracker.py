@@ -83,7 +83,7 @@ from vision.events import APPEARED, CLEARED, MOVED, REMOVED, UNCERTAIN, TableEve
 from vision.motion import changed_pixels, small_grey
 from vision.possible import PossibleCards
 from vision.sources import Frame
-from vision.track_geometry import Quad, covered_fraction, moved_away, quad_distance, sides, similar_size
+from vision.track_geometry import Quad, covered_fraction, moved_away, pile_shares, quad_distance, sides, similar_size
 from vision.tracker_settings import ACROSS_ONE, TrackerSettings, with_bars
 from vision.tracks import IGNORED, NEW, PRESENT, Track
 from vision.zones import Zones, default_zones
@@ -715,25 +715,7 @@ class Tracker:
         """How much of ``t``'s quad lies on the cards reported so far (named or asked): on their
         union, and on the one it lies on most."""
         named = [o.rest_quad if o.rest_quad is not None else o.quad for o in self._tracks if o is not t and o.state == PRESENT]
-        if not named:
-            return 0.0, 0.0
-        k = 0.25
-        q = np.asarray(t.quad, np.float32)
-        x0, y0 = np.floor(q.min(0)).astype(int)
-        x1, y1 = np.ceil(q.max(0)).astype(int)
-        size = (max(1, int((y1 - y0) * k) + 2), max(1, int((x1 - x0) * k) + 2))
-        mine, pile = np.zeros(size, np.uint8), np.zeros(size, np.uint8)
-        cv2.fillConvexPoly(mine, np.round((q - (x0, y0)) * k).astype(np.int32), 1)
-        area = int(mine.sum())
-        if not area:
-            return 0.0, 0.0
-        most = 0
-        for o in named:
-            one = np.zeros(size, np.uint8)
-            cv2.fillConvexPoly(one, np.round((np.asarray(o, np.float32) - (x0, y0)) * k).astype(np.int32), 1)
-            most = max(most, int((mine & one).sum()))
-            pile |= one
-        return float((mine & pile).sum()) / area, most / area
+        return pile_shares(t.quad, named, 0.25)
 
     def _landing_twin(self, t: Track) -> Track | None:
         """Another card found at the same moment (born within ``landing`` frames) that overlaps

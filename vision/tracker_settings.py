@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 
 # a quad found across several cards of a pile lies on no one of them more than this much (``across_cards``)
@@ -66,16 +66,12 @@ class TrackerSettings:
 
 def setting_types() -> dict[str, type]:
     """Each setting's name and type (``bool``, ``int`` or ``float``)."""
-    from dataclasses import fields
-
     return {f.name: type(f.default) for f in fields(TrackerSettings)}
 
 
 def changed(settings: TrackerSettings) -> dict[str, object]:
     """The settings of ``settings`` that are not the defaults, by name: what :func:`with_bars`
     puts back on the defaults (a trace says so what it was played with)."""
-    from dataclasses import fields
-
     default = TrackerSettings()
     return {f.name: getattr(settings, f.name) for f in fields(TrackerSettings)
             if getattr(settings, f.name) != getattr(default, f.name)}
