@@ -84,7 +84,7 @@ from vision.motion import changed_pixels, small_grey
 from vision.possible import PossibleCards
 from vision.sources import Frame
 from vision.track_geometry import Quad, covered_fraction, moved_away, pile_shares, quad_distance, sides, similar_size
-from vision.tracker_settings import ACROSS_ONE, TrackerSettings, with_bars
+from vision.tracker_settings import ACROSS_ONE, RESTACK_CLEAR, TrackerSettings, with_bars
 from vision.tracks import IGNORED, NEW, PRESENT, Track
 from vision.zones import Zones, default_zones
 
@@ -169,7 +169,8 @@ class Tracker:
         self._pieces: list[Quad] = []  # the quads cut from rows of cards at this frame
         self._lost: list[Track] = []  # cards being named that were lost with votes in hand
         # the table as it last lay still (a new card's outline, what changed around it)
-        self._background = StillBackground() if self.settings.outline or self.settings.hand_clear > 0 else None
+        s = self.settings
+        self._background = StillBackground() if s.outline or s.hand_clear > 0 or s.restack else None
         # the table as it lay at the last audit, and the cards reported then (``audit``)
         self._audit = TableAudit() if self.settings.audit else None
         self._audit_due = True
@@ -431,6 +432,8 @@ class Tracker:
                 elif not t.reverify and quad_distance(ref, t.quad) > still:
                     t.rest_quad = t.quad  # nudged or straightened in place: no event
                     self._remember_look(t)
+                elif s.restack and not t.reverify and t.look_before is not None:
+                    self._settle_look(frame, t)
                 elif s.restack and not t.reverify and (t.recheck or self._restacked(t)):
                     t.recheck = True
                     to_name.append(t)
@@ -450,6 +453,22 @@ class Tracker:
         t.waited += 1
         self.stats.waited += 1
         return True
+
+    def _named_by_hand(self, frame: Frame, t: Track, before: np.ndarray | None) -> None:
+        """With ``restack``: a card reported while the table around it had changed since before it
+        came (a hand lingering by it) keeps the look of its place only once that has cleared: the
+        hand leaving changes its place's look, and the card read again then is not a card laid on it."""
+        if self.settings.restack and before is not None and change_around(before, frame.image, t.quad) > RESTACK_CLEAR:
+            t.look_before, t.look_waited = before, 0
+
+    def _settle_look(self, frame: Frame, t: Track) -> None:
+        """A card reported with a hand by it, its place still: once the table around it is clear
+        again (or it has waited ``hand_wait`` still localisations: a neighbour nudged for good),
+        the look of its place is kept, and what changes after is weighed by ``restack``."""
+        t.look_waited += 1
+        if t.look_waited >= self.settings.hand_wait or change_around(t.look_before, frame.image, t.quad) <= RESTACK_CLEAR:
+            t.look_before = None
+            self._remember_look(t)
 
     def _restack(self, frame: Frame, t: Track, verdict: str, card: str | None, conf: float, votes) -> list[TableEvent]:
         """A reported card's place named again (``_restacked``). The same card (the light changed,
@@ -635,7 +654,7 @@ class Tracker:
                        {"verdict": verdict, "card": card, "confidence": conf, "votes": len(t.votes),
                         "reverify": t.reverify})
         votes, t.votes = t.votes, []
-        t.before = None  # decided: the table before it is no longer needed
+        before, t.before = t.before, None  # decided: the table before it is no longer needed (but by _named_by_hand)
         if t.recheck:
             return self._restack(frame, t, verdict, card, conf, votes)
         if t.reverify:
@@ -670,6 +689,7 @@ class Tracker:
             t.named_sides = sides(t.quad)
             t.rivals = tuple(c for c, _ in voting.candidates(votes, 3))
             self._remember_look(t)
+            self._named_by_hand(frame, t, before)
             best = voting.best_vote(votes, card)
             return [self._event(APPEARED, frame, t, card=card, confidence=conf, view=best)]
         cands = voting.candidates(votes)
@@ -678,6 +698,7 @@ class Tracker:
             return []
         t.state, t.card, t.confidence, t.rest_quad = PRESENT, None, None, t.quad
         self._remember_look(t)
+        self._named_by_hand(frame, t, before)
         best = cands[0][1] if cands else None
         excluded = voting.excluded_card(votes, getattr(self.namer, "labels", None), self._possible_now())
         return [self._event(UNCERTAIN, frame, t, confidence=best, candidates=cands, view=voting.best_vote(votes),

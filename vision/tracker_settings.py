@@ -14,6 +14,9 @@ from dataclasses import dataclass, fields, replace
 
 # a quad found across several cards of a pile lies on no one of them more than this much (``across_cards``)
 ACROSS_ONE = 0.6
+# with ``restack``: a card named while this much of the table around it had changed (a hand lingering by
+# it) keeps its place's look only once that ring is clear again (or after ``hand_wait`` still localisations)
+RESTACK_CLEAR = 0.1
 
 
 @dataclass(frozen=True)

@@ -58,3 +58,5 @@ class Track:
     waited: int = 0  # still localisations it was not named at because the table around it had changed
     recheck: bool = False  # a reported card whose place looks different, nothing tracked on it: being named again
     rivals: tuple[str | None, ...] = ()  # the best cards of its views when it was named (the card itself among them)
+    look_before: np.ndarray | None = None  # named with a hand by it (``restack``): the table before it, until its ring clears
+    look_waited: int = 0  # still localisations spent waiting for that

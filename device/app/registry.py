@@ -56,6 +56,12 @@ class Game:
     page: Any = None              # the table's page: deal_view(state, names, lang) (the deal in progress),
                                   # sheet_row(record, names, lang) (a finished deal's row of the sheet),
                                   # SHEET_HEADING (the message id of the sheet's column of those rows)
+    piles: bool = False           # cards are laid squarely on one another (Trivium's olla): the tracker names a
+                                  # place that changed under no card seen again (vision.tracker_settings restack)
+
+    def tracker_changes(self) -> dict[str, Any]:
+        """The tracker settings this game's table needs over the card model's own."""
+        return {"restack": True} if self.piles else {}
 
     # ------------------------------------------------------------ the engine, for the session
     def new_state(self, game, setup: dict[str, Any]) -> Any:

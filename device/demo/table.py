@@ -257,6 +257,15 @@ def run_demo(settings: DemoSettings, report: Callable[[str], None] | None = None
         log.close()
 
 
+def table_tracker(game, tracker: Any) -> Any:
+    """The demo's tracker settings: the game's table's own (``Game.tracker_changes``, as the device's
+    tracker has them), then ``tracker`` (a dict of changes, or a whole TrackerSettings, kept as it is)."""
+    if tracker is not None and not isinstance(tracker, dict):
+        return tracker
+    changes = {**game.tracker_changes(), **(tracker or {})}
+    return changes or None
+
+
 def play_deals(session: GameSession, app: TableApp, demo, settings: DemoSettings, deadline, report) -> None:
     """Deal after deal until the agreed number is played or the target is reached;
     each deal's record and scores go to the log as it ends."""
@@ -270,7 +279,8 @@ def play_deals(session: GameSession, app: TableApp, demo, settings: DemoSettings
                    + ", ".join(demo.names))
         app.refresh()
         if recognition is None:
-            recognition = Recognition(settings.recogniser, settings.deck, report, settings.models, settings.tracker)
+            recognition = Recognition(settings.recogniser, settings.deck, report, settings.models,
+                                      table_tracker(game_for(settings.game), settings.tracker))
             demo.stats.recognition = recognition.description
             if getattr(settings, "learn_deck", False) and recognition.namer is not None:
                 from device.app.deck_learning import attach

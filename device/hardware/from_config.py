@@ -64,7 +64,12 @@ def open_tracker(config):
         from vision.simulator import TableLayout
 
         zones = TableLayout(config.game.players, (config.camera.width, config.camera.height)).zones
-    return Tracker(zones, namer=load_namer(deck=config.camera.deck or None))
+    from device.app.registry import game_for
+    from vision.tracker import settings_for
+    from vision.tracker_settings import with_bars
+
+    namer = load_namer(deck=config.camera.deck or None)
+    return Tracker(zones, namer=namer, settings=with_bars(settings_for(namer), game_for(config.game.kind).tracker_changes()))
 
 
 def open_outputs(config, report=None) -> Outputs:

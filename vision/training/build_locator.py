@@ -45,6 +45,9 @@ def parse_args(argv=None):
     p.add_argument("--save-every", type=float, default=5.0, help="minutes between checkpoints")
     p.add_argument("--scenes", type=int, default=14000, help="training scenes drawn")
     p.add_argument("--val", type=int, default=400, help="held-out scenes")
+    p.add_argument("--scene-set", type=int, default=0,
+                   help="which draw of the training scenes: 0 the first; N > 0 another N-th set of new scenes (its own "
+                        "cache file), for a resumed run that has seen its scenes many times; the held-out scenes stay")
     p.add_argument("--minutes", type=float, default=35.0, help="this session's time: the run saves and stops after it (0: no limit)")
     p.add_argument("--steps", type=int, default=0, help="stop this session after this many batches (0: the time budget)")
     p.add_argument("--batch", type=int, default=24)
@@ -204,7 +207,9 @@ def main(argv=None) -> int:
     rate = f"_t{args.table_rate:g}_f{CAMERA_FRAME_RATE:g}_a{FOREARM_RATE:g}" if args.table_rate else ""  # a cache per recipe
     fans = f"_h{FAN_RATE:g}" if FAN_RATE and args.table_rate else ""  # held fans come only in real-table scenes
     phones = f"_p{args.phone_rate:g}" if args.phone_rate else ""
-    train = scene_set(cache / f"locator_scenes_{tag}{rate}{fans}{phones}.npz", args.scenes, 100_000_000, args, args.phone_rate)
+    drawn = f"_s{args.scene_set}" if args.scene_set else ""
+    train = scene_set(cache / f"locator_scenes_{tag}{rate}{fans}{phones}{drawn}.npz", args.scenes,
+                      100_000_000 + 1_000_000 * args.scene_set, args, args.phone_rate)
     # the held-out scenes stay without held fans (nor phones): the same scenes over the whole run, comparable
     val = scene_set(cache / f"locator_val_{tag}{rate}.npz", args.val, 200_000_000, args, fan_rate=0.0)
     h, w = train["images"].shape[1:3]

@@ -56,4 +56,5 @@ GAME = Game(
     match_word="match",
     variants=(("Trivium", "standard"),),
     page=page,
+    piles=True,  # the olla: each discard lands on the one before
 )

@@ -1,0 +1,39 @@
+"""Each game's table gets the tracker it needs: Trivium's olla (each discard laid squarely on the
+one before) needs the tracker to name a place that changed under no card seen again (``restack``);
+French tarot's tricks, where each card lies on its own quad, keep the card model's settings. The
+device's tracker (``open_tracker``) and the demo's (``table_tracker``) follow the same rule."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from device.app.registry import game_for
+from device.config import CameraConfig, Config, GameConfig
+from device.demo.table import table_tracker
+from device.hardware.from_config import open_tracker
+from vision.tracker_settings import TrackerSettings
+
+
+def test_only_the_game_with_a_discard_pile_turns_restack_on():
+    assert game_for("trivium").tracker_changes() == {"restack": True}
+    assert game_for("french-tarot").tracker_changes() == {}
+
+
+def test_the_devices_tracker_follows_its_game():
+    def tracker(kind: str):
+        return open_tracker(Config(game=GameConfig(kind=kind, players=4), camera=CameraConfig(source="simulator")))
+
+    assert tracker("trivium").settings.restack
+    tarot = tracker("french-tarot").settings
+    assert not tarot.restack
+    assert replace(tarot, restack=True) == tracker("trivium").settings  # nothing else differs
+
+
+def test_the_demos_tracker_follows_its_game_under_a_measurements_changes():
+    trivium, tarot = game_for("trivium"), game_for("french-tarot")
+    assert table_tracker(trivium, None) == {"restack": True}
+    assert table_tracker(tarot, None) is None  # the card model's own settings
+    assert table_tracker(trivium, {"restack": False, "hand_clear": 0.1}) == {"restack": False, "hand_clear": 0.1}
+    assert table_tracker(tarot, {"hand_clear": 0.1}) == {"hand_clear": 0.1}
+    whole = TrackerSettings(outline=True)
+    assert table_tracker(trivium, whole) is whole  # a whole TrackerSettings is measured as given
