@@ -268,3 +268,38 @@ def test_trumps_shown_with_the_ecart_are_recorded(log):
     assert controller.on_event(seen("H03"))[-1].kind == ALERT  # only trumps are shown
     assert controller.on_decision(("ecart", None))[-1].kind == APPLIED
     assert controller.session.state.operations[-1].trumps_shown == (trump,)
+
+
+def test_a_tercia_entered_by_hand_takes_its_cards_out_of_the_group_the_camera_was_collecting(log):
+    """The camera saw one card of a tercia and missed the others; the player entered the tercia
+    from the menu. The card seen is laid with it: the seat's next tercia, seen whole, is that
+    tercia alone, not the card left over from the one before with two of the new one."""
+    from engine.trivium import random_game, table_view
+
+    truth = random_game(NAMES, 1)
+    ops = [op.to_dict() for op in table_view(truth)]
+    session = GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv")
+    controller = TriviumController(session)
+    by_hand = 0
+    for d in ops:
+        if d["op"] == "lay_tercia":
+            zone = f"seat{d['seat'] + 1}"
+            if by_hand == 0 and len(d["cards"]) == 3:  # the first tercia: one card seen, the whole tercia by hand
+                assert controller.on_event(seen(d["cards"][0], zone))[-1].kind == INFO
+                assert controller.groups == {d["seat"]: [d["cards"][0]]}
+                notices = controller.on_decision(("op", d))
+                assert d["seat"] not in controller.groups  # nothing left over to join the seat's next tercia
+                by_hand += 1
+            else:
+                for card in d["cards"]:
+                    notices = controller.on_event(seen(card, zone))
+        elif d["op"] in ("draw_from_pozo", "take_from_olla"):
+            if d["op"] == "take_from_olla":
+                controller.on_event(TableEvent("removed", 0, 0.0, "middle", session.state.olla_top))
+            notices = controller.on_event(seen(d["discard"]))
+        elif d["op"] == "deal":
+            notices = controller.on_decision(("deal", d["starter"], d["dealer"]))
+        else:
+            notices = controller.on_decision(("op", d))
+        assert notices[-1].kind == APPLIED, (d, notices)
+    assert by_hand == 1 and session.deal_over and list(session.state.scores) == list(truth.scores)

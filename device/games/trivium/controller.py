@@ -61,6 +61,7 @@ class TriviumController(Controller):
         before = len(self.game.announcements)
         notices = super().apply(op, what)
         if notices and notices[0].kind == APPLIED:
+            self._drop_placed()
             fresh = list(self.game.announcements)[before:]
             wins = [a for a in fresh if a.kind in ("win", "not_tercia")] or fresh[-1:]
             if wins:
@@ -68,6 +69,18 @@ class TriviumController(Controller):
                 notices = [TriviumNotice(first.kind, f"{first.text} · {wins[-1].text}", first.op, first.seat,
                                          first.card, first.rule, first.detail, first.why, announcement=wins[-1])]
         return notices
+
+    def _drop_placed(self) -> None:
+        """Out of the groups the camera is collecting: the cards an operation has just placed (a
+        tercia entered from the menu with the card the camera saw of it, a declaration): left
+        there, they would join the seat's next tercia."""
+        where = self.game.state.located()
+        for seat, group in list(self.groups.items()):
+            kept = [c for c in group if where.get(c, ("", None))[0] not in ("olla", "laid")]
+            if kept:
+                self.groups[seat] = kept
+            else:
+                del self.groups[seat]
 
     # ------------------------------------------------------------ the camera
 
