@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -132,7 +133,42 @@ class DeckMemory:
               probs: np.ndarray | None = None) -> bool:
         """Keep a view of ``card`` whose name is proven (``source``: one of :data:`SOURCES`);
         ``ref`` ties it to the table's record; ``probs``: the card model's own probabilities of the
-        view, when known (what :meth:`temperature` calibrates on). Returns whether the memory changed."""
+        view, when known (what :meth:`temperature` calibrates on). Returns whether the memory changed.
+        Committed at once (one transaction, one sync to disk)."""
+        with self._transaction():
+            changed = self._learn(card, embedding, source, ref, when, probs)
+        if changed:
+            self._changed()
+        return changed
+
+    def learn_many(self, views: Sequence[tuple], source: str) -> int:
+        """:meth:`learn` for each ``(card, embedding, ref, probs)`` of ``views``, in one transaction:
+        all kept or none (a deal's confirmed cards, learned when it is scored, cost one sync to
+        disk instead of one each). How many views the memory kept. A bad view raises
+        :class:`DeckMemoryError` and keeps none of them."""
+        kept = 0
+        with self._transaction():
+            for card, embedding, ref, probs in views:
+                kept += self._learn(card, embedding, source, ref, None, probs)
+        if kept:
+            self._changed()
+        return kept
+
+    @contextmanager
+    def _transaction(self):
+        """One transaction (the connection commits each statement on its own otherwise): the
+        statements inside are all kept, or none when one fails."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def _learn(self, card: str, embedding: np.ndarray, source: str, ref: str, when: float | None,
+               probs: np.ndarray | None) -> bool:
+        """:meth:`learn` inside the caller's transaction."""
         if card not in CODES:
             raise DeckMemoryError(f"not a card: {card!r}")
         if source not in SOURCES:
@@ -161,13 +197,11 @@ class DeckMemory:
             if worst == len(rows):
                 return False  # the new view is the most redundant: nothing gained
             drop = rows[worst][0]
-        with self._db:
-            if drop is not None:
-                self._db.execute("DELETE FROM views WHERE id = ?", (drop,))
-            self._db.execute("INSERT INTO views (card, embedding, learned_at, source, ref, probs) VALUES (?, ?, ?, ?, ?, ?)",
-                             (card, e.astype(np.float32).tobytes(), time.time() if when is None else when, source, ref,
-                              None if probs is None else probs.tobytes()))
-        self._changed()
+        if drop is not None:
+            self._db.execute("DELETE FROM views WHERE id = ?", (drop,))
+        self._db.execute("INSERT INTO views (card, embedding, learned_at, source, ref, probs) VALUES (?, ?, ?, ?, ?, ?)",
+                         (card, e.astype(np.float32).tobytes(), time.time() if when is None else when, source, ref,
+                          None if probs is None else probs.tobytes()))
         return True
 
     def forget(self, ref: str) -> int:

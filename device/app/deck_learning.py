@@ -56,8 +56,8 @@ class TableLearner:
 
     def deal_scored(self, session) -> int:
         """The deal was scored: what was kept aside is proven. How many views were learned."""
-        n = sum(self.memory.learn(card, view, "confirmed", ref_of(session, index), probs=probs)
-                for index, card, view, probs in self._aside)
+        n = self.memory.learn_many([(card, view, ref_of(session, index), probs)
+                                    for index, card, view, probs in self._aside], "confirmed")
         self.new_deal()
         return n
 

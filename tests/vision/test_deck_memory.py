@@ -223,3 +223,34 @@ def test_a_memory_of_the_first_schema_gains_room_for_probabilities(tmp_path):
     assert memory.learn("T20", np.array([0, 1, 0, 0], np.float32), "answer", "op 2", probs=p)
     assert memory.temperature(list(CODES) + ["unknown"]) == 1.0
     memory.close()
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 4), st.integers(0, 10**6))
+def test_learning_many_views_at_once_keeps_what_learning_them_one_by_one_keeps(tmp_path_factory, per_card, seed):
+    """A deal's confirmed cards are learned in one transaction (``learn_many``): the memory ends
+    as it would learning them one at a time, in the same order."""
+    rng = np.random.default_rng(seed)
+    cards = [str(rng.choice(["T01", "C05", "H10", "SK"])) for _ in range(12)]
+    views = [unit(rng)[0] if k == 0 or rng.random() < 0.7 else None for k in range(len(cards))]
+    for k in range(1, len(views)):  # some views again, or nearly: the memory drops those
+        if views[k] is None:
+            views[k] = views[k - 1] + 0.01 * unit(rng)[0]
+    folder = tmp_path_factory.mktemp("m")
+    with DeckMemory(folder / "one.db", "m", D, per_card=per_card) as one, \
+            DeckMemory(folder / "many.db", "m", D, per_card=per_card) as many:
+        kept = sum(one.learn(c, v, "confirmed", f"r{k}") for k, (c, v) in enumerate(zip(cards, views)))
+        assert many.learn_many([(c, v, f"r{k}", None) for k, (c, v) in enumerate(zip(cards, views))], "confirmed") == kept
+        assert [(c.card, c.views) for c in one.cards()] == [(c.card, c.views) for c in many.cards()]
+        assert np.allclose(one._views()[1], many._views()[1])
+
+
+def test_a_bad_view_among_many_keeps_none_of_them(tmp_path):
+    rng = np.random.default_rng(5)
+    with DeckMemory(tmp_path / "m.db", "m", D) as m:
+        m.learn("T01", unit(rng)[0], "answer", "before")
+        with pytest.raises(DeckMemoryError, match="finite"):
+            m.learn_many([("C05", unit(rng)[0], "a", None), ("H10", np.full(D, np.nan), "b", None)], "confirmed")
+        assert m.views_count() == 1 and m.known_cards() == ("T01",)
+    with DeckMemory(tmp_path / "m.db", "m", D) as m:  # nothing half-written on disk either
+        assert m.views_count() == 1
