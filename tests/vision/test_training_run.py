@@ -235,6 +235,35 @@ def test_build_locator_refuses_a_new_run_over_a_checkpoint_before_drawing_scenes
     assert (work / "locator-run.pt").read_bytes() == b"a long run" and not (tmp_path / "c").exists()
 
 
+@pytest.mark.parametrize("scene_set", [0, 2])
+def test_build_locator_draws_another_set_of_training_scenes_and_the_same_held_out_ones(tmp_path, monkeypatch, scene_set):
+    """``--scene-set N`` draws new training scenes (other seeds, their own cache file) for a run that
+    has seen its scenes many times; the held-out scenes stay the same, so the run's figures compare."""
+    pytest.importorskip("torch", reason="the locator's training needs the [train] extra (torch)")
+    from vision.training import build_locator, locator_scenes
+
+    drawn = []
+
+    class Drawn(Exception):
+        pass
+
+    def draw_set(count, seed, *args, **kwargs):
+        drawn.append(seed)
+        if len(drawn) == 2:
+            raise Drawn
+        return {"images": np.zeros((count, 4, 4, 3), np.uint8), "quads": np.zeros((0, 4, 2), np.float32),
+                "visible": np.zeros(0, np.float32), "first": np.zeros(count + 1, np.int64)}
+
+    monkeypatch.setattr(locator_scenes, "draw_set", draw_set)
+    args = ["--resume", "--work", str(tmp_path / "w"), "--cache", str(tmp_path / "c"), "--scenes", "3", "--val", "2",
+            "--scene-set", str(scene_set), "--decks", str(tmp_path / "no-decks"), "--backgrounds", str(tmp_path / "none")]
+    with pytest.raises(Drawn):
+        build_locator.main(args)
+    assert drawn == [100_000_000 + 1_000_000 * scene_set, 200_000_000]
+    (train,) = (tmp_path / "c" / "locator").iterdir()
+    assert train.name.endswith(f"_s{scene_set}.npz") == (scene_set > 0)
+
+
 def test_build_models_refuses_a_new_run_over_a_checkpoint(tmp_path, capsys):
     pytest.importorskip("torch", reason="the card model's training needs the [train] extra (torch)")
     from vision.training import build_models

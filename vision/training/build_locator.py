@@ -52,6 +52,9 @@ def parse_args(argv=None):
     p.add_argument("--steps", type=int, default=0, help="stop this session after this many batches (0: the time budget)")
     p.add_argument("--batch", type=int, default=24)
     p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--device", default="cpu",
+                   help="where the steps run: cpu, or cuda on a machine with a GPU (the scenes are drawn and each batch "
+                        "augmented on the CPU; checkpoints and the exported locator are the same either way)")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--workers", type=int, default=2, help="processes drawing scenes")
     p.add_argument("--seed", type=int, default=3)
@@ -133,7 +136,7 @@ def evaluate(net, data: dict, height: int, thresholds=(0.25, 0.3, 0.35, 0.4, 0.5
         for i in range(len(data["images"])):
             img = pad_to(data["images"][i], height)
             x = torch.from_numpy(np.ascontiguousarray(img[..., ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0)
-            maps = net(x)[0].numpy()
+            maps = net(x.to(next(net.parameters()).device))[0].cpu().numpy()
             a, b = data["first"][i], data["first"][i + 1]
             q, v = data["quads"][a:b], data["visible"][a:b]
             targets = [qq for qq, vv in zip(q, v) if vv >= MIN_VISIBLE]
@@ -159,8 +162,12 @@ def evaluate(net, data: dict, height: int, thresholds=(0.25, 0.3, 0.35, 0.4, 0.5
 
 
 def export(net, path: Path, meta: dict) -> None:
+    import copy
+
     import torch
 
+    if next(net.parameters()).device.type != "cpu":  # the same graph, traced on the CPU: free of device copies
+        net = copy.deepcopy(net).cpu()
     net.eval()
     tmp = path.with_suffix(".part.onnx")
     torch.onnx.export(net, torch.zeros(1, 3, 192, 320), str(tmp), input_names=["image"], output_names=["maps"],
@@ -232,6 +239,15 @@ def main(argv=None) -> int:
     net = LocatorNet(width=width)
     if tensors:
         net.load_state_dict(model)
+    device = torch.device(args.device)
+    if device.type == "cuda":
+        if not torch.cuda.is_available():
+            print("error: --device cuda: no GPU that torch can use here", file=sys.stderr)
+            return 2
+        torch.backends.cudnn.benchmark = True
+        log(f"steps on {torch.cuda.get_device_name(device)}")
+    net = net.to(device)
+    if tensors:
         log(f"resumed {source}" + (f": step {run.step} of {run.schedule.steps}, {run.train_seconds / 3600:.2f} h trained" if run else " (its weights; a new schedule)"))
     if run is None:
         total = args.campaign_steps or args.steps or 4000
@@ -263,7 +279,8 @@ def main(argv=None) -> int:
             lr = run.schedule.lr(run.step)
             for g in opt.param_groups:
                 g["lr"] = lr
-            x, heat, reg, rw, hw = (torch.from_numpy(t) for t in batch_of(train, rng.integers(0, n, args.batch), rng, height))
+            x, heat, reg, rw, hw = (torch.from_numpy(t).to(device, non_blocking=True)
+                                    for t in batch_of(train, rng.integers(0, n, args.batch), rng, height))
             loss, parts = loss_fn(net(x), heat, reg, rw, hw)
             opt.zero_grad()
             loss.backward()
