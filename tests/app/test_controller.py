@@ -213,19 +213,18 @@ def test_zone_names_map_to_seats():
     assert seat_of_zone("middle") is None and seat_of_zone("seatx") is None
 
 
-def test_trivium_tercia_laid_in_a_seat_zone(log):
+def replay_trivium(log, lay):
+    """A bot's Trivium game seen by the controller: ``lay(controller, op)`` lays each tercia (and
+    returns the last notices), discards are seen on the olla, the rest comes from the menus.
+    Returns the truth, the session and the last notices."""
     from engine.trivium import random_game, table_view
 
     truth = random_game(NAMES, 1)
-    ops = [op.to_dict() for op in table_view(truth)]
     session = GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv")
     controller = TriviumController(session)
-    for d in ops:
+    for d in (op.to_dict() for op in table_view(truth)):
         if d["op"] == "lay_tercia":
-            zone = f"seat{d['seat'] + 1}"
-            for card in d["cards"][:-1]:
-                assert controller.on_event(seen(card, zone))[-1].kind == INFO
-            notices = controller.on_event(seen(d["cards"][-1], zone))
+            notices = lay(controller, d)
         elif d["op"] in ("draw_from_pozo", "take_from_olla"):
             if d["op"] == "take_from_olla":
                 controller.on_event(TableEvent("removed", 0, 0.0, "middle", session.state.olla_top))
@@ -235,6 +234,17 @@ def test_trivium_tercia_laid_in_a_seat_zone(log):
         else:
             notices = controller.on_decision(("op", d))
         assert notices[-1].kind == APPLIED, (d, notices)
+    return truth, session, notices
+
+
+def test_trivium_tercia_laid_in_a_seat_zone(log):
+    def lay(controller, d):
+        zone = f"seat{d['seat'] + 1}"
+        for card in d["cards"][:-1]:
+            assert controller.on_event(seen(card, zone))[-1].kind == INFO
+        return controller.on_event(seen(d["cards"][-1], zone))
+
+    truth, session, notices = replay_trivium(log, lay)
     assert session.deal_over and list(session.state.scores) == list(truth.scores)
     assert notices[-1].announcement is not None
 
@@ -274,32 +284,18 @@ def test_a_tercia_entered_by_hand_takes_its_cards_out_of_the_group_the_camera_wa
     """The camera saw one card of a tercia and missed the others; the player entered the tercia
     from the menu. The card seen is laid with it: the seat's next tercia, seen whole, is that
     tercia alone, not the card left over from the one before with two of the new one."""
-    from engine.trivium import random_game, table_view
+    by_hand = []
 
-    truth = random_game(NAMES, 1)
-    ops = [op.to_dict() for op in table_view(truth)]
-    session = GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv")
-    controller = TriviumController(session)
-    by_hand = 0
-    for d in ops:
-        if d["op"] == "lay_tercia":
-            zone = f"seat{d['seat'] + 1}"
-            if by_hand == 0 and len(d["cards"]) == 3:  # the first tercia: one card seen, the whole tercia by hand
-                assert controller.on_event(seen(d["cards"][0], zone))[-1].kind == INFO
-                assert controller.groups == {d["seat"]: [d["cards"][0]]}
-                notices = controller.on_decision(("op", d))
-                assert d["seat"] not in controller.groups  # nothing left over to join the seat's next tercia
-                by_hand += 1
-            else:
-                for card in d["cards"]:
-                    notices = controller.on_event(seen(card, zone))
-        elif d["op"] in ("draw_from_pozo", "take_from_olla"):
-            if d["op"] == "take_from_olla":
-                controller.on_event(TableEvent("removed", 0, 0.0, "middle", session.state.olla_top))
-            notices = controller.on_event(seen(d["discard"]))
-        elif d["op"] == "deal":
-            notices = controller.on_decision(("deal", d["starter"], d["dealer"]))
-        else:
+    def lay(controller, d):
+        zone = f"seat{d['seat'] + 1}"
+        if not by_hand and len(d["cards"]) == 3:  # the first tercia: one card seen, the whole tercia by hand
+            assert controller.on_event(seen(d["cards"][0], zone))[-1].kind == INFO
+            assert controller.groups == {d["seat"]: [d["cards"][0]]}
             notices = controller.on_decision(("op", d))
-        assert notices[-1].kind == APPLIED, (d, notices)
-    assert by_hand == 1 and session.deal_over and list(session.state.scores) == list(truth.scores)
+            assert d["seat"] not in controller.groups  # nothing left over to join the seat's next tercia
+            by_hand.append(d)
+            return notices
+        return [controller.on_event(seen(card, zone)) for card in d["cards"]][-1]
+
+    truth, session, _ = replay_trivium(log, lay)
+    assert len(by_hand) == 1 and session.deal_over and list(session.state.scores) == list(truth.scores)

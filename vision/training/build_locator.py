@@ -239,13 +239,11 @@ def main(argv=None) -> int:
     net = LocatorNet(width=width)
     if tensors:
         net.load_state_dict(model)
-    device = torch.device(args.device)
-    if device.type == "cuda":
-        if not torch.cuda.is_available():
-            print("error: --device cuda: no GPU that torch can use here", file=sys.stderr)
-            return 2
-        torch.backends.cudnn.benchmark = True
-        log(f"steps on {torch.cuda.get_device_name(device)}")
+    from vision.training.step_device import step_device
+
+    device = step_device(args.device, log)
+    if device is None:
+        return 2
     net = net.to(device)
     if tensors:
         log(f"resumed {source}" + (f": step {run.step} of {run.schedule.steps}, {run.train_seconds / 3600:.2f} h trained" if run else " (its weights; a new schedule)"))

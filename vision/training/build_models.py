@@ -281,14 +281,11 @@ def main(argv=None) -> int:
         else:
             log(f"resumed {source}: step {run.step} of {run.schedule.steps}, {run.crops_seen:,} crops seen, "
                 f"{run.train_seconds / 3600:.2f} h trained in {run.sessions} session(s)")
-    device = torch.device(args.device)
-    if device.type == "cuda":
-        if not torch.cuda.is_available():
-            print("error: --device cuda: no GPU that torch can use here", file=sys.stderr)
-            return 2
-        torch.backends.cudnn.benchmark = True
-        torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True
-        log(f"steps on {torch.cuda.get_device_name(device)}")
+    from vision.training.step_device import step_device
+
+    device = step_device(args.device, log)
+    if device is None:
+        return 2
     net = net.to(device)
     if args.channels_last:
         net = net.to(memory_format=torch.channels_last)
