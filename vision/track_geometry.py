@@ -71,6 +71,7 @@ def covered_fraction(q: Quad, by: Quad) -> float:
     inter, _ = cv2.intersectConvexConvex(np.asarray(q, np.float32), np.asarray(by, np.float32))
     return float(inter) / a
 
+
 def pile_shares(q: Quad, pile: Sequence[Quad], scale: float = 1.0) -> tuple[float, float]:
     """How much of quad ``q``'s area lies on the quads of ``pile``: on their union, and on the
     one it lies on most (rasterised at ``scale`` of the pixels)."""

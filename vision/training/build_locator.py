@@ -162,12 +162,11 @@ def evaluate(net, data: dict, height: int, thresholds=(0.25, 0.3, 0.35, 0.4, 0.5
 
 
 def export(net, path: Path, meta: dict) -> None:
-    import copy
-
     import torch
 
-    if next(net.parameters()).device.type != "cpu":  # the same graph, traced on the CPU: free of device copies
-        net = copy.deepcopy(net).cpu()
+    from vision.training.step_device import on_cpu
+
+    net = on_cpu(net)
     net.eval()
     tmp = path.with_suffix(".part.onnx")
     torch.onnx.export(net, torch.zeros(1, 3, 192, 320), str(tmp), input_names=["image"], output_names=["maps"],
@@ -239,14 +238,13 @@ def main(argv=None) -> int:
     net = LocatorNet(width=width)
     if tensors:
         net.load_state_dict(model)
+        log(f"resumed {source}" + (f": step {run.step} of {run.schedule.steps}, {run.train_seconds / 3600:.2f} h trained" if run else " (its weights; a new schedule)"))
     from vision.training.step_device import step_device
 
     device = step_device(args.device, log)
     if device is None:
         return 2
     net = net.to(device)
-    if tensors:
-        log(f"resumed {source}" + (f": step {run.step} of {run.schedule.steps}, {run.train_seconds / 3600:.2f} h trained" if run else " (its weights; a new schedule)"))
     if run is None:
         total = args.campaign_steps or args.steps or 4000
         run = RunState(Schedule(peak=args.lr, steps=total, warmup=min(150, total // 10 + 1)))

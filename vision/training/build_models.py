@@ -196,11 +196,10 @@ def export_onnx(net, path: Path, size: tuple[int, int], meta: dict) -> None:
     import onnx
     import torch
 
-    w, h = size
-    if device_of(net).type != "cpu":  # the exported graph is the same; tracing it on the CPU keeps it free of device copies
-        import copy
+    from vision.training.step_device import on_cpu
 
-        net = copy.deepcopy(net).cpu()
+    w, h = size
+    net = on_cpu(net)  # the exported graph is the same; tracing it on the CPU keeps it free of device copies
     net.eval()
     tmp = path.with_suffix(".tmp.onnx")
     torch.onnx.export(

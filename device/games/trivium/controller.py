@@ -28,6 +28,12 @@ class TriviumNotice(Notice):
 PAIR = frozenset({"T21", "EX"})
 
 
+def placed(where: dict, code: str) -> bool:
+    """Whether ``code`` lies where the table knows it (the olla, a laid group), by the engine's
+    ``state.located()`` map."""
+    return where.get(code, ("", None))[0] in ("olla", "laid")
+
+
 class TriviumController(Controller):
     """Trivium: tercias laid in the seats' zones, discards onto the olla.
 
@@ -76,7 +82,7 @@ class TriviumController(Controller):
         there, they would join the seat's next tercia."""
         where = self.game.state.located()
         for seat, group in list(self.groups.items()):
-            kept = [c for c in group if where.get(c, ("", None))[0] not in ("olla", "laid")]
+            kept = [c for c in group if not placed(where, c)]
             if kept:
                 self.groups[seat] = kept
             else:
@@ -92,7 +98,7 @@ class TriviumController(Controller):
             return None
         where = game.state.located()
         laying = {c for group in self.groups.values() for c in group}
-        codes = [c for c in CODES if where.get(c, ("", None))[0] not in ("olla", "laid") and c not in laying]
+        codes = [c for c in CODES if not placed(where, c) and c not in laying]
         return PossibleCards.of(codes) if codes else None
 
     @decides("card")
