@@ -44,14 +44,14 @@ def classify_image(image, namer, whole: bool) -> list[dict]:
 
     from vision.localise import order_quad
     from vision.recognise import recognise
-    from vision.warp import warp_card
+    from vision.still_views import name_still
 
     if whole:
         h, w = image.shape[:2]
         quad = order_quad(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
-        naming = namer.name([warp_card(image, quad, getattr(namer, "input_size", None) or (112, 192))])[0]
+        naming = name_still(image, [quad], namer)[0]
         return [_card_json(naming.card, naming.confidence, quad)] if naming.card else []
-    return [_card_json(d.card, d.confidence, d.corners) for d in recognise(image, namer)]
+    return [_card_json(d.card, d.confidence, d.corners) for d in recognise(image, namer, nudged=True)]
 
 
 def read_image(path: str):
