@@ -8,7 +8,9 @@ a card, defocus sigma 2-3 px and cards under 110 px, in turn, from ``--seed``
 on (the tests use 9000-9031; the thresholds were chosen on 5000-5047). For each
 trouble it prints the share of the scenes with it that get its advice and of
 the scenes without it that get it anyway, and the check's time per 1280×720
-frame (the card finder apart). ``--live`` then feeds the live view 10 frames a
+frame (the card finder apart). Then cards cut by the frame's edge: the same
+seeds drawn as :func:`vision.camera_scenes.cut_scene` (a card 20-80 % out of
+the frame) against the trouble scenes whose cards all lie in the frame. ``--live`` then feeds the live view 10 frames a
 second for ``--seconds`` while it is watched, and prints the CPU time it took
 as a share of one core.
 """
@@ -47,6 +49,19 @@ def scenes(args) -> None:
     for trouble, (n1, hit, n0, false) in counts.items():
         print(f"  {CODES[trouble]:12s} with it: {hit}/{n1} = {hit / max(1, n1):.0%}   "
               f"without it: {false}/{n0} = {false / max(1, n0):.0%}")
+    cut = [0, 0, 0, 0]
+    for i in range(args.scenes):
+        scene = cs.cut_scene(args.seed + i)
+        if scene is not None:
+            cut[0] += 1
+            cut[1] += "cut" in cc.check_frame(scene.image, find_cards(scene.image), edges=True).advice
+        scene = cs.trouble_scene(args.seed + i, cs.factorial(i))
+        if all(c.inside >= 0.99 for c in scene.cards):
+            cut[2] += 1
+            cut[3] += "cut" in cc.check_frame(scene.image, find_cards(scene.image), edges=True).advice
+    n1, hit, n0, false = cut
+    print(f"  {'cut':12s} with it: {hit}/{n1} = {hit / max(1, n1):.0%}   without it: {false}/{n0} = {false / max(1, n0):.0%}"
+          "   (without: the scenes with every card in the frame)")
     times.sort()
     print(f"  check time (CPU, card finder apart): median {1000 * times[len(times) // 2]:.0f} ms")
 

@@ -13,6 +13,9 @@ it (:func:`vision.localise.find_cards`):
 * :func:`card_height` — the cards' long side in pixels (median of the quads);
 * :func:`camera_tilt` — the camera's angle off vertical (degrees), from the
   perspective of the card outlines;
+* :func:`cut_sides` — the picture's edges that cut a card found (the card
+  finder gives a card cut by the frame's edge its whole outline, reaching
+  beyond the frame);
 
 and :func:`check_frame`, which measures all of them and turns them into
 advice codes (:data:`ADVICE_CODES`, worst first) by :class:`Thresholds`. The
@@ -29,7 +32,8 @@ import cv2
 import numpy as np
 
 # Worst first: what the players should fix before anything else.
-ADVICE_CODES = ("dim", "blur", "glare", "small_cards", "tilted", "noisy", "no_card")
+ADVICE_CODES = ("dim", "blur", "glare", "cut", "small_cards", "tilted", "noisy", "no_card")
+SIDES = ("left", "right", "top", "bottom")
 OK = "ok"
 CLIPPED_GREY = 250  # a grey level the sensor clipped at (or the JPEG around it)
 GLARE_GREY = CLIPPED_GREY  # a grey level on a card at or over which it shows a lamp's reflection (clipped), not its paper
@@ -51,6 +55,7 @@ class Thresholds:
     small_card_px: float = 110.0  # card long side (frame pixels) below which naming falls
     tilt_deg: float = 25.0  # camera angle off vertical (estimated) from which the cards are foreshortened
     hfov_deg: float = 66.0  # the camera's horizontal field of view (Camera Module 3; Wide: 102)
+    cut_beyond: float = 0.05  # a card's outline reaching this share of its long side beyond the frame's edge: cut
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,7 @@ class CheckResult:
     tilt_deg: float | None
     quads: list[np.ndarray] = field(default_factory=list)
     advice: tuple[str, ...] = (OK,)
+    cut: tuple[str, ...] | None = None  # the picture's edges that cut a card found (:data:`SIDES`); None: not checked
 
     @property
     def good(self) -> bool:
@@ -72,7 +78,7 @@ class CheckResult:
 
     def to_json(self, name: str, texts: dict[str, str]) -> dict:
         """The ``camera check --json`` object of this frame (``texts``: code -> words)."""
-        return {
+        out = {
             "image": name,
             "light": {"level": round(self.level, 3), "noise": round(self.noise, 2)},
             "sharpness": round(self.sharpness, 3),
@@ -80,6 +86,9 @@ class CheckResult:
             "card_height_px": None if self.card_height_px is None else round(self.card_height_px, 1),
             "advice": [{"code": code, "text": texts.get(code, code)} for code in self.advice],
         }
+        if self.cut is not None:  # asked for (``edges``)
+            out["cut"] = list(self.cut)
+        return out
 
 
 def grey(image: np.ndarray) -> np.ndarray:
@@ -252,11 +261,29 @@ def camera_tilt(quads, size: tuple[int, int], hfov_deg: float = 66.0, min_cards:
     return float(np.median(tilts)) if len(tilts) >= max(1, min_cards) else None
 
 
+def cut_sides(quads, size: tuple[int, int], beyond: float = 0.05) -> tuple[str, ...]:
+    """The edges of a ``size`` (width, height) picture that cut a card found: those beyond
+    which a quad reaches by more than ``beyond`` of its long side (in :data:`SIDES` order).
+    The card finder outlines a card cut by the frame whole, its corners outside the frame;
+    a card lying whole in the frame stays inside it, to the finder's error."""
+    w, h = size
+    cut = set()
+    for quad in quads:
+        q = np.asarray(quad, np.float32).reshape(4, 2)
+        margin = beyond * long_side(q)
+        for side, out in zip(SIDES, (-q[:, 0], q[:, 0] - w, -q[:, 1], q[:, 1] - h)):
+            if float(out.max()) > margin:
+                cut.add(side)
+    return tuple(s for s in SIDES if s in cut)
+
+
 # ---------------------------------------------------------------- the check
 def advise(level: float, noise: float, sharp: float, glare: list, height: float | None, tilt: float | None,
-           t: Thresholds) -> tuple[str, ...]:
+           t: Thresholds, cut: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The advice codes for these measures, worst first (``("ok",)`` when none applies)."""
     found = set()
+    if cut:
+        found.add("cut")
     if level < (t.dim_level if height is not None else t.dim_level_no_card):
         found.add("dim")
     if noise > t.noisy_sigma:
@@ -275,9 +302,11 @@ def advise(level: float, noise: float, sharp: float, glare: list, height: float 
     return codes or (OK,)
 
 
-def check_frame(image: np.ndarray, quads=None, thresholds: Thresholds | None = None, localiser=None) -> CheckResult:
+def check_frame(image: np.ndarray, quads=None, thresholds: Thresholds | None = None, localiser=None,
+                edges: bool = False) -> CheckResult:
     """Measure one BGR frame and advise. ``quads``: the cards found in it (default: the
-    card finder's, :func:`vision.localise.find_cards`, or ``localiser``'s)."""
+    card finder's, :func:`vision.localise.find_cards`, or ``localiser``'s). ``edges``: also
+    say when a card found is cut by the picture's edge (:func:`cut_sides`, advice ``cut``)."""
     t = thresholds or Thresholds()
     if quads is None:
         if localiser is None:
@@ -291,5 +320,6 @@ def check_frame(image: np.ndarray, quads=None, thresholds: Thresholds | None = N
     glare = glare_boxes(image, t.glare_px, t.glare_whiter, t.glare_brighter, t.glare_solidity, t.glare_clipped)
     height = card_height(quads)
     tilt = camera_tilt(quads, (w, h), t.hfov_deg)
+    cut = cut_sides(quads, (w, h), t.cut_beyond) if edges else None
     return CheckResult(level, noise, sharp, glare, height, tilt, quads,
-                       advise(level, noise, sharp, glare, height, tilt, t))
+                       advise(level, noise, sharp, glare, height, tilt, t, cut or ()), cut)

@@ -58,3 +58,55 @@ def trouble_scene(seed: int, on: dict[str, bool], size: tuple[int, int] = (1280,
 def factorial(index: int) -> dict[str, bool]:
     """The troubles of scene ``index`` of a factorial set: bit k of ``index`` sets trouble k."""
     return {t: bool(index >> k & 1) for k, t in enumerate(TROUBLES)}
+
+
+def inside_share(corners, size: tuple[int, int]) -> float:
+    """The share of a card (its corners) that lies inside a ``size`` (width, height) frame."""
+    import cv2
+
+    w, h = size
+    q = np.asarray(corners, np.float32).reshape(4, 2)
+    area = abs(float(cv2.contourArea(q)))
+    if area <= 0:
+        return 0.0
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    common, _ = cv2.intersectConvexConvex(np.ascontiguousarray(q), frame)
+    return min(1.0, float(common) / area)
+
+
+def cut_scene(seed: int, size: tuple[int, int] = (1280, 720), share: float = 0.7, faces=None) -> synth.Scene | None:
+    """A scene with a card cut by the picture's edge: a trouble-free scene seen through a
+    window ``share`` of its size (the camera aimed off the table's middle and a little too
+    close) whose edge crosses one card within 0.3 of its short side from its centre, so that
+    20-80 % of it shows. ``None`` when no card of the scene can be cut so. The scene's cards
+    carry their new corners and ``inside`` (the share in the frame); ``conditions["cut"]``
+    names the edge."""
+    import cv2
+
+    scene = trouble_scene(seed, {}, size=size, faces=faces)
+    rng = np.random.default_rng(seed + 9_000_011)
+    w, h = size
+    ww, wh = int(w * share), int(h * share)
+    options = []
+    for card in scene.cards:
+        q = np.asarray(card.corners, np.float32)
+        cx, cy = q.mean(0)
+        short = min(float(np.linalg.norm(q[0] - q[1])), float(np.linalg.norm(q[1] - q[2])))
+        u = float(rng.uniform(-0.3, 0.3)) * short
+        free_x = float(np.clip(cx - ww / 2 + rng.uniform(-ww / 4, ww / 4), 0, w - ww))
+        free_y = float(np.clip(cy - wh / 2 + rng.uniform(-wh / 4, wh / 4), 0, h - wh))
+        for side, x0, y0 in (("left", cx + u, free_y), ("right", cx + u - ww, free_y),
+                             ("top", free_x, cy + u), ("bottom", free_x, cy + u - wh)):
+            if 0 <= x0 <= w - ww and 0 <= y0 <= h - wh:
+                options.append((side, int(x0), int(y0)))
+    if not options:
+        return None
+    side, x0, y0 = options[int(rng.integers(len(options)))]
+    image = cv2.resize(scene.image[y0:y0 + wh, x0:x0 + ww], size, interpolation=cv2.INTER_AREA)
+    scale = np.array([w / ww, h / wh], np.float32)
+    cards = []
+    for card in scene.cards:
+        corners = (np.asarray(card.corners, np.float32) - np.array([x0, y0], np.float32)) * scale
+        cards.append(replace(card, corners=corners, inside=inside_share(corners, size)))
+    conditions = dict(scene.conditions or {}, troubles=["cut"], cut=side)
+    return synth.Scene(image, cards, scene.distractors, conditions, scene.backs)

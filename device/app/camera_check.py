@@ -79,7 +79,8 @@ class DeviceCameraCheck:
         """Check ``image`` now; returns the advice codes (worst first, or ``("ok",)``)."""
         from vision.camera_check import check_frame
 
-        result = check_frame(image, thresholds=self.thresholds, localiser=self.localiser)
+        # the device's check also says when a card is cut by the picture's edge (set-up: the seats' zones in view)
+        result = check_frame(image, thresholds=self.thresholds, localiser=self.localiser, edges=True)
         self.result = result
         self._checked_at = self.clock()
         with self._lock:

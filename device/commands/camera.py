@@ -11,7 +11,8 @@ samples ``--frames`` frames from it; with image files it checks each. With
 
 (with ``"controls"``, the controls set, on a Pi camera). Advice codes, worst
 first: ``dim``, ``blur``, ``glare``, ``small_cards``, ``tilted``, ``noisy``,
-``no_card``; ``ok`` alone when nothing is wrong. The words are in the screen's
+``no_card`` (and ``cut`` after ``glare`` with ``--edges``, which also adds
+``"cut": [sides]``, the picture's edges that cut a card found); ``ok`` alone when nothing is wrong. The words are in the screen's
 language (``ui.language``, or ``--lang``). Exit status 0 when every picture is
 good enough, 1 when there is advice (or an image could not be read: it is named
 on stderr), 2 when nothing could be checked. Thresholds: ``docs/camera.md``.
@@ -37,6 +38,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     check.add_argument("--json", action="store_true", help="print one JSON list, one object per image or frame")
     check.add_argument("--frames", type=int, default=3, metavar="N",
                        help="frames to sample from a camera, a video or a folder (default 3)")
+    check.add_argument("--edges", action="store_true",
+                       help="also say when a card found is cut by the picture's edge (advice 'cut'): lay a card at "
+                            "each seat's edge of the table first")
     check.add_argument("--lang", choices=("en", "fr", "es"), help="language of the advice (default: ui.language)")
     check.add_argument("--config", metavar="FILE", help="configuration file (default: the usual places, else defaults)")
 
@@ -136,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
             print(error_line("camera check", f"{name}: {error}"), file=sys.stderr)
             results.append({"image": name, "error": error})
             continue
-        result = check_frame(image, find_cards(image), thresholds)
+        result = check_frame(image, find_cards(image), thresholds, edges=args.edges)
         advised += not result.good
         item = result.to_json(name, texts)
         if controls:

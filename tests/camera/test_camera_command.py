@@ -22,6 +22,7 @@ def pictures(tmp_path_factory):
     cv2.imwrite(str(folder / "clean.png"), clean.image)
     bad = cs.trouble_scene(77, {"dim": True, "blur": True})
     cv2.imwrite(str(folder / "dim-blur.png"), bad.image)
+    cv2.imwrite(str(folder / "cut.png"), cs.cut_scene(5006).image)  # a card cut by the picture's top edge
     return folder
 
 
@@ -43,6 +44,18 @@ def test_a_good_picture_exits_0_and_a_bad_one_1_with_its_advice(pictures, capsys
     (item,) = json.loads(out)
     assert [a["code"] for a in item["advice"]][:2] == ["dim", "blur"]
     assert item["advice"][0]["text"].startswith("Trop sombre")
+
+
+def test_edges_says_when_a_card_is_cut_by_the_picture(pictures, capsys):
+    code, out, _ = run(capsys, pictures / "cut.png", pictures / "clean.png", "--json", "--edges")
+    cut, clean = json.loads(out)
+    assert code == 1
+    assert cut["cut"] == ["top"] and "cut" in [a["code"] for a in cut["advice"]]
+    assert next(a["text"] for a in cut["advice"] if a["code"] == "cut").startswith("Cards cut off")
+    assert clean["cut"] == [] and clean["advice"] == [{"code": "ok", "text": "The picture is good."}]
+    code, out, _ = run(capsys, pictures / "cut.png", "--json")  # not asked: as before
+    (item,) = json.loads(out)
+    assert "cut" not in item and "cut" not in [a["code"] for a in item["advice"]]
 
 
 def test_text_output_and_an_unreadable_image(pictures, capsys, tmp_path):

@@ -95,7 +95,7 @@ def test_the_table_page_serves_the_live_view(page, table_frame):
         get(page.url + "api/live.jpg")  # no snapshot yet
     check.on_frame(table_frame, [])  # watched since the request
     state = json.loads(get(page.url + "api/live")[2])
-    assert state["version"] == 1 and {a["code"] for a in state["advice"]} <= {"glare", "dim", "blur", "small_cards",
+    assert state["version"] == 1 and {a["code"] for a in state["advice"]} <= {"glare", "dim", "blur", "cut", "small_cards",
                                                                              "tilted", "noisy", "no_card", "ok"}
     status, kind, body = get(page.url + "api/live.jpg")
     assert kind == "image/jpeg" and body[:2] == b"\xff\xd8"
@@ -125,7 +125,7 @@ def test_the_live_view_follows_the_camera_in_a_browser(page, table_frame):
             time.sleep(0.1)
         assert driver.execute_script("return window.tarotmateLive.frames") >= 1
         codes = driver.execute_script("return Array.from(document.querySelectorAll('#advice li')).map(l => l.dataset.code)")
-        assert codes and set(codes) <= {"glare", "dim", "blur", "small_cards", "tilted", "noisy", "no_card", "ok"}
+        assert codes and set(codes) <= {"glare", "dim", "blur", "cut", "small_cards", "tilted", "noisy", "no_card", "ok"}
         # a new frame reaches the page within 2 s
         before = driver.execute_script("return window.tarotmateLive.frames")
         dark = (table_frame // 4).astype(np.uint8)
