@@ -155,7 +155,7 @@ def report(runs: list[dict]) -> None:
 
 def play_sequence(seed: int, players: int, conditions: str, deals: int, fast: bool,
                   models: str | None = None, tracker: dict | None = None, learn: bool = False,
-                  deck: str | None = None) -> dict:
+                  deck: str | None = None, trace: str | None = None) -> dict:
     """One game of ``deals`` deals at one table; its ``per_deal`` figures (and, when the table
     learns its deck, how many views it learned)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -168,6 +168,7 @@ def play_sequence(seed: int, players: int, conditions: str, deals: int, fast: bo
     with tempfile.TemporaryDirectory(prefix="bench-table-") as out:
         settings = DemoSettings(game="french-tarot", players=players, seed=seed, deals=deals, out=Path(out), fast=fast,
                                 display="none", fresh=True, conditions=conditions, learn_deck=learn, deck=deck,
+                                trace=None if trace is None else Path(trace) / f"{seed}-{players}p-{conditions}-help.jsonl",
                                 **demo_overrides(models, tracker))
         started = time.perf_counter()
         result = run_demo(settings, report=lambda text: None)
@@ -234,6 +235,10 @@ def main() -> int:
         raise SystemExit(f"bench_table: --models-dir {args.models_dir}: no cards.onnx there")
     if args.set:
         print("tracker settings: " + ", ".join(f"{k}={v}" for k, v in tracker.items()), flush=True)
+    if args.trace:
+        Path(args.trace).mkdir(parents=True, exist_ok=True)
+        for old in Path(args.trace).glob("*.jsonl"):
+            old.unlink()
     if args.sequence:
         tables = [args.table] if args.table else ["easy", "hard"]
         where = f"the {args.table} table" if args.table else "the easy and at the hard table"
@@ -243,13 +248,9 @@ def main() -> int:
         with ProcessPoolExecutor(max_workers=max(1, min(n, args.jobs))) as pool:
             runs = list(pool.map(play_sequence, [args.seed] * n, [4] * n, tables, [args.sequence] * n,
                                  [not args.full_size] * n, [args.models_dir] * n, [tracker] * n,
-                                 [args.learn_deck] * n, [args.deck] * n))
+                                 [args.learn_deck] * n, [args.deck] * n, [args.trace] * n))
         report_sequences(runs)
         return 0
-    if args.trace:
-        Path(args.trace).mkdir(parents=True, exist_ok=True)
-        for old in Path(args.trace).glob("*.jsonl"):
-            old.unlink()
     helps = {"help": (True,), "none": (False,), None: (True, False)}[args.only]
     jobs = [(seed, players, cond, helped, not args.full_size, args.trace, args.models_dir, tracker, args.follow_weight,
              not args.no_seat_sides)

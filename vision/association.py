@@ -6,7 +6,8 @@ Two steps, both pure functions of the tracks and the quads:
   ``row_area`` times as large and as tall as a card is long is a row of cards
   laid side by side (a chien), cut into card-sized pieces snapped to the
   cards' edges; any other quad ``max_area`` times as large spans several cards
-  and is left out.
+  and is left out, and so is a quad under ``min_area`` times a card's area (a
+  strip of a card showing from under others, found as a card of its own).
 * :func:`match_nearest`: each quad goes to its nearest track by corner
   distance, nearest first and a settled track first at equal distance. A card
   followed at the previous localisation may have moved up to ``follow``; one
@@ -44,7 +45,9 @@ def split_rows(quads: list[Quad], shape: tuple[float, float] | None, s: TrackerS
     replaced by the card-sized quads the row holds, each moved onto the card's edges in
     ``image``; a piece lying on another quad found is left out (that one is kept). Any other
     quad ``max_area`` times a card's area or more spans several cards: it is left out (it
-    would be named as none of them). Before any card is named, the quads are kept as found."""
+    would be named as none of them); so is one under ``min_area`` times a card's area, a strip
+    of a card (named, it reads as whatever its few pips look like). Before any card is named,
+    the quads are kept as found."""
     if shape is None:
         return quads, []
     short, long = shape
@@ -53,7 +56,7 @@ def split_rows(quads: list[Quad], shape: tuple[float, float] | None, s: TrackerS
         a, b = sides(q)
         if a * b >= s.row_area * short * long and abs(a - long) <= 0.15 * long and b >= 1.8 * short:
             pieces += row_pieces(q, short)
-        elif a * b < s.max_area * short * long:
+        elif s.min_area * short * long <= a * b < s.max_area * short * long:
             singles.append(q)
     if not pieces:
         return singles, []

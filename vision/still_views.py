@@ -21,7 +21,9 @@ from typing import Sequence
 
 import numpy as np
 
+from vision import card_geometry
 from vision.namer import Naming
+from vision.votes import SpreadViews
 from vision.warp import warp_card
 
 # (scale about the centre, shift along the short side, shift along the long side), as shares of the card
@@ -32,15 +34,6 @@ NUDGES: tuple[tuple[float, float, float], ...] = (
     (1.0, 0.02, 0.02),
     (1.0, -0.02, -0.02),
 )
-
-
-def nudged_quads(quad, nudges: Sequence[tuple[float, float, float]] = NUDGES) -> list[np.ndarray]:
-    """``quad`` (4 corners, clockwise from the upper short edge) moved by each of ``nudges``."""
-    q = np.asarray(quad, np.float32).reshape(4, 2)
-    centre = q.mean(0)
-    across = (q[1] - q[0] + q[2] - q[3]) / 2  # the short side, corner 0 -> 1
-    along = (q[3] - q[0] + q[2] - q[1]) / 2  # the long side, corner 0 -> 3
-    return [(centre + (q - centre) * scale + a * across + b * along).astype(np.float32) for scale, a, b in nudges]
 
 
 def name_still(image: np.ndarray, quads: Sequence, namer, nudges: Sequence[tuple[float, float, float]] = NUDGES) -> list[Naming]:
@@ -56,9 +49,10 @@ def name_still(image: np.ndarray, quads: Sequence, namer, nudges: Sequence[tuple
         return []
     if not (hasattr(namer, "run") and hasattr(namer, "namings")):
         return list(namer.name([crop(q) for q in quads]))
-    crops = [crop(v) for q in quads for v in nudged_quads(q, nudges)]
-    probs, emb = namer.run(crops)
-    k = len(nudges)
-    mean = probs.reshape(len(quads), k, -1).mean(1)
-    first = emb.reshape(len(quads), k, -1)[:, 0] if emb.size else np.zeros((len(quads), 0), np.float32)
-    return namer.namings(mean, first)
+    mean, first = SpreadViews(namer, len(nudges)).run([crop(v) for q in quads for v in nudged_quads(q, nudges)])
+    return namer.namings(mean, first if first is not None else np.zeros((len(quads), 0), np.float32))
+
+
+def nudged_quads(quad, nudges: Sequence[tuple[float, float, float]] = NUDGES) -> list[np.ndarray]:
+    """``quad`` moved by each of ``nudges`` (:func:`vision.card_geometry.nudged_quads`; default :data:`NUDGES`)."""
+    return card_geometry.nudged_quads(quad, nudges)

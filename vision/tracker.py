@@ -84,7 +84,7 @@ from vision.motion import changed_pixels, small_grey
 from vision.possible import PossibleCards
 from vision.sources import Frame
 from vision.track_geometry import Quad, covered_fraction, moved_away, pile_shares, quad_distance, sides, similar_size
-from vision.tracker_settings import ACROSS_ONE, RESTACK_CLEAR, TrackerSettings, with_bars
+from vision.tracker_settings import ACROSS_ONE, RESTACK_CLEAR, STRIP_PILE, TrackerSettings, with_bars
 from vision.tracks import IGNORED, NEW, PRESENT, Track
 from vision.zones import Zones, default_zones
 
@@ -707,26 +707,43 @@ class Tracker:
     def _across_pile(self, t: Track, votes) -> bool:
         """An unclear quad found across the cards reported, not a card to ask about: it lies
         ``inside_pile`` on them, or ``faceless_pile`` when its views' best candidate is "not a
-        card face" (the card finder's quad spans parts of several cards)."""
+        card face" (the card finder's quad spans parts of several cards), or ``weak_pile`` when
+        it scores under ``weak_best``; or it is a strip of one of them (``strip_area``)."""
         s = self.settings
         share = self._inside_pile(t)
         if share >= s.inside_pile:
             return True
+        if s.strip_area > 0 and share >= STRIP_PILE and self._smaller_than_a_card(t, s.strip_area):
+            return True  # a strip of a card reported
+        best = voting.candidates(votes, 1)
+        if 0 < s.weak_pile <= share and (not best or best[0][1] < s.weak_best):
+            return True
         if s.faceless_pile <= 0 or share < s.faceless_pile:
             return False
-        best = voting.candidates(votes, 1)
         return bool(best) and best[0][0] is None
 
     def _across_cards(self, t: Track) -> bool:
         """A quad named as a card that lies ``across_cards`` on the cards reported, but no more
         than :data:`ACROSS_ONE` on any one of them: the card finder's quad across several cards
         of a pile (a card laid on a trick lies on at most four fifths of the pile below it; a
-        card laid squarely on another, as on a discard pile, lies on that one)."""
-        bar = self.settings.across_cards
-        if bar <= 0:
+        card laid squarely on another, as on a discard pile, lies on that one). Or a quad under
+        ``strip_area`` of a card's area lying :data:`STRIP_PILE` on them: a strip of a card
+        reported (the part showing from under the cards laid on it), found as a card."""
+        s = self.settings
+        if s.across_cards <= 0 and s.strip_area <= 0:
             return False
         union, most = self._pile_shares(t)
-        return union >= bar and most <= ACROSS_ONE
+        if s.strip_area > 0 and union >= STRIP_PILE and self._smaller_than_a_card(t, s.strip_area):
+            return True  # a strip of a card reported (the part showing from under the cards laid on it)
+        return 0 < s.across_cards <= union and most <= ACROSS_ONE
+
+    def _smaller_than_a_card(self, t: Track, share: float) -> bool:
+        """Whether ``t``'s quad is under ``share`` of the named cards' area (False before any is named)."""
+        shape = card_shape(self._tracks)
+        if shape is None:
+            return False
+        a, b = sides(t.quad)
+        return a * b < share * shape[0] * shape[1]
 
     def _inside_pile(self, t: Track) -> float:
         """How much of ``t``'s quad lies on the cards reported so far (named or asked; their union)."""

@@ -14,6 +14,8 @@ from dataclasses import dataclass, fields, replace
 
 # a quad found across several cards of a pile lies on no one of them more than this much (``across_cards``)
 ACROSS_ONE = 0.6
+# a quad under ``strip_area`` of a card lying this much on the cards reported is a strip of one of them
+STRIP_PILE = 0.8
 # with ``restack``: a card named while this much of the table around it had changed (a hand lingering by
 # it) keeps its place's look only once that ring is clear again (or after ``hand_wait`` still localisations)
 RESTACK_CLEAR = 0.1
@@ -52,12 +54,17 @@ class TrackerSettings:
     row_area: float = 1.7  # a quad this many times a named card's area, as tall as a card is long: a row of cards
     inside_pile: float = 0.85  # an unclear quad this much on the cards named is found across them: not a card
     faceless_pile: float = 0.0  # ... or this much, when its views' best candidate is "not a card face" (0: off)
+    weak_pile: float = 0.0  # ... or this much, when its views' best candidate scores under weak_best (0: off)
+    weak_best: float = 0.2
     across_cards: float = 0.9  # a card named on a quad this much on the cards reported, and no more than
     # ACROSS_ONE on any one of them, is a quad found across several cards: no event (0: off)
+    strip_area: float = 0.6  # a card named on a quad under this many times a named card's area, lying
+    # STRIP_PILE on the cards reported, is a strip of one of them found again: no event (0: off)
     landing: int = 5  # frames apart within which two overlapping quads come from one card laid
     restack: bool = False  # a reported card whose place looks different while still, no card seen on it, is named
     # again: another card there was laid squarely on it (appeared), a card reported below it, the top one taken (removed)
     max_area: float = 1.5  # any other quad this many times a named card's area is several cards: not named
+    min_area: float = 0.0  # a quad under this many times a named card's area is a strip of one: not named (0: off)
     outline: bool = False  # crop a new card from its outline from the change (vision.change_outline) when found
     look_change: float = 0.0  # a new view this different (votes.look_distance) from earlier ones drops them (0: off)
     hand_clear: float = 0.0  # a new card is named once at most this much of the table around it changed (0: off)

@@ -18,6 +18,7 @@ from typing import Any, Sequence
 import cv2
 import numpy as np
 
+from vision.card_geometry import nudged_quads
 from vision.possible import UNKNOWN_LABEL, PossibleCards, spread_naming
 from vision.tracker_settings import TrackerSettings
 
@@ -105,9 +106,7 @@ class SpreadViews:
 
 def spread_quads(quad: np.ndarray, spread: float) -> list[np.ndarray]:
     """``quad``, then it grown and shrunk by ``spread`` (a fraction of its size) about its centre."""
-    q = np.asarray(quad, np.float32)
-    centre = q.mean(axis=0)
-    return [q, centre + (q - centre) * (1 + spread), centre + (q - centre) * (1 - spread)]
+    return nudged_quads(quad, ((1.0, 0.0, 0.0), (1 + spread, 0.0, 0.0), (1 - spread, 0.0, 0.0)))
 
 
 LOOK_SIZE = (12, 20)  # (w, h) of a crop's look: its layout of light and dark, not its detail

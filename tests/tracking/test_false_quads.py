@@ -179,6 +179,34 @@ def test_across_cards_needs_several_cards_under_the_quad():
     assert not across(box(130, 100, 190, 200))
 
 
+def test_strip_area_drops_a_strip_of_a_card_reported_found_as_a_card():
+    """A quad a third of a card's size lying on a card reported (the part of it showing from under
+    the cards laid since, found as a card of its own) is no card with ``strip_area``; a card-sized
+    quad lying as much on the pile, or a small one beside it, still is."""
+    from vision.tracks import PRESENT, Track
+
+    def box(x0, y0, x1, y1):
+        return np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+
+    tracker = Tracker(default_zones(), localiser=lambda image: [], namer=ScoredNamer())
+    left, right = box(100, 100, 160, 200), box(160, 100, 220, 200)
+    tracker._tracks = [Track(1, left, "middle", 0, PRESENT, card="H01", rest_quad=left, named_sides=(60.0, 100.0)),
+                       Track(2, right, "middle", 0, PRESENT, card="D03", rest_quad=right, named_sides=(60.0, 100.0))]
+
+    def across(quad, **settings):
+        tracker.settings = TrackerSettings(**settings)
+        return tracker._across_cards(Track(9, quad, "middle", 5))
+
+    strip = box(100, 100, 160, 135)  # the top third of the left card
+    assert not across(strip, strip_area=0.0)  # off: wholly on one card, as a card laid squarely on it would be
+    assert across(strip)  # the default, 0.6
+    assert not across(box(100, 104, 160, 204), strip_area=0.6)  # card-sized, on the left card: not a strip
+    assert not across(box(230, 100, 290, 135), strip_area=0.6)  # a strip beside the pile, on no card
+    half_on = box(100, 100, 160, 135) + np.float32([0, -7])  # unclear, four fifths on the pile: no question
+    assert tracker._across_pile(Track(9, half_on, "middle", 5), [])
+    tracker.settings = TrackerSettings(strip_area=0.0)
+    assert not tracker._across_pile(Track(9, half_on, "middle", 5), [])  # off, under inside_pile: asked
+
 def test_cards_laid_one_on_another_are_each_named_and_the_top_one_taken_is_removed():
     """A discard pile (Trivium's olla): each card lands three quarters or more on the one below,
     where the card finder finds one quad, matched to the card beneath. With ``restack`` the place,
@@ -321,10 +349,11 @@ def test_a_card_found_again_as_another_card_lands_is_no_false_quad_of_it():
     assert [(e.type, e.card) for e in events] == [("appeared", "H01"), ("appeared", "D03")]
 
 
-def test_a_faceless_quad_half_across_the_pile_is_no_question_when_faceless_pile_is_set():
-    ghosts = []
+def ghost_beside_d03(ghosts: list):
+    """A card finder that also finds, once H01 and D03 lie still, a card-sized quad half on D03 and half
+    on the cloth beside it (kept in ``ghosts``)."""
 
-    def half_off(frame, quads):  # a card-sized quad half on the last card, half on the cloth beside it
+    def half_off(frame, quads):
         seen = {c.code: c for c in frame.cards if not c.moving}
         if "H01" in seen and "D03" in seen:
             q = seen["D03"].corners
@@ -332,6 +361,13 @@ def test_a_faceless_quad_half_across_the_pile_is_no_question_when_faceless_pile_
             ghosts.append(ghost)
             return quads + [ghost]
         return quads
+
+    return half_off
+
+
+def test_a_faceless_quad_half_across_the_pile_is_no_question_when_faceless_pile_is_set():
+    ghosts = []
+    half_off = ghost_beside_d03(ghosts)
 
     def scores(code, quad, view):  # the ghost reads mostly as no card face, one view a little as some card
         if any(np.abs(np.asarray(quad) - g).max() < 1.0 for g in ghosts):
@@ -343,3 +379,27 @@ def test_a_faceless_quad_half_across_the_pile_is_no_question_when_faceless_pile_
     assert ("uncertain", None) in asked  # off: the ghost is asked about, as before
     quiet, _ = track(script, half_off, scores, players=5, settings=TrackerSettings(faceless_pile=0.3))
     assert quiet == [("appeared", "H01"), ("appeared", "D03")]
+
+
+def test_a_weakly_named_quad_half_across_the_pile_is_no_question_when_weak_pile_is_set():
+    ghosts = []
+    half_off = ghost_beside_d03(ghosts)
+
+    def scores(code, quad, view):  # the ghost reads as one card, then as another: no candidate's mean reaches 0.2
+        if any(np.abs(np.asarray(quad) - g).max() < 1.0 for g in ghosts):
+            return {"SK": 0.22, "S07": 0.04, "unknown": 0.05} if view % 2 else {"S07": 0.22, "SK": 0.04, "unknown": 0.05}
+        return {code: 0.97} if code else {"unknown": 0.9}
+
+    script = [Idle(3), Play(1, "H01"), Play(2, "D03"), Idle(12)]
+    asked, _ = track(script, half_off, scores, players=5)
+    assert ("uncertain", None) in asked  # off: the ghost is asked about
+    quiet, _ = track(script, half_off, scores, players=5, settings=TrackerSettings(weak_pile=0.4))
+    assert quiet == [("appeared", "H01"), ("appeared", "D03")]
+    # a quad read as a card more clearly (best candidate 0.2 or more) is still asked about
+    def clearer(code, quad, view):
+        if any(np.abs(np.asarray(quad) - g).max() < 1.0 for g in ghosts):
+            return {"SK": 0.3, "S07": 0.04, "unknown": 0.05}
+        return {code: 0.97} if code else {"unknown": 0.9}
+
+    still, _ = track(script, half_off, clearer, players=5, settings=TrackerSettings(weak_pile=0.4))
+    assert ("uncertain", None) in still
