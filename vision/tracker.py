@@ -713,8 +713,8 @@ class Tracker:
         share = self._inside_pile(t)
         if share >= s.inside_pile:
             return True
-        if s.strip_area > 0 and share >= STRIP_PILE and self._smaller_than_a_card(t, s.strip_area):
-            return True  # a strip of a card reported
+        if self._a_strip(t, share):
+            return True
         best = voting.candidates(votes, 1)
         if 0 < s.weak_pile <= share and (not best or best[0][1] < s.weak_best):
             return True
@@ -733,17 +733,20 @@ class Tracker:
         if s.across_cards <= 0 and s.strip_area <= 0:
             return False
         union, most = self._pile_shares(t)
-        if s.strip_area > 0 and union >= STRIP_PILE and self._smaller_than_a_card(t, s.strip_area):
-            return True  # a strip of a card reported (the part showing from under the cards laid on it)
+        if self._a_strip(t, union):
+            return True
         return 0 < s.across_cards <= union and most <= ACROSS_ONE
 
-    def _smaller_than_a_card(self, t: Track, share: float) -> bool:
-        """Whether ``t``'s quad is under ``share`` of the named cards' area (False before any is named)."""
+    def _a_strip(self, t: Track, on_pile: float) -> bool:
+        """Whether ``t``'s quad, lying ``on_pile`` on the cards reported, is a strip of one of them
+        (the part showing from under the cards laid on it): :data:`STRIP_PILE` on them and under
+        ``strip_area`` of the named cards' area (never before a card is named)."""
+        bar = self.settings.strip_area
         shape = card_shape(self._tracks)
-        if shape is None:
+        if bar <= 0 or on_pile < STRIP_PILE or shape is None:
             return False
         a, b = sides(t.quad)
-        return a * b < share * shape[0] * shape[1]
+        return a * b < bar * shape[0] * shape[1]
 
     def _inside_pile(self, t: Track) -> float:
         """How much of ``t``'s quad lies on the cards reported so far (named or asked; their union)."""
