@@ -33,14 +33,18 @@ def scenes(args) -> None:
     from vision.localise import find_cards
 
     counts = {t: [0, 0, 0, 0] for t in CODES}
+    cut = [0, 0, 0, 0]  # cut scenes, advised; scenes with every card in the frame, advised anyway
     times = []
     for i in range(args.scenes):
         on = cs.factorial(i)
         scene = cs.trouble_scene(args.seed + i, on)
         quads = find_cards(scene.image)
         t0 = time.process_time()
-        advice = cc.check_frame(scene.image, quads).advice
+        advice = cc.check_frame(scene.image, quads, edges=True).advice
         times.append(time.process_time() - t0)
+        if all(c.inside >= 0.99 for c in scene.cards):  # every card in the frame: no card is cut
+            cut[2] += 1
+            cut[3] += "cut" in advice
         for trouble, code in CODES.items():
             k = 0 if on[trouble] else 2
             counts[trouble][k] += 1
@@ -49,16 +53,11 @@ def scenes(args) -> None:
     for trouble, (n1, hit, n0, false) in counts.items():
         print(f"  {CODES[trouble]:12s} with it: {hit}/{n1} = {hit / max(1, n1):.0%}   "
               f"without it: {false}/{n0} = {false / max(1, n0):.0%}")
-    cut = [0, 0, 0, 0]
     for i in range(args.scenes):
         scene = cs.cut_scene(args.seed + i)
         if scene is not None:
             cut[0] += 1
             cut[1] += "cut" in cc.check_frame(scene.image, find_cards(scene.image), edges=True).advice
-        scene = cs.trouble_scene(args.seed + i, cs.factorial(i))
-        if all(c.inside >= 0.99 for c in scene.cards):
-            cut[2] += 1
-            cut[3] += "cut" in cc.check_frame(scene.image, find_cards(scene.image), edges=True).advice
     n1, hit, n0, false = cut
     print(f"  {'cut':12s} with it: {hit}/{n1} = {hit / max(1, n1):.0%}   without it: {false}/{n0} = {false / max(1, n0):.0%}"
           "   (without: the scenes with every card in the frame)")

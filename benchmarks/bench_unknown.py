@@ -49,8 +49,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import bench_recognition as br  # noqa: E402
 from vision import synth  # noqa: E402
-from vision.still_views import NUDGES, nudged_quads  # noqa: E402
-from vision.warp import warp_card  # noqa: E402
+from vision.still_views import NUDGES, still_probabilities  # noqa: E402
 
 NEG_SEED = 8_300_000
 PHOTO_SEED = 8_700_000
@@ -65,9 +64,7 @@ def card_confidence(namer, image, quads) -> tuple[np.ndarray, np.ndarray]:
     ``image``, the probabilities averaged over the quad's nudged outlines (``NUDGED``)."""
     if not len(quads):
         return np.zeros(0, int), np.zeros(0)
-    nudges = NUDGED[0]
-    probs, _ = namer.run([warp_card(image, v, namer.input_size) for q in quads for v in nudged_quads(q, nudges)])
-    probs = probs.reshape(len(quads), len(nudges), -1).mean(1)
+    probs, _ = still_probabilities(image, quads, namer, NUDGED[0])
     top = probs.argmax(1)
     unknown = [i for i, lab in enumerate(namer.labels) if lab == "unknown"]
     card = np.where(np.isin(top, unknown), -1, top)

@@ -40,17 +40,25 @@ def name_still(image: np.ndarray, quads: Sequence, namer, nudges: Sequence[tuple
     """One Naming per quad of a still BGR image: the card model's probabilities averaged over
     the crops of the quad's ``nudges``, judged at the namer's threshold. A namer that cannot give
     probabilities (an enrolled deck's prototypes) names each quad's own crop."""
-    size = getattr(namer, "input_size", None)
-
-    def crop(q):
-        return warp_card(image, q, size) if size else warp_card(image, q)
-
     if not quads:
         return []
     if not (hasattr(namer, "run") and hasattr(namer, "namings")):
-        return list(namer.name([crop(q) for q in quads]))
-    mean, first = SpreadViews(namer, len(nudges)).run([crop(v) for q in quads for v in nudged_quads(q, nudges)])
+        return list(namer.name([_crop(image, q, namer) for q in quads]))
+    mean, first = still_probabilities(image, quads, namer, nudges)
     return namer.namings(mean, first if first is not None else np.zeros((len(quads), 0), np.float32))
+
+
+def still_probabilities(image: np.ndarray, quads: Sequence, namer,
+                        nudges: Sequence[tuple[float, float, float]] = NUDGES) -> tuple[np.ndarray, np.ndarray | None]:
+    """(the card model's probabilities per quad, averaged over its ``nudges``' crops; the
+    embedding of each quad's first crop) for a namer with ``run`` (labels order)."""
+    crops = [_crop(image, v, namer) for q in quads for v in nudged_quads(q, nudges)]
+    return SpreadViews(namer, len(nudges)).run(crops)
+
+
+def _crop(image: np.ndarray, quad, namer) -> np.ndarray:
+    size = getattr(namer, "input_size", None)
+    return warp_card(image, quad, size) if size else warp_card(image, quad)
 
 
 def nudged_quads(quad, nudges: Sequence[tuple[float, float, float]] = NUDGES) -> list[np.ndarray]:

@@ -742,8 +742,10 @@ class Tracker:
         (the part showing from under the cards laid on it): :data:`STRIP_PILE` on them and under
         ``strip_area`` of the named cards' area (never before a card is named)."""
         bar = self.settings.strip_area
-        shape = card_shape(self._tracks)
-        if bar <= 0 or on_pile < STRIP_PILE or shape is None:
+        if bar <= 0 or on_pile < STRIP_PILE:
+            return False
+        shape = card_shape(self._tracks)  # the named cards' sides: asked only of a quad on the pile
+        if shape is None:
             return False
         a, b = sides(t.quad)
         return a * b < bar * shape[0] * shape[1]
