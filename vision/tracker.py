@@ -647,12 +647,13 @@ class Tracker:
                 verdict = "none"
             elif verdict == "uncertain" and self._across_pile(t, t.votes):
                 verdict = "none"  # a quad found across the cards reported (a new card lies on top of them)
-            elif verdict == "card" and self._across_cards(t):
+            elif verdict == "card" and self._across_cards(t, card, conf):
                 verdict = "none"  # named, but it lies on several cards reported: no card lies there alone
         if self.trace is not None:
+            union, most = self._pile_shares(t)  # for diagnosis: how it lay on the cards reported
             self.trace("verdict", frame.index, t.ident, t.quad,
                        {"verdict": verdict, "card": card, "confidence": conf, "votes": len(t.votes),
-                        "reverify": t.reverify})
+                        "reverify": t.reverify, "pile": round(union, 3), "on_one": round(most, 3)})
         votes, t.votes = t.votes, []
         before, t.before = t.before, None  # decided: the table before it is no longer needed (but by _named_by_hand)
         if t.recheck:
@@ -680,6 +681,7 @@ class Tracker:
                 self._tracks.remove(twin)
                 t.ident, t.born = twin.ident, twin.born  # keeps its place in the stacking order, and when it came
                 t.state, t.card, t.confidence, t.rest_quad = PRESENT, card, conf, t.quad
+                t.named_sides = twin.named_sides  # its size, which the card finder's other quads are weighed by
                 self._remember_look(t)
                 if same_place:
                     t.zone = twin.zone
@@ -722,18 +724,24 @@ class Tracker:
             return False
         return bool(best) and best[0][0] is None
 
-    def _across_cards(self, t: Track) -> bool:
+    def _across_cards(self, t: Track, card: str | None = None, conf: float = 1.0) -> bool:
         """A quad named as a card that lies ``across_cards`` on the cards reported, but no more
         than :data:`ACROSS_ONE` on any one of them: the card finder's quad across several cards
         of a pile (a card laid on a trick lies on at most four fifths of the pile below it; a
         card laid squarely on another, as on a discard pile, lies on that one). Or a quad under
         ``strip_area`` of a card's area lying :data:`STRIP_PILE` on them: a strip of a card
-        reported (the part showing from under the cards laid on it), found as a card."""
+        reported (the part showing from under the cards laid on it), found as a card. Or a card
+        ``card`` named under ``weak_named`` (mean confidence ``conf``) on a quad lying
+        ``inside_pile`` on them, as an unclear quad found across them would (none of them named
+        ``card``: that is the card found again)."""
         s = self.settings
-        if s.across_cards <= 0 and s.strip_area <= 0:
+        if s.across_cards <= 0 and s.strip_area <= 0 and s.weak_named <= 0:
             return False
         union, most = self._pile_shares(t)
         if self._a_strip(t, union):
+            return True
+        if (conf < s.weak_named and union >= s.inside_pile
+                and not any(o is not t and o.state == PRESENT and o.card == card for o in self._tracks)):
             return True
         return 0 < s.across_cards <= union and most <= ACROSS_ONE
 

@@ -58,6 +58,8 @@ class TrackerSettings:
     weak_best: float = 0.2
     across_cards: float = 0.9  # a card named on a quad this much on the cards reported, and no more than
     # ACROSS_ONE on any one of them, is a quad found across several cards: no event (0: off)
+    weak_named: float = 0.7  # a card named with a mean confidence under this, on a quad lying inside_pile on the
+    # cards reported (no card of that name among them), is a quad found across them too: no event (0: off)
     strip_area: float = 0.6  # a card named on a quad under this many times a named card's area, lying
     # STRIP_PILE on the cards reported, is a strip of one of them found again: no event (0: off)
     landing: int = 5  # frames apart within which two overlapping quads come from one card laid

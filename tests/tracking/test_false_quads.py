@@ -155,6 +155,47 @@ def test_a_false_quad_across_several_cards_named_confidently_is_dropped():
     assert ("appeared", "SK") in events
 
 
+def test_a_false_quad_across_several_cards_named_weakly_is_dropped():
+    """The same false quad named only weakly (0.65, under ``weak_named``) is no card even with the
+    ``across_cards`` rule off: a quad lying ``inside_pile`` on the cards reported, named no surer
+    than that, is found across them, as an unclear one would be. Off, it is taken for a card laid."""
+    def scores(code, quad, view):
+        return {"SK": 0.65} if code is None else {code: 0.97}
+
+    script = [Idle(3), Play(1, "H01"), Play(2, "D03"), Play(3, "C10"), Play(4, "S10"), Idle(12)]
+    laid = [("appeared", "H01"), ("appeared", "D03"), ("appeared", "C10"), ("appeared", "S10")]
+    weak = TrackerSettings(landing=-1, across_cards=0.0)
+    assert track(script, _ghost_between("C10", "S10"), scores, players=5, settings=weak)[0] == laid
+    off = TrackerSettings(landing=-1, across_cards=0.0, weak_named=0.0)
+    assert ("appeared", "SK") in track(script, _ghost_between("C10", "S10"), scores, players=5, settings=off)[0]
+
+
+def test_weak_named_needs_a_weak_naming_on_the_pile():
+    """``weak_named`` drops a card named under it on a quad lying ``inside_pile`` on the cards
+    reported, even mostly on one of them; never a surer naming, a quad less on the pile, or the
+    name of a card lying there (that card found again)."""
+    from vision.tracks import PRESENT, Track
+
+    def box(x0, y0, x1, y1):
+        return np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+
+    tracker = Tracker(default_zones(), localiser=lambda image: [], namer=ScoredNamer())
+    left, right = box(100, 100, 160, 200), box(160, 100, 220, 200)
+    tracker._tracks = [Track(1, left, "middle", 0, PRESENT, card="H01", rest_quad=left),
+                       Track(2, right, "middle", 0, PRESENT, card="D03", rest_quad=right)]
+    on_left = box(110, 100, 170, 200)  # five sixths on the left card, the rest on the right one
+
+    def across(quad, card="SK", conf=0.65):
+        return tracker._across_cards(Track(9, quad, "middle", 5), card, conf)
+
+    assert not across(on_left, conf=0.9)  # mostly on one card: not across them (``across_cards``)
+    assert across(on_left)  # named under 0.7 on the pile: found across it
+    assert not across(on_left, card="H01")  # the card lying there, found again
+    assert not across(box(110, 130, 170, 230))  # 0.7 on the pile: a card laid on it
+    tracker.settings = TrackerSettings(weak_named=0.0)
+    assert not across(on_left)
+
+
 def test_across_cards_needs_several_cards_under_the_quad():
     """A quad lying wholly on one card (a card laid squarely on another, as on a discard pile)
     or four fifths on a trick pile (a real card laid on it) is not a quad across the cards; one
@@ -177,6 +218,31 @@ def test_across_cards_needs_several_cards_under_the_quad():
     assert not across(box(130, 120, 190, 220))  # four fifths on the two
     tracker.settings = TrackerSettings(across_cards=0.0)
     assert not across(box(130, 100, 190, 200))
+
+
+def test_a_card_found_again_keeps_its_size_for_the_quads_found_after():
+    """A card found again where it lies (a new track on it, named as it) stands in for the track it
+    replaces, with the size it was named at: the named cards' size still weighs the quads found
+    after (a chien row found as one wide quad is cut into cards, not named as one card). Before,
+    once every card named had been found again, the tracker knew no card's size."""
+    from vision.association import card_shape
+    from vision.sources import Frame
+    from vision.tracks import NEW, PRESENT, Track
+    from vision.votes import Vote
+
+    def box(x0, y0, x1, y1):
+        return np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+
+    tracker = Tracker(default_zones(), localiser=lambda image: [], namer=ScoredNamer())
+    first = box(100, 100, 160, 200)
+    tracker._tracks = [Track(1, first, "middle", 0, PRESENT, card="H01", rest_quad=first, named_sides=(60.0, 100.0))]
+    again = Track(5, box(101, 101, 161, 201), "middle", 40, NEW)
+    again.votes = [Vote("H01", 0.95, [("H01", 0.95)]), Vote("H01", 0.95, [("H01", 0.95)])]
+    tracker._tracks.append(again)
+    frame = Frame(np.zeros((540, 960, 3), np.uint8), 2.0, 50)
+    assert tracker._conclude(frame, again, final=True) == []  # found again where it lay: no event
+    assert [t.ident for t in tracker._tracks] == [1] and tracker._tracks[0] is again
+    assert card_shape(tracker._tracks) == (60.0, 100.0)
 
 
 def test_strip_area_drops_a_strip_of_a_card_reported_found_as_a_card():
