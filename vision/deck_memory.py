@@ -40,6 +40,9 @@ MIN_CALIBRATION_VIEWS = 40  # views with probabilities before the memory calibra
 PER_CARD = 8
 SAME_VIEW = 0.995  # a new view this similar to one kept adds nothing
 SOURCES = ("answer", "by_hand", "confirmed", "enrolled")
+# the tracker's bars while the memory weighs the namings: it makes a card's twin in the other
+# suit of its colour (CQ for SQ) surer as often as the card itself (docs/enrollment.md)
+LEARNING_BARS = {"suit_margin": 5.0}
 
 
 class DeckMemoryError(TarotmateError):
@@ -393,6 +396,11 @@ class MemoryNamer:
 
     def __getattr__(self, name):
         return getattr(self.base, name)
+
+    @property
+    def tracker_bars(self) -> dict:
+        """The tracker's bars for this namer: the base model's own, :data:`LEARNING_BARS` on top."""
+        return {**(getattr(self.base, "tracker_bars", None) or {}), **LEARNING_BARS}
 
     def run(self, crops):
         probs, emb = self.base.run(crops)

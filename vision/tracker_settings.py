@@ -41,6 +41,7 @@ class TrackerSettings:
     min_margin: float = 3.0  # the named card's mean score over the next card's, over the views
     pip_margin: float = 0.0  # a pip card's mean score over its pip neighbours' (C04, C06 for C05), under which it is asked (0: off)
     pip_above_margin: float = 0.0  # a pip card's mean score over the card one pip above's (C05 for C04), under which it is asked (0: off)
+    suit_margin: float = 0.0  # a suit card's mean score over its twin's in the other suit of its colour (SQ: CQ), under which it is asked (0: off)
     piece_margin: float = 8.0  # the same for a card seen only through a piece cut from a row
     rival: float = 0.3  # a view that puts another card first with this score makes a confident naming a question
     evidence_score: float = 0.45  # without such votes: the mean score of a card every still view puts first...

@@ -260,16 +260,39 @@ def pip_above_margin(votes: Sequence[Vote], card: str) -> float:
     return score.get(card, 0.0) / max(0.01, score.get(above, 0.0) if above else 0.0)
 
 
+# the suit of the same colour as each suit: its cards' look-alikes (a spade court card read as a club one)
+SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
+
+
+def colour_twin(card: str) -> str | None:
+    """The card of the same rank in the other suit of ``card``'s colour (``SQ``: ``CQ``,
+    ``H07``: ``D07``); None for a trump or the Excuse."""
+    if len(card) < 2 or card[0] not in SAME_COLOUR or card.startswith("EX"):
+        return None
+    return SAME_COLOUR[card[0]] + card[1:]
+
+
+def suit_margin(votes: Sequence[Vote], card: str) -> float:
+    """How many times its colour twin's mean score ``card``'s is, over the views (the twin's
+    floored at 0.01, as :func:`margin` floors the next card's)."""
+    twin = colour_twin(card)
+    score = scores(votes)
+    return score.get(card, 0.0) / max(0.01, score.get(twin, 0.0) if twin else 0.0)
+
+
 def certain(votes: Sequence[Vote], card: str, s: TrackerSettings) -> bool:
     """Whether ``card`` is sure enough to be committed without a question: its mean (rescored)
     score over all the views, the model's probability with the game's possible cards, reaches
     ``commit_bar``; a pip card's is ``pip_margin`` times its pip neighbours' and
-    ``pip_above_margin`` times the card one pip above's (each when set).
+    ``pip_above_margin`` times the card one pip above's, a suit card's ``suit_margin`` times
+    its colour twin's (each when set).
     Views of a card at rest are nearly the same picture, so they are averaged, never multiplied
     as if each were new evidence."""
     if s.pip_margin > 0 and pip_neighbours(card) and pip_margin(votes, card) < s.pip_margin:
         return False
     if s.pip_above_margin > 0 and pip_above(card) and pip_above_margin(votes, card) < s.pip_above_margin:
+        return False
+    if s.suit_margin > 0 and colour_twin(card) and suit_margin(votes, card) < s.suit_margin:
         return False
     return s.commit_bar <= 0 or scores(votes).get(card, 0.0) >= s.commit_bar
 

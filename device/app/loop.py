@@ -231,9 +231,15 @@ def start_game(config, store, rules, outputs: Outputs, tracker, report: Callable
             from device.app.deck_learning import attach
 
             try:
-                tracker.namer = attach(app.controller, tracker.namer, log.path)  # the table learns its deck
+                learning = attach(app.controller, tracker.namer, log.path)  # the table learns its deck
             except TarotmateError as exc:  # no card model, a damaged memory: the game goes on without
                 report(f"the table does not learn its deck: {exc}")
+            else:
+                if learning is not tracker.namer:  # its namings weighed by the memory: the bars that go with it
+                    from vision.deck_memory import LEARNING_BARS
+                    from vision.tracker_settings import with_bars
+
+                    tracker.namer, tracker.settings = learning, with_bars(tracker.settings, LEARNING_BARS)
         menus = MenuDriver(app, online)
         app.hooks.append(menus.sync)
         app.hooks.append(lambda: online.update(app.session))

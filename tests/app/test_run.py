@@ -285,3 +285,4 @@ def test_camera_learn_deck_lets_the_table_learn_its_deck(tmp_path, learn):
     assert rc == 0
     assert memory_path_beside(tmp_path / "device.db").is_file() == learn
     assert isinstance(tracker.namer, MemoryNamer) == learn
+    assert tracker.settings.suit_margin == (5.0 if learn else 0.0)  # the learning bars go with the memory

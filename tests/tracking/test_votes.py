@@ -5,8 +5,8 @@ from dataclasses import replace
 from hypothesis import given, settings, strategies as st
 
 from vision.tracker_settings import TrackerSettings
-from vision.votes import (CARD, UNCERTAIN_VERDICT, WAIT, Vote, certain, pip_above, pip_above_margin, pip_margin,
-                          pip_neighbours, scores, verdict)
+from vision.votes import (CARD, UNCERTAIN_VERDICT, WAIT, Vote, certain, colour_twin, pip_above, pip_above_margin,
+                          pip_margin, pip_neighbours, scores, suit_margin, verdict)
 
 S = TrackerSettings()
 
@@ -85,8 +85,28 @@ def test_a_pip_card_read_one_pip_down_is_asked_under_the_pip_above_margin():
     assert verdict(court, strict, final=True)[:2] == (CARD, "CK")
 
 
+def test_the_colour_twin_is_the_same_rank_in_the_other_suit_of_its_colour():
+    assert [colour_twin(c) for c in ("SQ", "CN", "H07", "D10", "S01")] == ["CQ", "SN", "D07", "H10", "C01"]
+    assert colour_twin("T21") is None and colour_twin("EX") is None
+
+
+def test_a_card_close_to_its_colour_twin_is_asked_under_the_suit_margin():
+    # SQ read as CQ, the spade queen close behind: a question with the suit margin, as before without
+    twin = [vote("CQ", 0.8, second="SQ", q=0.19)] * 2
+    assert abs(suit_margin(twin, "CQ") - 0.8 / 0.19) < 1e-9
+    assert verdict(twin, S, final=True)[:2] == (CARD, "CQ")  # off by default
+    strict = replace(S, suit_margin=5)
+    assert verdict(twin, strict, final=True)[0] == UNCERTAIN_VERDICT
+    assert verdict(twin, strict, final=False)[0] == WAIT  # a third view may still lift it
+    # another look-alike close behind (the red queen) is not the colour twin: committed
+    red = [vote("CQ", 0.8, second="HQ", q=0.19)] * 2
+    assert verdict(red, strict, final=True)[:2] == (CARD, "CQ")
+    trump = [vote("T21", 0.8, second="T12", q=0.19)] * 2  # a trump has no twin
+    assert verdict(trump, strict, final=True)[:2] == (CARD, "T21")
+
+
 probability = st.floats(0.0, 1.0, allow_nan=False)
-cards = st.sampled_from(["T21", "T01", "H07", "H08", "S10", "S09", None])
+cards = st.sampled_from(["T21", "T01", "H07", "H08", "D07", "S10", "S09", "C10", None])
 
 
 @st.composite
@@ -102,14 +122,15 @@ def votes_of_a_card(draw):
 
 @settings(max_examples=300, deadline=None)
 @given(votes_of_a_card(), st.floats(0.0, 1.0), st.booleans(), st.sampled_from([0.0, 5.0, 30.0]),
-       st.sampled_from([0.0, 20.0, 60.0]))
-def test_a_committed_card_always_clears_the_bar(votes, bar, final, pips, above):
-    s = replace(S, commit_bar=bar, pip_margin=pips, pip_above_margin=above)
+       st.sampled_from([0.0, 20.0, 60.0]), st.sampled_from([0.0, 5.0, 12.0]))
+def test_a_committed_card_always_clears_the_bar(votes, bar, final, pips, above, suits):
+    s = replace(S, commit_bar=bar, pip_margin=pips, pip_above_margin=above, suit_margin=suits)
     kind, card, _ = verdict(votes, s, final)
     if kind == CARD:
         assert scores(votes)[card] >= bar
         assert pips == 0 or not pip_neighbours(card) or pip_margin(votes, card) >= pips
         assert above == 0 or pip_above(card) is None or pip_above_margin(votes, card) >= above
+        assert suits == 0 or colour_twin(card) is None or suit_margin(votes, card) >= suits
     # a bar only ever turns a named card into a wait or a question, never into another card
     loose = verdict(votes, S, final)
     if kind == CARD:

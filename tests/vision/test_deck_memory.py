@@ -143,6 +143,23 @@ def test_the_memory_namer_weighs_its_views_as_told(tmp_path):
     memory.close()
 
 
+def test_the_memory_namer_carries_the_learning_bars_over_the_models_own(tmp_path):
+    from vision.deck_memory import LEARNING_BARS, MemoryNamer
+    from vision.tracker import settings_for
+
+    class Base:
+        labels = list(CODES) + ["unknown"]
+        tracker_bars = {"pip_above_margin": 60.0}
+
+    memory = DeckMemory(tmp_path / "m.db", "model-a", 4)
+    namer = MemoryNamer(Base(), memory)
+    assert namer.tracker_bars == {"pip_above_margin": 60.0, **LEARNING_BARS}
+    settings = settings_for(namer)
+    assert settings.pip_above_margin == 60.0 and settings.suit_margin == LEARNING_BARS["suit_margin"] > 0
+    assert settings_for(Base()).suit_margin == 0.0  # without the memory: the model's bars alone
+    memory.close()
+
+
 def _cli(*args):
     return subprocess.run([sys.executable, "-m", "device.cli", *args], capture_output=True, text=True, timeout=60,
                           cwd=ROOT)
