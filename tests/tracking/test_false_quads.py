@@ -72,6 +72,21 @@ def area(q) -> float:
     return float(abs(cv2.contourArea(np.asarray(q, np.float32))))
 
 
+def rect(x0, y0, x1, y1) -> np.ndarray:
+    return np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+
+
+def two_cards_side_by_side(**named) -> Tracker:
+    """A tracker with H01 and D03 reported, lying side by side (60 x 100 each, from x = 100)."""
+    from vision.tracks import PRESENT, Track
+
+    tracker = Tracker(default_zones(), localiser=lambda image: [], namer=ScoredNamer())
+    left, right = rect(100, 100, 160, 200), rect(160, 100, 220, 200)
+    tracker._tracks = [Track(1, left, "middle", 0, PRESENT, card="H01", rest_quad=left, **named),
+                       Track(2, right, "middle", 0, PRESENT, card="D03", rest_quad=right, **named)]
+    return tracker
+
+
 CHIEN = ("T21", "SK", "C09", "H05", "D02", "T13")
 
 
@@ -174,16 +189,10 @@ def test_weak_named_needs_a_weak_naming_on_the_pile():
     """``weak_named`` drops a card named under it on a quad lying ``inside_pile`` on the cards
     reported, even mostly on one of them; never a surer naming, a quad less on the pile, or the
     name of a card lying there (that card found again)."""
-    from vision.tracks import PRESENT, Track
+    from vision.tracks import Track
 
-    def box(x0, y0, x1, y1):
-        return np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-
-    tracker = Tracker(default_zones(), localiser=lambda image: [], namer=ScoredNamer())
-    left, right = box(100, 100, 160, 200), box(160, 100, 220, 200)
-    tracker._tracks = [Track(1, left, "middle", 0, PRESENT, card="H01", rest_quad=left),
-                       Track(2, right, "middle", 0, PRESENT, card="D03", rest_quad=right)]
-    on_left = box(110, 100, 170, 200)  # five sixths on the left card, the rest on the right one
+    tracker = two_cards_side_by_side()
+    on_left = rect(110, 100, 170, 200)  # five sixths on the left card, the rest on the right one
 
     def across(quad, card="SK", conf=0.65):
         return tracker._across_cards(Track(9, quad, "middle", 5), card, conf)
@@ -191,7 +200,7 @@ def test_weak_named_needs_a_weak_naming_on_the_pile():
     assert not across(on_left, conf=0.9)  # mostly on one card: not across them (``across_cards``)
     assert across(on_left)  # named under 0.7 on the pile: found across it
     assert not across(on_left, card="H01")  # the card lying there, found again
-    assert not across(box(110, 130, 170, 230))  # 0.7 on the pile: a card laid on it
+    assert not across(rect(110, 130, 170, 230))  # 0.7 on the pile: a card laid on it
     tracker.settings = TrackerSettings(weak_named=0.0)
     assert not across(on_left)
 
@@ -200,24 +209,18 @@ def test_across_cards_needs_several_cards_under_the_quad():
     """A quad lying wholly on one card (a card laid squarely on another, as on a discard pile)
     or four fifths on a trick pile (a real card laid on it) is not a quad across the cards; one
     lying wholly on two cards, half on each, is."""
-    from vision.tracks import PRESENT, Track
+    from vision.tracks import Track
 
-    def box(x0, y0, x1, y1):
-        return np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-
-    tracker = Tracker(default_zones(), localiser=lambda image: [], namer=ScoredNamer())
-    left, right = box(100, 100, 160, 200), box(160, 100, 220, 200)
-    tracker._tracks = [Track(1, left, "middle", 0, PRESENT, card="H01", rest_quad=left),
-                       Track(2, right, "middle", 0, PRESENT, card="D03", rest_quad=right)]
+    tracker = two_cards_side_by_side()
 
     def across(quad):
         return tracker._across_cards(Track(9, quad, "middle", 5))
 
-    assert across(box(130, 100, 190, 200))  # half on each card
-    assert not across(box(100, 102, 160, 202))  # on the left card alone
-    assert not across(box(130, 120, 190, 220))  # four fifths on the two
+    assert across(rect(130, 100, 190, 200))  # half on each card
+    assert not across(rect(100, 102, 160, 202))  # on the left card alone
+    assert not across(rect(130, 120, 190, 220))  # four fifths on the two
     tracker.settings = TrackerSettings(across_cards=0.0)
-    assert not across(box(130, 100, 190, 200))
+    assert not across(rect(130, 100, 190, 200))
 
 
 def test_a_card_found_again_keeps_its_size_for_the_quads_found_after():
@@ -230,13 +233,10 @@ def test_a_card_found_again_keeps_its_size_for_the_quads_found_after():
     from vision.tracks import NEW, PRESENT, Track
     from vision.votes import Vote
 
-    def box(x0, y0, x1, y1):
-        return np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-
     tracker = Tracker(default_zones(), localiser=lambda image: [], namer=ScoredNamer())
-    first = box(100, 100, 160, 200)
+    first = rect(100, 100, 160, 200)
     tracker._tracks = [Track(1, first, "middle", 0, PRESENT, card="H01", rest_quad=first, named_sides=(60.0, 100.0))]
-    again = Track(5, box(101, 101, 161, 201), "middle", 40, NEW)
+    again = Track(5, rect(101, 101, 161, 201), "middle", 40, NEW)
     again.votes = [Vote("H01", 0.95, [("H01", 0.95)]), Vote("H01", 0.95, [("H01", 0.95)])]
     tracker._tracks.append(again)
     frame = Frame(np.zeros((540, 960, 3), np.uint8), 2.0, 50)
@@ -249,26 +249,20 @@ def test_strip_area_drops_a_strip_of_a_card_reported_found_as_a_card():
     """A quad a third of a card's size lying on a card reported (the part of it showing from under
     the cards laid since, found as a card of its own) is no card with ``strip_area``; a card-sized
     quad lying as much on the pile, or a small one beside it, still is."""
-    from vision.tracks import PRESENT, Track
+    from vision.tracks import Track
 
-    def box(x0, y0, x1, y1):
-        return np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-
-    tracker = Tracker(default_zones(), localiser=lambda image: [], namer=ScoredNamer())
-    left, right = box(100, 100, 160, 200), box(160, 100, 220, 200)
-    tracker._tracks = [Track(1, left, "middle", 0, PRESENT, card="H01", rest_quad=left, named_sides=(60.0, 100.0)),
-                       Track(2, right, "middle", 0, PRESENT, card="D03", rest_quad=right, named_sides=(60.0, 100.0))]
+    tracker = two_cards_side_by_side(named_sides=(60.0, 100.0))
 
     def across(quad, **settings):
         tracker.settings = TrackerSettings(**settings)
         return tracker._across_cards(Track(9, quad, "middle", 5))
 
-    strip = box(100, 100, 160, 135)  # the top third of the left card
+    strip = rect(100, 100, 160, 135)  # the top third of the left card
     assert not across(strip, strip_area=0.0)  # off: wholly on one card, as a card laid squarely on it would be
     assert across(strip)  # the default, 0.6
-    assert not across(box(100, 104, 160, 204), strip_area=0.6)  # card-sized, on the left card: not a strip
-    assert not across(box(230, 100, 290, 135), strip_area=0.6)  # a strip beside the pile, on no card
-    half_on = box(100, 100, 160, 135) + np.float32([0, -7])  # unclear, four fifths on the pile: no question
+    assert not across(rect(100, 104, 160, 204), strip_area=0.6)  # card-sized, on the left card: not a strip
+    assert not across(rect(230, 100, 290, 135), strip_area=0.6)  # a strip beside the pile, on no card
+    half_on = rect(100, 100, 160, 135) + np.float32([0, -7])  # unclear, four fifths on the pile: no question
     assert tracker._across_pile(Track(9, half_on, "middle", 5), [])
     tracker.settings = TrackerSettings(strip_area=0.0)
     assert not tracker._across_pile(Track(9, half_on, "middle", 5), [])  # off, under inside_pile: asked
