@@ -267,7 +267,7 @@ SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
 def colour_twin(card: str) -> str | None:
     """The card of the same rank in the other suit of ``card``'s colour (``SQ``: ``CQ``,
     ``H07``: ``D07``); None for a trump or the Excuse."""
-    if len(card) < 2 or card[0] not in SAME_COLOUR or card.startswith("EX"):
+    if len(card) < 2 or card[0] not in SAME_COLOUR:
         return None
     return SAME_COLOUR[card[0]] + card[1:]
 
