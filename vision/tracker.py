@@ -84,7 +84,7 @@ from vision.motion import changed_pixels, small_grey
 from vision.possible import PossibleCards
 from vision.sources import Frame
 from vision.track_geometry import Quad, covered_fraction, moved_away, pile_shares, quad_distance, sides, similar_size
-from vision.tracker_settings import ACROSS_ONE, RESTACK_CLEAR, STRIP_PILE, TrackerSettings, with_bars
+from vision.tracker_settings import ACROSS_ONE, RESTACK_CLEAR, SIZE_CONFIDENCE, STRIP_PILE, TrackerSettings, with_bars
 from vision.tracks import IGNORED, NEW, PRESENT, Track
 from vision.zones import Zones, default_zones
 
@@ -688,7 +688,7 @@ class Tracker:
                     return []
                 return [self._event(MOVED, frame, t, card=card, confidence=conf)]
             t.state, t.card, t.confidence, t.rest_quad = PRESENT, card, conf, t.quad
-            t.named_sides = sides(t.quad)
+            t.named_sides = sides(t.quad) if conf >= SIZE_CONFIDENCE else None
             t.rivals = tuple(c for c, _ in voting.candidates(votes, 3))
             self._remember_look(t)
             self._named_by_hand(frame, t, before)

@@ -16,6 +16,9 @@ from dataclasses import dataclass, fields, replace
 ACROSS_ONE = 0.6
 # a quad under ``strip_area`` of a card lying this much on the cards reported is a strip of one of them
 STRIP_PILE = 0.8
+# a card named under this mean confidence gives the tracker no size to weigh other quads by (the first
+# card named may be a strip of a card still landing, and every whole card would then be cut in three)
+SIZE_CONFIDENCE = 0.8
 # with ``restack``: a card named while this much of the table around it had changed (a hand lingering by
 # it) keeps its place's look only once that ring is clear again (or after ``hand_wait`` still localisations)
 RESTACK_CLEAR = 0.1

@@ -245,6 +245,28 @@ def test_a_card_found_again_keeps_its_size_for_the_quads_found_after():
     assert card_shape(tracker._tracks) == (60.0, 100.0)
 
 
+def test_only_a_card_named_surely_gives_the_cards_size():
+    """The first card named may be a strip of a card still landing, named weakly: it gives no size
+    (every whole card found after would be cut in three as a row of such strips); a card named
+    surely does."""
+    from vision.association import card_shape
+    from vision.sources import Frame
+    from vision.tracks import NEW, Track
+    from vision.votes import Vote
+
+    def named(p):
+        tracker = Tracker(default_zones(), localiser=lambda image: [], namer=ScoredNamer())
+        strip = Track(5, rect(100, 100, 150, 130), "middle", 10, NEW)
+        strip.votes = [Vote("S04", p, [("S04", p)]), Vote("S04", p, [("S04", p)])]
+        tracker._tracks = [strip]
+        events = tracker._conclude(Frame(np.zeros((540, 960, 3), np.uint8), 1.0, 20), strip, final=True)
+        assert [(e.type, e.card) for e in events] == [("appeared", "S04")]
+        return card_shape(tracker._tracks)
+
+    assert named(0.7) is None
+    assert named(0.9) == (30.0, 50.0)
+
+
 def test_strip_area_drops_a_strip_of_a_card_reported_found_as_a_card():
     """A quad a third of a card's size lying on a card reported (the part of it showing from under
     the cards laid since, found as a card of its own) is no card with ``strip_area``; a card-sized
