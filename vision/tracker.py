@@ -486,7 +486,7 @@ class Tracker:
         if below is not None:
             self._tracks.remove(t)
             return [TableEvent(REMOVED, frame.index, float(frame.timestamp), t.zone, t.card)]
-        if any(o is not t and o.state == PRESENT and o.card == card for o in self._tracks):
+        if self._lying(card, t) is not None:
             self._remember_look(t)
             return []
         top = Track(self._next_id, t.quad, t.zone, frame.index, PRESENT, anchor=t.quad, card=card, confidence=conf,
@@ -630,7 +630,7 @@ class Tracker:
         if lost:
             # a card lost while being named: only a confident naming counts; seen too few times
             # to be named, it is asked (unless it is a card already lying on the table)
-            if verdict != "card" or any(o is not t and o.state == PRESENT and o.card == card for o in self._tracks):
+            if verdict != "card" or self._lying(card, t) is not None:
                 verdict = "none"
             elif sum(v.card == card for v in t.votes) < self.settings.min_votes:
                 verdict = "uncertain"
@@ -671,7 +671,7 @@ class Tracker:
             t.state = IGNORED
             return []
         if verdict == "card":
-            twin = next((o for o in self._tracks if o is not t and o.state == PRESENT and o.card == card), None)
+            twin = self._lying(card, t)
             if twin is not None:
                 same_place = not self._moved(twin.rest_quad, t.quad)
                 if twin.seen and not same_place:
@@ -741,7 +741,7 @@ class Tracker:
         if self._a_strip(t, union):
             return True
         if (conf < s.weak_named and union >= s.inside_pile
-                and not any(o is not t and o.state == PRESENT and o.card == card for o in self._tracks)):
+                and self._lying(card, t) is None):
             return True
         return 0 < s.across_cards <= union and most <= ACROSS_ONE
 
@@ -767,6 +767,10 @@ class Tracker:
         union, and on the one it lies on most."""
         named = [o.rest_quad if o.rest_quad is not None else o.quad for o in self._tracks if o is not t and o.state == PRESENT]
         return pile_shares(t.quad, named, 0.25)
+
+    def _lying(self, card: str | None, besides: Track) -> Track | None:
+        """The track of ``card`` lying on the table (reported), other than ``besides``; None: none."""
+        return next((o for o in self._tracks if o is not besides and o.state == PRESENT and o.card == card), None)
 
     def _landing_twin(self, t: Track) -> Track | None:
         """Another card found at the same moment (born within ``landing`` frames) that overlaps

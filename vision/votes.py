@@ -255,9 +255,14 @@ def pip_above_margin(votes: Sequence[Vote], card: str) -> float:
     """How many times the mean score of the card one pip above ``card``'s is, over the views
     (that score floored at 0.01, as :func:`margin` floors the next card's: 100 times ``card``'s
     own when the card above is not among the views' best cards, or ``card`` has none above it)."""
-    above = pip_above(card)
+    return score_over(votes, card, pip_above(card))
+
+
+def score_over(votes: Sequence[Vote], card: str, other: str | None) -> float:
+    """How many times ``other``'s mean score ``card``'s is, over the views (``other``'s floored
+    at 0.01, as :func:`margin` floors the next card's; no ``other``: 100 times ``card``'s own)."""
     score = scores(votes)
-    return score.get(card, 0.0) / max(0.01, score.get(above, 0.0) if above else 0.0)
+    return score.get(card, 0.0) / max(0.01, score.get(other, 0.0) if other else 0.0)
 
 
 # the suit of the same colour as each suit: its cards' look-alikes (a spade court card read as a club one)
@@ -275,9 +280,7 @@ def colour_twin(card: str) -> str | None:
 def suit_margin(votes: Sequence[Vote], card: str) -> float:
     """How many times its colour twin's mean score ``card``'s is, over the views (the twin's
     floored at 0.01, as :func:`margin` floors the next card's)."""
-    twin = colour_twin(card)
-    score = scores(votes)
-    return score.get(card, 0.0) / max(0.01, score.get(twin, 0.0) if twin else 0.0)
+    return score_over(votes, card, colour_twin(card))
 
 
 def certain(votes: Sequence[Vote], card: str, s: TrackerSettings) -> bool:
