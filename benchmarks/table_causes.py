@@ -31,8 +31,11 @@ gives each question and each wrong card one cause:
   question, wrong, and possible for that seat.
 
 Under the causes, for each table size: how many of the tricks' card events
-lay on nobody's side of the middle (``toward`` none: no check that the card
-is the player to play's, so a card missed before it goes unasked).
+lay on nobody's side of the middle (no check that the card is the player to
+play's, so a card missed before it goes unasked): by the zones' directions
+(``toward`` none), and by the spots where each seat laid its trick cards
+earlier in the deal (``vision.seat_spots``, what the game judges by once
+every seat has laid a card).
 And how much of each card reported in a trick lay on the trick's cards
 reported before it (the largest share, and the share 99 in 100 stay under):
 the tracker's ``across_cards`` bar drops a quad named as a card lying more
@@ -53,7 +56,12 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from vision.seat_spots import SeatSpots
+
 NOBODY = "on nobody's side"
+SPOTS_NOBODY = "on nobody's side by the seats' spots"
+ASTRAY = "on another seat's side"
+SPOTS_ASTRAY = "on another seat's side by the seats' spots"
 FALSE_QUAD = 25.0  # pixels: a quad this far (mean corner distance) from every card is not one card's
 
 
@@ -74,7 +82,15 @@ def scene_causes(scene: dict) -> Counter:
     chien = scene["scene"].startswith("the chien")
     laid = [e[3] for e in scene["expected"] if e[0] == "appeared"]
     named: set[str] = set()
-    asked = [e for e in scene["events"] if e["type"] == "uncertain"]
+    # the unclear quads asked about (not those set aside and shown by the next card to be none)
+    none = list(scene.get("no_card", []))
+    asked = []
+    for e in scene["events"]:
+        if e["type"] == "uncertain":
+            if e["frame"] in none:
+                none.remove(e["frame"])
+            else:
+                asked.append(e)
     matched: set[int] = set()
     for row, seen in verdict_views(scene):
         if row.get("reverify") or row["verdict"] not in ("card", "uncertain"):
@@ -127,17 +143,35 @@ def scene_causes(scene: dict) -> Counter:
     return causes
 
 
-def trick_sides(scene: dict) -> Counter:
-    """(players, "cards") and (players, NOBODY) for one traced scene: the trick's card
-    events (appeared or asked, in the middle), and those on no player's side."""
+def trick_sides(scene: dict, spots=None) -> Counter:
+    """(players, "cards"), (players, NOBODY | ASTRAY | SPOTS_NOBODY | SPOTS_ASTRAY) for one
+    traced scene: the trick's card events (appeared or asked, in the middle), those on no
+    player's side or on another seat's than the seat that laid it by the zones' directions
+    (``toward``), and the same by the spots where each seat
+    laid its trick cards so far in the deal, the zones' until every seat laid one, as the game
+    judges (``spots``, a :class:`vision.seat_spots.SeatSpots`
+    the scenes of one deal share: it learns each card laid at its true seat, as the game's
+    order of play proves it; traces that do not say who laid a card leave it empty)."""
+    from vision.seat_spots import UNKNOWN
+
     found: Counter = Counter()
     if not scene["scene"].startswith("trick"):
         return found
     players = scene.get("players")
+    seat_of = {e[3]: e[4] for e in scene.get("expected", []) if e[0] == "appeared" and len(e) > 4}
     for e in scene["events"]:
         if e.get("zone") == "middle" and e["type"] in ("appeared", "uncertain") and e.get("corners"):
             found[players, "cards"] += 1
             found[players, NOBODY] += e.get("toward") is None
+            seat = seat_of.get(e.get("card"))
+            found[players, ASTRAY] += seat is not None and e.get("toward") not in (None, seat)
+            if spots is not None:
+                side = spots.side(e["corners"])
+                judged = e.get("toward") if side == UNKNOWN else side
+                found[players, SPOTS_NOBODY] += judged is None
+                found[players, SPOTS_ASTRAY] += seat is not None and judged not in (None, seat)
+                if seat is not None:
+                    spots.learn(seat, e["corners"])
     return found
 
 
@@ -173,10 +207,13 @@ def main() -> int:
         sides: Counter = Counter()
         piled: list[float] = []
         for path in mine:
+            spots = None
             for line in path.read_text(encoding="utf-8").splitlines():
                 scene = json.loads(line)
+                if spots is None:
+                    spots = SeatSpots(scene.get("players") or 4)
                 causes += scene_causes(scene)
-                sides += trick_sides(scene)
+                sides += trick_sides(scene, spots)
                 piled += on_pile(scene)
                 for key in ("prompts", "wrong", "by_hand"):
                     totals[key] += scene[key]
@@ -185,10 +222,14 @@ def main() -> int:
               f"{totals['prompts'] / n:.1f} prompts, {totals['wrong'] / n:.1f} wrong, {totals['by_hand'] / n:.1f} by hand per deal")
         for (kind, cause), count in sorted(causes.items(), key=lambda kv: (kv[0][0], -kv[1])):
             print(f"  {kind:<6} {count / n:5.2f} per deal ({count:>3})  {cause}")
-        shares = [f"{p} players {sides[p, NOBODY]}/{sides[p, 'cards']} "
-                  f"({sides[p, NOBODY] / sides[p, 'cards']:.0%})" for p in sorted({p for p, _ in sides}, key=str) if sides[p, "cards"]]
-        if shares:
-            print(f"  trick cards on nobody's side: {', '.join(shares)}")
+        sizes = [p for p in sorted({p for p, _ in sides}, key=str) if sides[p, "cards"]]
+        for label, nobody, astray in (("by the zones' directions", NOBODY, ASTRAY),
+                                      ("as the game judges them, by the spots where each seat laid its cards "
+                                       "(the zones' until each seat laid one)", SPOTS_NOBODY, SPOTS_ASTRAY)):
+            if sizes:
+                print(f"  trick cards on nobody's side / on another seat's, {label}: " + ", ".join(
+                    f"{p} players {sides[p, nobody]}/{sides[p, 'cards']} ({sides[p, nobody] / sides[p, 'cards']:.0%})"
+                    f" / {sides[p, astray]}" for p in sizes))
         if piled:
             piled.sort()
             print(f"  trick cards on the cards before them: {len(piled)} cards, at most {piled[-1]:.2f}, "

@@ -149,6 +149,8 @@ class Controller:
     held: list[TableEvent] = field(default_factory=list)  # the camera's events after a card waiting to be confirmed
     seat_sides: bool = True  # a trick's card lies on its player's side of the middle (TableEvent.toward)
     unchecked: TableEvent | None = field(default=None, repr=False)  # taken as seen (its question was dismissed)
+    aside: TableEvent | None = field(default=None, repr=False)  # an unclear quad kept until the next event (sets_aside)
+    no_card: list[TableEvent] = field(default_factory=list, repr=False)  # unclear quads the next event showed were none
 
     # ------------------------------------------------------------ entry points
 
@@ -161,10 +163,39 @@ class Controller:
                                           card=event.card)])
         return self._handle_event(event)
 
+    def _after_aside(self, event: TableEvent) -> list[Notice]:
+        """The event after an unclear quad set aside: it shows the quad was no card (dropped, no
+        question), or the quad is asked about first and ``event`` waits behind it."""
+        aside, self.aside = self.aside, None
+        if self.aside_was_no_card(aside, event):
+            self.no_card.append(aside)
+            dropped = self._remember([Notice(INFO, f"the unclear quad in {aside.zone} was no card: "
+                                                   f"the next card lies where the player to play lays theirs")])
+            return dropped + self._handle_event(event)
+        self.held.insert(0, event)
+        return self._handle_event(aside, aside_checked=True) + self._release_held()
+
+    def sets_aside(self, event: TableEvent) -> bool:
+        """Whether ``event`` (an unclear quad) waits for the next event before it is asked: a
+        game that knows where each seat lays its cards keeps back a quad lying where nobody
+        lays one (:meth:`aside_was_no_card`). Games without turns ask at once."""
+        return False
+
+    def aside_was_no_card(self, aside: TableEvent, event: TableEvent) -> bool:
+        """Whether ``event``, the next after the unclear quad ``aside``, shows that ``aside`` was
+        no card (then it is dropped; else it is asked about, and ``event`` waits behind it)."""
+        return False
+
     def _holding(self) -> bool:
         return any(p.reason in HOLDING for p in self.pending)
 
-    def _handle_event(self, event: TableEvent) -> list[Notice]:
+    def _handle_event(self, event: TableEvent, *, aside_checked: bool = False) -> list[Notice]:
+        if self.aside is not None:
+            return self._after_aside(event)
+        if not aside_checked and self.seat_sides and self.sets_aside(event):
+            self.aside = event
+            return self._remember([Notice(INFO, f"an unclear quad in {event.zone} between two players' cards: "
+                                                 "the next card says whether it was one")])
         early = self.seen_before_its_turn(event) if self.seat_sides and event is not self.unchecked else None
         if early is not None:
             return self._remember(early)
@@ -172,6 +203,7 @@ class Controller:
             notices = self._on_event(event)
         except TarotmateError as exc:  # e.g. a card code the engine does not know
             notices = [Notice(ALERT, f"{event.type} in {event.zone}: {exc}", card=event.card)]
+        self.card_placed(event.corners, notices)
         if self.learner is not None and event.type == APPEARED and event.view is not None \
                 and any(n.kind == APPLIED and n.card == event.card for n in notices):
             self.learner.committed(self.session, event.card, event.view, self.session.operations_count - 1,
@@ -313,6 +345,7 @@ class Controller:
         if origin.corners is not None:
             self.answered.append((origin.corners, pending.again))
         seen = self.card_seen(pending.again, origin.zone)
+        self.card_placed(origin.corners, seen)
         if self.learner is not None and origin.view is not None and any(n.kind == APPLIED and n.card == pending.again for n in seen):
             self.learner.answered(self.session, pending.again, origin.view, self.session.operations_count - 1,
                                   origin.view_probs)
@@ -321,6 +354,10 @@ class Controller:
     def seen_again_at(self, code: str) -> tuple[int, int | None, str, int | None] | None:
         """Where the deal holds ``code``: (operation index, seat, where in words, trick); None: nowhere."""
         return None
+
+    def card_placed(self, corners: list[list[float]] | None, notices: list[Notice]) -> None:
+        """The camera saw a card at ``corners`` and ``notices`` say what was done with it (a
+        game whose players lay their cards on their own side learns where each seat lays them)."""
 
     def seen_before_its_turn(self, event: TableEvent) -> list[Notice] | None:
         """A card lying on a later player's side while another is to play (``event.toward``):
@@ -364,6 +401,7 @@ class Controller:
         if pending.corners is not None:
             self.answered.append((pending.corners, code))  # for the tracker: that card is ``code``
         seen = self.card_seen(code, pending.zone)
+        self.card_placed(pending.corners, seen)
         if self.learner is not None and pending.view is not None and any(n.kind == APPLIED and n.card == code for n in seen):
             self.learner.answered(self.session, code, pending.view, self.session.operations_count - 1, pending.view_probs)
         return seen + self.after_resolved(pending)
@@ -471,6 +509,7 @@ class Controller:
         self.reset_collections()
         self.pending.clear()
         self.held.clear()
+        self.aside = None
         return [Notice(APPLIED, "game over: " + ", ".join(f"{n} {t:g}" for n, t in zip(session.names, totals)))]
 
     def game_over_text(self) -> str:

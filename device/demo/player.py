@@ -374,6 +374,7 @@ class ScriptedDemo:
         if getattr(s, "follow_weight", None) is not None and hasattr(controller, "follow_weight"):
             controller.follow_weight = s.follow_weight
         prompts = controller.prompts
+        no_card = len(controller.no_card)
 
         def tell_tracker() -> None:
             """The cards the player named, and what the rules say the camera may see now
@@ -410,6 +411,7 @@ class ScriptedDemo:
                 "seed": s.seed, "players": s.players, "conditions": getattr(s, "conditions", "easy"), "helped": helped,
                 "scene": what, "events": [{**e.to_dict(), "toward": e.toward} for e in seen_events],
                 "prompts": controller.prompts - prompts, "asked": controller.asked[prompts:],
+                "no_card": [e.frame for e in controller.no_card[no_card:]],
                 "wrong": self.stats.wrong - counts[0],
                 "confirmed": self.stats.confirmed - counts[1], "by_hand": self.stats.entered_by_hand - counts[2],
                 "details": self.stats.details[counts[3]:]})
@@ -460,7 +462,9 @@ class SceneTrace:
     def __init__(self, recognition, tracker, simulator):
         self.recognition = recognition
         self.tracker = tracker
-        self.expected = [(e.type, e.frame, e.zone, e.card) for e in simulator.expected]
+        # (type, frame, zone, card, seat): the seat whose hand laid the card (None: none)
+        self.expected = [(e.type, e.frame, e.zone, e.card, getattr(simulator.script[e.action], "seat", None))
+                         for e in simulator.expected]
         self.votes: list[dict] = []
         tracker.trace = self.record
 

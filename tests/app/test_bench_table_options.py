@@ -254,3 +254,38 @@ def test_the_causes_measure_how_much_a_trick_card_lies_on_the_cards_before_it():
     assert len(shares) == 2
     assert abs(shares[0] - 0.5) < 0.05 and shares[1] > 0.99  # half on the first; wholly on the two
     assert causes.on_pile({"scene": "the chien (6 cards)", "events": events}) == []
+
+
+def test_the_causes_judge_sides_by_the_seats_spots_and_skip_unclear_quads_shown_to_be_none():
+    spec = importlib.util.spec_from_file_location("table_causes", ROOT / "benchmarks" / "table_causes.py")
+    causes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(causes)
+    from vision.seat_spots import SeatSpots
+
+    def at(x, y):
+        return [[x - 5, y - 8], [x + 5, y - 8], [x + 5, y + 8], [x - 5, y + 8]]
+
+    spots = SeatSpots(3)
+    places = {1: (100, 130), 2: (130, 100), 3: (70, 100)}
+    first = {"scene": "trick 1", "players": 3,
+             "expected": [["appeared", 10 * s, "middle", f"T0{s}", s] for s in (1, 2, 3)],
+             "events": [{"type": "appeared", "zone": "middle", "card": f"T0{s}", "corners": at(*places[s]),
+                         "toward": 3 if s == 2 else None} for s in (1, 2, 3)]}
+    found = causes.trick_sides(first, spots)
+    assert found[3, causes.ASTRAY] == 1 and found[3, causes.NOBODY] == 2  # by the zones
+    assert found[3, causes.SPOTS_ASTRAY] == 1  # the zones judge until every seat has laid a card
+    second = {**first, "scene": "trick 2"}
+    found = causes.trick_sides(second, spots)
+    assert found[3, causes.SPOTS_ASTRAY] == 0 and found[3, causes.SPOTS_NOBODY] == 0
+    # an unclear quad the next card showed to be no card is no question
+    votes = [{"what": "vote", "frame": 45, "track": 1, "truth": "C05", "off": 60.0},
+             {"what": "verdict", "frame": 50, "track": 1, "verdict": "uncertain"},
+             {"what": "vote", "frame": 85, "track": 2, "truth": "SQ", "off": 2.0, "visible": 1.0},
+             {"what": "verdict", "frame": 90, "track": 2, "verdict": "uncertain"}]
+    scene = {"scene": "trick 2", "expected": [], "votes": votes, "prompts": 1, "asked": ["uncertain"], "details": [],
+             "no_card": [50], "events": [{"type": "uncertain", "frame": 50, "candidates": [["C05", 0.3]]},
+                                         {"type": "uncertain", "frame": 90, "candidates": [["SQ", 0.4]]}]}
+    found = causes.scene_causes(scene)
+    assert dict(found) == {("prompt", "real card, unclear (clear), best candidate right"): 1}
+    found = causes.scene_causes({**scene, "no_card": [], "prompts": 2})
+    assert found[("prompt", "false quad across cards already reported")] == 1

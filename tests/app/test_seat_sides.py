@@ -99,3 +99,114 @@ def test_an_unclear_card_on_a_later_side_asks_for_the_missed_card_then_for_itsel
     assert applied(notices) == [(leader, first)]
     assert notices[-1].kind == CONFIRM and controller.pending[0].best == second
     assert applied(controller.on_decision(("confirm_card", second))) == [((leader + 1) % 4, second)]
+
+
+def at_spot(card, seat, toward=None):
+    """``card`` seen at engine seat ``seat``'s spot (25 px from (300, 200) towards it), the
+    zones saying ``toward`` (an engine seat, or nobody)."""
+    import math
+
+    x, y = 300 + 25 * math.sin(math.radians(90 * seat)), 200 + 25 * math.cos(math.radians(90 * seat))
+    corners = [[x - 20, y - 36], [x + 20, y - 36], [x + 20, y + 36], [x - 20, y + 36]]
+    return TableEvent("appeared", 0, 0.0, "middle", card, corners=corners,
+                      toward=None if toward is None else toward + 1)
+
+
+def test_once_every_seat_has_played_where_its_cards_lay_says_whose_side_a_card_is_on(at_first_trick):
+    """The zones' directions can be off (a tilted camera, a pile off the middle's centre): the
+    spots where the first trick's cards lay, whose seats the order of play proved, decide."""
+    controller, trick, start = at_first_trick
+    for k, code in enumerate(trick.cards):  # the first trick, on nobody's side by the zones
+        seat = (trick.leader + k) % 4
+        assert applied(controller.on_event(at_spot(code, seat))) == [(seat, code)]
+    second = random_deal(4, 8).tricks[1]
+    leader = controller.deal.to_play
+    assert leader == second.leader
+    first, nxt = second.cards[:2]
+    # the zones put the leader's card on a later seat's side; it lies at the leader's spot
+    assert applied(controller.on_event(at_spot(first, leader, toward=(leader + 2) % 4))) == [(leader, first)]
+    # the zones see no side for the next card; it lies at the spot of the seat after it
+    notices = controller.on_event(at_spot(nxt, (leader + 2) % 4))
+    assert notices[-1].kind == CONFIRM and controller.pending[0].reason == SKIPPED_CARD
+    assert controller.pending[0].seat == (leader + 1) % 4
+
+
+def spots_learned(controller, trick):
+    """The first trick played with each card at its seat's spot; the second trick's leader."""
+    for k, code in enumerate(trick.cards):
+        controller.on_event(at_spot(code, (trick.leader + k) % 4))
+    return controller.deal.to_play
+
+
+def unclear_in_the_middle_of_the_pile(candidates=(("T03", 0.4),)):
+    corners = [[280, 164], [320, 164], [320, 236], [280, 236]]  # centred on the pile: nobody's spot
+    return TableEvent("uncertain", 0, 0.0, "middle", None, corners=corners, candidates=list(candidates))
+
+
+def test_an_unclear_quad_where_nobody_lays_a_card_is_dropped_when_the_player_to_play_lays_theirs(at_first_trick):
+    controller, trick, start = at_first_trick
+    leader = spots_learned(controller, trick)
+    first, second = random_deal(4, 8).tricks[1].cards[:2]
+    controller.on_event(at_spot(first, leader))
+    prompts = controller.prompts
+    notices = controller.on_event(unclear_in_the_middle_of_the_pile())
+    assert not any(n.kind == CONFIRM for n in notices) and controller.aside is not None
+    notices = controller.on_event(at_spot(second, (leader + 1) % 4))
+    assert applied(notices) == [((leader + 1) % 4, second)]
+    assert controller.prompts == prompts and not controller.pending and len(controller.no_card) == 1
+
+
+def test_an_unclear_quad_set_aside_is_asked_when_the_next_card_lies_at_a_later_seats_spot(at_first_trick):
+    """The quad may be the card of the player to play, seen badly: the next card, at the next
+    seat's spot, says so; the quad is asked about first and that card waits."""
+    controller, trick, start = at_first_trick
+    leader = spots_learned(controller, trick)
+    first, second, third = random_deal(4, 8).tricks[1].cards[:3]
+    controller.on_event(at_spot(first, leader))
+    controller.on_event(unclear_in_the_middle_of_the_pile([(second, 0.45)]))
+    notices = controller.on_event(at_spot(third, (leader + 2) % 4))
+    assert notices[-1].kind == CONFIRM and controller.pending[0].best == second and not controller.no_card
+    assert applied(controller.on_decision(("confirm_card", second))) == [((leader + 1) % 4, second),
+                                                                          ((leader + 2) % 4, third)]
+
+
+def test_an_unclear_quad_after_a_whole_trick_is_dropped_when_the_trick_is_swept(at_first_trick):
+    controller, trick, start = at_first_trick
+    spots_learned(controller, trick)
+    prompts = controller.prompts
+    controller.on_event(unclear_in_the_middle_of_the_pile())
+    notices = controller.on_event(TableEvent("cleared", 0, 0.0, "middle"))
+    assert not any(n.kind == CONFIRM for n in notices)
+    assert controller.prompts == prompts and len(controller.no_card) == 1 and controller.aside is None
+
+
+def test_an_unclear_quad_at_the_spot_of_a_seat_that_has_played_waits_too(at_first_trick):
+    controller, trick, start = at_first_trick
+    leader = spots_learned(controller, trick)
+    first, second = random_deal(4, 8).tricks[1].cards[:2]
+    controller.on_event(at_spot(first, leader))
+    unclear = at_spot(None, leader)
+    unclear = TableEvent("uncertain", 0, 0.0, "middle", None, corners=unclear.corners, candidates=[("T03", 0.4)])
+    assert not any(n.kind == CONFIRM for n in controller.on_event(unclear))
+    assert applied(controller.on_event(at_spot(second, (leader + 1) % 4))) == [((leader + 1) % 4, second)]
+    assert controller.no_card and not controller.pending
+
+
+def test_an_unclear_quad_named_nearly_surely_or_covered_by_the_next_card_is_asked(at_first_trick):
+    """A quad the camera names a card on at 0.5 or more is a card: asked at once. And a next card
+    lying over the quad may be the quad's own card, found again under another name: it does not
+    show the quad was no card."""
+    controller, trick, start = at_first_trick
+    leader = spots_learned(controller, trick)
+    first, second = random_deal(4, 8).tricks[1].cards[:2]
+    controller.on_event(at_spot(first, leader))
+    notices = controller.on_event(unclear_in_the_middle_of_the_pile([(second, 0.9)]))
+    assert notices[-1].kind == CONFIRM and controller.aside is None
+    controller.on_decision(("reject_card",))
+    nxt = at_spot(second, (leader + 1) % 4)
+    under = TableEvent("uncertain", 0, 0.0, "middle", None, corners=[[x + 6, y + 6] for x, y in nxt.corners],
+                       candidates=[(None, 0.3)])
+    elsewhere = TableEvent("uncertain", 0, 0.0, "middle", None, corners=at_spot(None, (leader + 3) % 4).corners,
+                           candidates=[(None, 0.3)])
+    assert not controller.aside_was_no_card(under, nxt)
+    assert controller.aside_was_no_card(elsewhere, nxt)

@@ -29,10 +29,17 @@ from device.app.session import GameSession
 from engine.cards import CODES
 from engine.tarot.state import Phase
 from vision.possible import PossibleCards
+from vision.seat_spots import UNKNOWN, SeatSpots
+from vision.track_geometry import covered_fraction
 
 UNLIKELY = 0.05  # the weight of a card the seat's plays proved it does not hold
 FOLLOW_WEIGHT = 1.0  # the prior of a card that does not follow the trick (1: as likely as one that does)
 IMPOSSIBLE_RULES = ("card_seen", "not_in_hand", "phase", "turn")
+# an unclear quad where nobody lays a card waits for the next card unless the camera names a card on
+# it at this or more (a card it nearly knows is asked at once); and the next card shows it was no card
+# only if it covers less than this of the quad (more: it may be the same card, found again)
+ASIDE_BELOW = 0.5
+SAME_CARD_COVER = 0.5
 
 
 def suit_of(code: str) -> str | None:
@@ -81,6 +88,8 @@ class TarotController(Controller):
         self.poignee_shown: tuple[int, str, int, list[str]] | None = None
         # trumps the taker shows while discarding them (they must be shown to the defence)
         self.ecart_shown: list[str] = []
+        # where each seat lays its trick cards (vision.seat_spots), learned from the plays
+        self.seat_spots: SeatSpots | None = None
 
     @property
     def deal(self):
@@ -205,12 +214,14 @@ class TarotController(Controller):
         from vision.events import APPEARED, UNCERTAIN
 
         deal = self.deal
-        if event.toward is None or event.zone != MIDDLE or event.type not in (APPEARED, UNCERTAIN) \
+        if event.zone != MIDDLE or event.type not in (APPEARED, UNCERTAIN) \
                 or deal.phase is not Phase.PLAY or self.poignee_shown is not None or self.session.deal_over:
             return None
         if event.card is not None and (event.card in deal.current_trick.cards or event.card in deal.played):
             return None
-        seat, expected = event.toward - 1, deal.to_play
+        seat, expected = self.side_of(event), deal.to_play
+        if seat is None:
+            return None
         later = [(expected + k) % deal.players for k in range(1, deal.players - len(deal.current_trick.cards))]
         if seat not in later:
             return None
@@ -218,6 +229,70 @@ class TarotController(Controller):
         return self.ask_skipped(event, MIDDLE, expected,
                                 f"{what} lies before {self._name(seat)}, and no card of {self._name(expected)} "
                                 f"was seen: which card did {self._name(expected)} play?")
+
+    def side_of(self, event) -> int | None:
+        """The seat (0-based) on whose side of the middle ``event``'s card lies: by the spots
+        where each seat laid its trick cards in this game (:class:`vision.seat_spots.SeatSpots`),
+        by the zones' directions (``event.toward``) until every seat has laid one; ``None``:
+        on nobody's side."""
+        side = self.spots().side(event.corners) if event.corners else UNKNOWN
+        if side != UNKNOWN:
+            return side
+        return None if event.toward is None else event.toward - 1
+
+    def sets_aside(self, event) -> bool:
+        """An unclear quad in the middle during the play lying between two seats' spots, or at
+        the spot of a seat that has played in this trick (every seat's spot known), no card named
+        on it at ``ASIDE_BELOW`` or more: a card's own unclear view lies at its seat's spot, a
+        false quad found across cards already played between them or on one of them. The next
+        card tells which."""
+        from vision.events import UNCERTAIN
+
+        deal = self.deal
+        if event.type != UNCERTAIN or event.zone != MIDDLE or not event.corners or deal.phase is not Phase.PLAY \
+                or self.poignee_shown is not None or self.session.deal_over:
+            return False
+        if max((p for c, p in event.candidates if c is not None), default=0.0) >= ASIDE_BELOW:
+            return False
+        side = self.spots().side(event.corners)
+        played = [(deal.to_play - k) % deal.players for k in range(1, len(deal.current_trick.cards) + 1)]
+        return side is None or side in played
+
+    def aside_was_no_card(self, aside, event) -> bool:
+        """The unclear quad was no card when the next card named lies at the spot of the player
+        to play (that player's card was still to come) and not over the quad (covering
+        ``SAME_CARD_COVER`` of it, it may be the quad's card found again under another name), or
+        when the trick is swept with every card of it seen."""
+        from vision.events import APPEARED, CLEARED
+
+        deal = self.deal
+        if event.zone != MIDDLE:
+            return False
+        if event.type == CLEARED:
+            return self.session.deal_over or not deal.current_trick.cards
+        if event.type != APPEARED or event.card is None or not event.corners or deal.phase is not Phase.PLAY:
+            return False
+        if event.card in deal.current_trick.cards or event.card in deal.played:
+            return False
+        if aside.corners and covered_fraction(aside.corners, event.corners) >= SAME_CARD_COVER:
+            return False
+        return self.spots().side(event.corners) == deal.to_play
+
+    def spots(self):
+        """Where each seat of this table laid its trick cards (kept from deal to deal)."""
+        if self.seat_spots is None or self.seat_spots.seats != self.deal.players:
+            self.seat_spots = SeatSpots(self.deal.players)
+        return self.seat_spots
+
+    def card_placed(self, corners, notices: list[Notice]) -> None:
+        """A trick's card played at ``corners``: its seat, proven by the order of play, laid it there."""
+        from engine.tarot import Play
+
+        if not corners:
+            return
+        for n in notices:
+            if n.kind == APPLIED and isinstance(n.op, Play):
+                self.spots().learn(n.op.seat, corners)
 
     def _chien_card(self, code: str) -> list[Notice]:
         from engine.tarot import RevealChien
