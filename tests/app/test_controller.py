@@ -43,6 +43,7 @@ def play_through(controller, truth, stop_before=None):
             for card in d["cards"]:
                 notices = controller.on_event(seen(card))
             assert notices[-1].kind == APPLIED
+            controller.on_event(TableEvent("cleared", 0, 0.0, "middle"))  # the taker takes the chien
         elif d["op"] == "bid":
             assert controller.on_decision(("bid", d["seat"], d["bid"]))[0].kind == APPLIED
         elif d["op"] == "ecart":

@@ -90,6 +90,10 @@ class TarotController(Controller):
         self.ecart_shown: list[str] = []
         # where each seat lays its trick cards (vision.seat_spots), learned from the plays
         self.seat_spots: SeatSpots | None = None
+        # the chien, turned face up, still lies in the middle: until it is taken (the middle cleared)
+        # or the first card is played, what the camera finds there is the chien's (a quad across its
+        # cards, one of them seen again), not a trick's card
+        self.chien_lying = False
 
     @property
     def deal(self):
@@ -97,6 +101,7 @@ class TarotController(Controller):
 
     def reset_collections(self) -> None:
         self.chien_seen = []
+        self.chien_lying = False
         self.poignee_shown = None
         self.ecart_shown = []
 
@@ -141,6 +146,8 @@ class TarotController(Controller):
         if zone != MIDDLE:
             return [Notice(INFO, f"{code} in {zone}: only the middle counts in French tarot", card=code)]
         deal = self.deal
+        if self.chien_lying and code in (deal.chien or ()):
+            return [Notice(INFO, f"{code} is a card of the chien, still lying in the middle", card=code)]
         if deal.phase is Phase.CHIEN:
             return self._chien_card(code)
         if deal.phase is Phase.ECART and code.startswith("T"):
@@ -162,7 +169,10 @@ class TarotController(Controller):
                 trick, _ = deal.played[code]
                 return [Notice(INFO, f"{code} seen again (played in trick {trick})", card=code)]
             seat = deal.to_play
-            return self.apply(Play(seat, code), f"{self._name(seat)} plays {code}")
+            notices = self.apply(Play(seat, code), f"{self._name(seat)} plays {code}")
+            if any(n.kind == APPLIED for n in notices):
+                self.chien_lying = False  # play has begun: the chien was taken
+            return notices
         if self.session.deal_over:
             return [Notice(INFO, f"{code} seen after the end of the deal: ignored", card=code)]
         return [Notice(ALERT, f"{code} seen before the cards are played: not expected now", card=code)]
@@ -215,7 +225,8 @@ class TarotController(Controller):
 
         deal = self.deal
         if event.zone != MIDDLE or event.type not in (APPEARED, UNCERTAIN) \
-                or deal.phase is not Phase.PLAY or self.poignee_shown is not None or self.session.deal_over:
+                or deal.phase is not Phase.PLAY or self.poignee_shown is not None or self.session.deal_over \
+                or self.chien_lying:
             return None
         if event.card is not None and (event.card in deal.current_trick.cards or event.card in deal.played):
             return None
@@ -229,6 +240,13 @@ class TarotController(Controller):
         return self.ask_skipped(event, MIDDLE, expected,
                                 f"{what} lies before {self._name(seat)}, and no card of {self._name(expected)} "
                                 f"was seen: which card did {self._name(expected)} play?")
+
+    def _uncertain(self, event) -> list[Notice]:
+        """An unclear quad in the middle while the chien turned face up still lies there is one
+        of the chien's, or a quad across them: nothing to ask."""
+        if self.chien_lying and event.zone == MIDDLE:
+            return [Notice(INFO, "an unclear quad on the chien, still lying in the middle: ignored")]
+        return super()._uncertain(event)
 
     def side_of(self, event) -> int | None:
         """The seat (0-based) on whose side of the middle ``event``'s card lies: by the spots
@@ -250,7 +268,7 @@ class TarotController(Controller):
 
         deal = self.deal
         if event.type != UNCERTAIN or event.zone != MIDDLE or not event.corners or deal.phase is not Phase.PLAY \
-                or self.poignee_shown is not None or self.session.deal_over:
+                or self.poignee_shown is not None or self.session.deal_over or self.chien_lying:
             return False
         if max((p for c, p in event.candidates if c is not None), default=0.0) >= ASIDE_BELOW:
             return False
@@ -304,7 +322,9 @@ class TarotController(Controller):
         if len(self.chien_seen) < size:
             return [Notice(INFO, f"chien: {len(self.chien_seen)} of {size} cards seen", card=code)]
         cards, self.chien_seen = tuple(self.chien_seen), []
-        return self.apply(RevealChien(cards), f"chien: {' '.join(cards)}")
+        notices = self.apply(RevealChien(cards), f"chien: {' '.join(cards)}")
+        self.chien_lying = any(n.kind == APPLIED for n in notices)
+        return notices
 
     def _poignee_card(self, code: str) -> list[Notice]:
         from engine.tarot import DeclarePoignee
@@ -321,6 +341,9 @@ class TarotController(Controller):
         deal = self.deal
         if zone != MIDDLE:
             return []
+        if self.chien_lying:
+            self.chien_lying = False
+            return [Notice(INFO, "the chien was taken")]
         if deal.phase is Phase.CHIEN and self.chien_seen:
             return self._ask_chien_card()
         if deal.phase is Phase.PLAY and deal.current_trick.cards:

@@ -1,0 +1,53 @@
+"""The chien turned face up lies in the middle until the taker takes it: what the camera finds
+there meanwhile (a quad across its cards, one of them seen again) is the chien's, never the
+first trick's card, and its sweep is no trick swept short."""
+
+from device.app.controller import APPLIED, CONFIRM, INFO
+from engine.tarot import random_deal
+from tests.app.test_controller import log, seen, tarot  # noqa: F401 (the log fixture)
+from vision.events import TableEvent
+
+
+def chien_shown(controller, truth):
+    """Bids as decisions, the chien's cards as table events; the chien left lying."""
+    for op in truth.operations:
+        d = op.to_dict()
+        if d["op"] == "bid":
+            controller.on_decision(("bid", d["seat"], d["bid"]))
+        elif d["op"] == "chien":
+            for card in d["cards"]:
+                notices = controller.on_event(seen(card))
+            assert notices[-1].kind == APPLIED
+            return d["cards"], next(o.to_dict() for o in truth.operations if o.to_dict()["op"] == "ecart")
+    raise AssertionError("no chien in this deal")
+
+
+def unclear():
+    return TableEvent("uncertain", 0, 0.0, "middle", None, candidates=[("H02", 0.3)])
+
+
+def test_a_quad_on_the_chien_after_the_ecart_asks_nothing_and_its_sweep_asks_for_no_card(log):  # noqa: F811
+    truth = random_deal(4, 8)
+    controller = tarot(log, truth)
+    chien, ecart = chien_shown(controller, truth)
+    assert controller.on_decision(("ecart", ecart["cards"]))[0].kind == APPLIED  # entered before the chien is taken
+    prompts = controller.prompts
+    assert controller.on_event(unclear())[-1].kind == INFO
+    assert controller.on_event(seen(chien[0]))[-1].kind == INFO  # a chien card found again
+    assert controller.on_event(TableEvent("cleared", 0, 0.0, "middle"))[-1].kind == INFO
+    assert controller.prompts == prompts and not controller.pending
+    assert controller.session.operations_count == len(truth.operations[:6])  # bids, chien, écart
+    # the chien taken: an unclear quad in the middle is asked again
+    assert controller.on_event(unclear())[-1].kind == CONFIRM
+
+
+def test_the_first_card_played_ends_the_chien_even_when_its_sweep_was_missed(log):  # noqa: F811
+    truth = random_deal(4, 8)
+    controller = tarot(log, truth)
+    chien, ecart = chien_shown(controller, truth)
+    controller.on_decision(("ecart", ecart["cards"]))
+    first = next(o.to_dict() for o in truth.operations if o.to_dict()["op"] == "play")
+    assert first["card"] not in chien
+    notices = controller.on_event(seen(first["card"]))
+    assert notices[-1].kind == APPLIED and not controller.chien_lying
+    assert controller.on_event(unclear())[-1].kind == CONFIRM
