@@ -3,6 +3,7 @@ the player to play was missed, and taking this one for it would score two wrong 
 table asks for the missed card and takes the seen one after the answer."""
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from device.app.controller import APPLIED, CONFIRM, INFO, SKIPPED_CARD
 from device.app.registry import game_for
@@ -210,3 +211,47 @@ def test_an_unclear_quad_named_nearly_surely_or_covered_by_the_next_card_is_aske
                            candidates=[(None, 0.3)])
     assert not controller.aside_was_no_card(under, nxt)
     assert controller.aside_was_no_card(elsewhere, nxt)
+
+
+def _sweep():
+    return TableEvent("cleared", 0, 0.0, "middle")
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_false_quads_anywhere_in_the_pile_never_change_whose_card_is_whose(tmp_path_factory, data):
+    """Three tricks played with every card at its seat's spot, and unclear quads found across the
+    pile (between spots, on a played card's spot, or at the spot of the player to play) before
+    any card: whatever is set aside, asked (and answered "not a card") or dropped, every card is
+    the right seat's, in order, and nothing is left waiting."""
+    truth = random_deal(4, 8)
+    with DealLog.open(tmp_path_factory.mktemp("log") / "log.db") as log:
+        session = GameSession.resume_or_start(log, game_for("french-tarot"), NAMES, label="t",
+                                              first_setup={"dealer": truth.dealer})
+        controller = TarotController(session)
+        first_play = next(i for i, op in enumerate(truth.operations) if op.to_dict()["op"] == "play")
+        play_through(controller, truth, stop_before=first_play)
+
+        def answer(notices):
+            while controller.pending:  # every question is about a false quad: "not a card"
+                notices = controller.on_decision(("reject_card",))
+            return notices
+
+        for trick in truth.tricks[:3]:
+            for k, code in enumerate(trick.cards):
+                if data.draw(st.booleans(), label="a false quad first"):
+                    where = data.draw(st.sampled_from(["pile", "played", "to play"]), label="where")
+                    if where == "pile" or k == 0:
+                        quad = unclear_in_the_middle_of_the_pile().corners
+                    else:
+                        seat = trick.leader if where == "played" else (trick.leader + k) % 4
+                        quad = at_spot(None, seat).corners
+                    best = data.draw(st.floats(0.05, 0.95), label="its best candidate")
+                    answer(controller.on_event(TableEvent("uncertain", 0, 0.0, "middle", None, corners=quad,
+                                                          candidates=[("T03", best)])))
+                answer(controller.on_event(at_spot(code, (trick.leader + k) % 4)))
+            answer(controller.on_event(_sweep()))
+        played = [(op.seat, op.card) for op in controller.session.state.operations if type(op).__name__ == "Play"]
+        expected = [((t.leader + k) % 4, c) for t in truth.tricks[:3] for k, c in enumerate(t.cards)]
+        assert played == expected
+        assert not controller.pending and not controller.held and controller.aside is None
