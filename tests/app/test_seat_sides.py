@@ -255,3 +255,16 @@ def test_false_quads_anywhere_in_the_pile_never_change_whose_card_is_whose(tmp_p
         expected = [((t.leader + k) % 4, c) for t in truth.tricks[:3] for k, c in enumerate(t.cards)]
         assert played == expected
         assert not controller.pending and not controller.held and controller.aside is None
+
+
+def test_an_unclear_quad_set_aside_in_a_trick_swept_short_is_asked_once_as_the_missing_card(at_first_trick):
+    controller, trick, start = at_first_trick
+    leader = spots_learned(controller, trick)
+    first, second = random_deal(4, 8).tricks[1].cards[:2]
+    controller.on_event(at_spot(first, leader))
+    prompts = controller.prompts
+    controller.on_event(unclear_in_the_middle_of_the_pile([(second, 0.3)]))
+    notices = controller.on_event(_sweep())
+    assert [n.kind for n in notices].count(CONFIRM) == 1 and controller.prompts == prompts + 1
+    assert controller.pending[0].reason == "missing" and controller.pending[0].seat == (leader + 1) % 4
+    assert applied(controller.on_decision(("correct_card", second))) == [((leader + 1) % 4, second)]

@@ -279,15 +279,16 @@ class TarotController(Controller):
     def aside_was_no_card(self, aside, event) -> bool:
         """The unclear quad was no card when the next card named lies at the spot of the player
         to play (that player's card was still to come) and not over the quad (covering
-        ``SAME_CARD_COVER`` of it, it may be the quad's card found again under another name), or
-        when the trick is swept with every card of it seen."""
+        ``SAME_CARD_COVER`` of it, it may be the quad's card found again under another name).
+        And the trick swept settles it too: with every card of the trick seen it was none, and
+        with one missing the sweep asks for that card anyway (the same question, once)."""
         from vision.events import APPEARED, CLEARED
 
         deal = self.deal
         if event.zone != MIDDLE:
             return False
         if event.type == CLEARED:
-            return self.session.deal_over or not deal.current_trick.cards
+            return True  # the trick swept: a card it was is asked with the trick's missing cards
         if event.type != APPEARED or event.card is None or not event.corners or deal.phase is not Phase.PLAY:
             return False
         if event.card in deal.current_trick.cards or event.card in deal.played:
