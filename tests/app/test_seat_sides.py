@@ -139,6 +139,15 @@ def spots_learned(controller, trick):
     return controller.deal.to_play
 
 
+def second_trick_led(controller, trick):
+    """The first trick played at the seats' spots, then the second trick's leader's card laid at
+    its spot: (the leader, the second trick's cards)."""
+    leader = spots_learned(controller, trick)
+    cards = random_deal(4, 8).tricks[1].cards
+    controller.on_event(at_spot(cards[0], leader))
+    return leader, cards
+
+
 def unclear_in_the_middle_of_the_pile(candidates=(("T03", 0.4),)):
     corners = [[280, 164], [320, 164], [320, 236], [280, 236]]  # centred on the pile: nobody's spot
     return TableEvent("uncertain", 0, 0.0, "middle", None, corners=corners, candidates=list(candidates))
@@ -146,9 +155,8 @@ def unclear_in_the_middle_of_the_pile(candidates=(("T03", 0.4),)):
 
 def test_an_unclear_quad_where_nobody_lays_a_card_is_dropped_when_the_player_to_play_lays_theirs(at_first_trick):
     controller, trick, start = at_first_trick
-    leader = spots_learned(controller, trick)
-    first, second = random_deal(4, 8).tricks[1].cards[:2]
-    controller.on_event(at_spot(first, leader))
+    leader, cards = second_trick_led(controller, trick)
+    second = cards[1]
     prompts = controller.prompts
     notices = controller.on_event(unclear_in_the_middle_of_the_pile())
     assert not any(n.kind == CONFIRM for n in notices) and controller.aside is not None
@@ -161,9 +169,8 @@ def test_an_unclear_quad_set_aside_is_asked_when_the_next_card_lies_at_a_later_s
     """The quad may be the card of the player to play, seen badly: the next card, at the next
     seat's spot, says so; the quad is asked about first and that card waits."""
     controller, trick, start = at_first_trick
-    leader = spots_learned(controller, trick)
-    first, second, third = random_deal(4, 8).tricks[1].cards[:3]
-    controller.on_event(at_spot(first, leader))
+    leader, cards = second_trick_led(controller, trick)
+    second, third = cards[1:3]
     controller.on_event(unclear_in_the_middle_of_the_pile([(second, 0.45)]))
     notices = controller.on_event(at_spot(third, (leader + 2) % 4))
     assert notices[-1].kind == CONFIRM and controller.pending[0].best == second and not controller.no_card
@@ -183,9 +190,8 @@ def test_an_unclear_quad_after_a_whole_trick_is_dropped_when_the_trick_is_swept(
 
 def test_an_unclear_quad_at_the_spot_of_a_seat_that_has_played_waits_too(at_first_trick):
     controller, trick, start = at_first_trick
-    leader = spots_learned(controller, trick)
-    first, second = random_deal(4, 8).tricks[1].cards[:2]
-    controller.on_event(at_spot(first, leader))
+    leader, cards = second_trick_led(controller, trick)
+    second = cards[1]
     unclear = at_spot(None, leader)
     unclear = TableEvent("uncertain", 0, 0.0, "middle", None, corners=unclear.corners, candidates=[("T03", 0.4)])
     assert not any(n.kind == CONFIRM for n in controller.on_event(unclear))
@@ -198,9 +204,8 @@ def test_an_unclear_quad_named_nearly_surely_or_covered_by_the_next_card_is_aske
     lying over the quad may be the quad's own card, found again under another name: it does not
     show the quad was no card."""
     controller, trick, start = at_first_trick
-    leader = spots_learned(controller, trick)
-    first, second = random_deal(4, 8).tricks[1].cards[:2]
-    controller.on_event(at_spot(first, leader))
+    leader, cards = second_trick_led(controller, trick)
+    second = cards[1]
     notices = controller.on_event(unclear_in_the_middle_of_the_pile([(second, 0.9)]))
     assert notices[-1].kind == CONFIRM and controller.aside is None
     controller.on_decision(("reject_card",))
@@ -259,9 +264,8 @@ def test_false_quads_anywhere_in_the_pile_never_change_whose_card_is_whose(tmp_p
 
 def test_an_unclear_quad_set_aside_in_a_trick_swept_short_is_asked_once_as_the_missing_card(at_first_trick):
     controller, trick, start = at_first_trick
-    leader = spots_learned(controller, trick)
-    first, second = random_deal(4, 8).tricks[1].cards[:2]
-    controller.on_event(at_spot(first, leader))
+    leader, cards = second_trick_led(controller, trick)
+    second = cards[1]
     prompts = controller.prompts
     controller.on_event(unclear_in_the_middle_of_the_pile([(second, 0.3)]))
     notices = controller.on_event(_sweep())
