@@ -56,7 +56,7 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from vision.seat_spots import SeatSpots
+from vision.seat_spots import UNKNOWN, SeatSpots
 
 NOBODY = "on nobody's side"
 SPOTS_NOBODY = "on nobody's side by the seats' spots"
@@ -147,13 +147,11 @@ def trick_sides(scene: dict, spots=None) -> Counter:
     """(players, "cards"), (players, NOBODY | ASTRAY | SPOTS_NOBODY | SPOTS_ASTRAY) for one
     traced scene: the trick's card events (appeared or asked, in the middle), those on no
     player's side or on another seat's than the seat that laid it by the zones' directions
-    (``toward``), and the same by the spots where each seat
-    laid its trick cards so far in the deal, the zones' until every seat laid one, as the game
-    judges (``spots``, a :class:`vision.seat_spots.SeatSpots`
-    the scenes of one deal share: it learns each card laid at its true seat, as the game's
-    order of play proves it; traces that do not say who laid a card leave it empty)."""
-    from vision.seat_spots import UNKNOWN
-
+    (``toward``), and the same as the game judges them: by the spots where each seat laid its
+    trick cards so far in the deal, the zones' until every seat laid one (``spots``, a
+    :class:`vision.seat_spots.SeatSpots` the scenes of one deal share: it learns each card at
+    its true seat, as the order of play proves it; traces that do not say who laid a card
+    leave it empty)."""
     found: Counter = Counter()
     if not scene["scene"].startswith("trick"):
         return found

@@ -169,8 +169,8 @@ class Controller:
         aside, self.aside = self.aside, None
         if self.aside_was_no_card(aside, event):
             self.no_card.append(aside)
-            dropped = self._remember([Notice(INFO, f"the unclear quad in {aside.zone} was no card: "
-                                                   f"the next card lies where the player to play lays theirs")])
+            dropped = self._remember([Notice(INFO, f"the unclear quad in {aside.zone} was no card, "
+                                                   f"by what the camera saw next")])
             return dropped + self._handle_event(event)
         self.held.insert(0, event)
         return self._handle_event(aside, aside_checked=True) + self._release_held()

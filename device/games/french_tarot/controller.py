@@ -224,11 +224,9 @@ class TarotController(Controller):
         from vision.events import APPEARED, UNCERTAIN
 
         deal = self.deal
-        if event.zone != MIDDLE or event.type not in (APPEARED, UNCERTAIN) \
-                or deal.phase is not Phase.PLAY or self.poignee_shown is not None or self.session.deal_over \
-                or self.chien_lying:
+        if event.type not in (APPEARED, UNCERTAIN) or not self._a_trick_card(event):
             return None
-        if event.card is not None and (event.card in deal.current_trick.cards or event.card in deal.played):
+        if event.card is not None and self._played(event.card):
             return None
         seat, expected = self.side_of(event), deal.to_play
         if seat is None:
@@ -247,6 +245,18 @@ class TarotController(Controller):
         if self.chien_lying and event.zone == MIDDLE:
             return [Notice(INFO, "an unclear quad on the chien, still lying in the middle: ignored")]
         return super()._uncertain(event)
+
+    def _a_trick_card(self, event) -> bool:
+        """Whether what the camera saw is in the middle while a trick is being played (no poignée
+        being shown, the chien taken, the deal not over): where whose turn it is, and where each
+        seat lays its cards, tell something."""
+        return (event.zone == MIDDLE and self.deal.phase is Phase.PLAY and self.poignee_shown is None
+                and not self.session.deal_over and not self.chien_lying)
+
+    def _played(self, code: str) -> bool:
+        """Whether ``code`` is already in this trick or an earlier one."""
+        deal = self.deal
+        return code in deal.current_trick.cards or code in deal.played
 
     def side_of(self, event) -> int | None:
         """The seat (0-based) on whose side of the middle ``event``'s card lies: by the spots
@@ -267,8 +277,7 @@ class TarotController(Controller):
         from vision.events import UNCERTAIN
 
         deal = self.deal
-        if event.type != UNCERTAIN or event.zone != MIDDLE or not event.corners or deal.phase is not Phase.PLAY \
-                or self.poignee_shown is not None or self.session.deal_over or self.chien_lying:
+        if event.type != UNCERTAIN or not event.corners or not self._a_trick_card(event):
             return False
         if max((p for c, p in event.candidates if c is not None), default=0.0) >= ASIDE_BELOW:
             return False
@@ -291,7 +300,7 @@ class TarotController(Controller):
             return True  # the trick swept: a card it was is asked with the trick's missing cards
         if event.type != APPEARED or event.card is None or not event.corners or deal.phase is not Phase.PLAY:
             return False
-        if event.card in deal.current_trick.cards or event.card in deal.played:
+        if self._played(event.card):
             return False
         if aside.corners and covered_fraction(aside.corners, event.corners) >= SAME_CARD_COVER:
             return False
