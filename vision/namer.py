@@ -47,6 +47,21 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+def file_id(path: Path | str) -> str:
+    """A model file's hash: the identity of the card model an export wrote (``sha256:`` and 16 hex digits)."""
+    return "sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def model_id_of(info: dict, model: Path) -> str:
+    """A card model's identity, with which deck profiles are enrolled and deck memories learned:
+    the hash of its file as exported. Editing its metadata (a threshold, the calibration, the
+    tracker's bars: ``vision.training.set_threshold``) leaves its embeddings as they were, so the
+    first edit writes that identity into the metadata (``model_id``) and every edit keeps it: a
+    club's enrolled decks and its table's learned views stay the model's own."""
+    kept = info.get("model_id")
+    return kept if isinstance(kept, str) and kept.startswith("sha256:") else file_id(model)
+
+
 def tracker_bars_of(info: dict, model: Path) -> dict:
     """The tracker settings a card model's metadata names for it (``tracker``: ``{"min_margin": 10}``),
     checked against :class:`vision.tracker_settings.TrackerSettings`."""
@@ -134,7 +149,7 @@ class Namer:
         namer.temperature = temperature
         namer.tracker_bars = tracker_bars_of(info, model)
         namer.model_path = model
-        namer.model_id = "sha256:" + hashlib.sha256(model.read_bytes()).hexdigest()[:16]
+        namer.model_id = model_id_of(info, model)
         namer.run([np.zeros((namer.input_size[1], namer.input_size[0], 3), np.uint8)])  # first run allocates: do it now
         return namer
 

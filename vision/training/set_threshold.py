@@ -21,22 +21,26 @@ import json
 import sys
 from pathlib import Path
 
-from vision.namer import TEMPERATURE_RANGE
+from vision.namer import TEMPERATURE_RANGE, file_id
 
 KEYS = ("threshold", "still_threshold", "temperature")
 
 
 def _edit_metadata(path: str | Path, change) -> dict:
-    """Apply ``change(meta)`` to the model's ``tarotmate`` metadata and save the model in place (atomically)."""
+    """Apply ``change(meta)`` to the model's ``tarotmate`` metadata and save the model in place
+    (atomically). The model keeps its identity (``model_id``, :func:`vision.namer.model_id_of`):
+    its weights, and so its embeddings, are unchanged."""
     import onnx
 
     path = Path(path)
+    identity = file_id(path)
     model = onnx.load(str(path))
     entry = next((p for p in model.metadata_props if p.key == "tarotmate"), None)
     if entry is None:
         entry = model.metadata_props.add()
         entry.key, entry.value = "tarotmate", "{}"
     meta = json.loads(entry.value)
+    meta.setdefault("model_id", identity)
     change(meta)
     entry.value = json.dumps(meta)
     tmp = path.with_suffix(".tmp.onnx")
