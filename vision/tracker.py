@@ -429,6 +429,9 @@ class Tracker:
                 if self._moved(ref, t.quad) and similar_size(ref, t.quad):
                     t.reverify = True
                     to_name.append(t)
+                elif s.nudge_rename > 0 and moved_away(ref, t.quad, s.nudge_rename):
+                    t.reverify = True  # nudged far: named again (another card laid over it may have been taken for it)
+                    to_name.append(t)
                 elif not t.reverify and quad_distance(ref, t.quad) > still:
                     t.rest_quad = t.quad  # nudged or straightened in place: no event
                     self._remember_look(t)
@@ -495,6 +498,28 @@ class Tracker:
         self._tracks.append(top)
         self._remember_look(top)  # the card beneath keeps its look: seen again once the top card is taken
         return [self._event(APPEARED, frame, top, card=card, confidence=conf, view=voting.best_vote(votes, card))]
+
+    def _laid_where_followed(self, frame: Frame, t: Track, card: str, conf: float, votes) -> list[TableEvent]:
+        """A reported card followed to a new place and named there as another card ``card``: the
+        card finder lost it under a card being laid (the new card, carried over it, was taken for
+        it and followed to where it came to rest). Unless ``card`` is one its own views hesitated
+        with when it was named (the same card seen better), lies elsewhere on the table, or the
+        quad lies across several cards reported, ``card`` is a card of its own (appeared) and the
+        card it was taken for lies where it was reported. Nothing otherwise."""
+        if t.rest_quad is None or card in t.rivals or self._lying(card, t) is not None:
+            return []
+        new = Track(self._next_id, t.quad, t.seen_zone or t.zone, frame.index, PRESENT, anchor=t.quad, card=card,
+                    confidence=conf, rest_quad=t.quad, matched=True, seen=True, seen_zone=t.seen_zone)
+        if self._across_cards(new, card, conf):
+            return []
+        self._next_id += 1
+        new.named_sides = sides(new.quad) if conf >= SIZE_CONFIDENCE else None
+        new.rivals = tuple(c for c, _ in voting.candidates(votes, 3))
+        self._tracks.append(new)
+        self._remember_look(new)
+        t.quad = t.anchor = t.rest_quad  # it lies where it was reported, under or beside the new card
+        t.stable = 0
+        return [self._event(APPEARED, frame, new, card=card, confidence=conf, view=voting.best_vote(votes, card))]
 
     def _restacked(self, t: Track) -> bool:
         """Whether a reported card's place, still, looks different from when it was reported, and
@@ -660,12 +685,17 @@ class Tracker:
             return self._restack(frame, t, verdict, card, conf, votes)
         if t.reverify:
             t.reverify = False
+            if verdict == "card" and card != t.card:
+                laid = self._laid_where_followed(frame, t, card, conf, votes)
+                if laid:
+                    return laid
+            moved = t.rest_quad is None or self._moved(t.rest_quad, t.quad)  # else named again after a nudge
             t.rest_quad = t.quad
             self._remember_look(t)
-            if verdict == "card" and card == t.card:
+            if verdict == "card" and card == t.card and moved:
                 t.zone = t.seen_zone or t.zone
                 return [self._event(MOVED, frame, t, card=card, confidence=conf)]
-            # not confirmed: a partly hidden card seen differently; it stays where it was
+            # a nudge, or not confirmed (a partly hidden card seen differently): it stays where it was
             return []
         if verdict == "none":
             t.state = IGNORED

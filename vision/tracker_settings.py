@@ -37,6 +37,8 @@ class TrackerSettings:
     jitter: float = 2.5  # times ``still_tolerance``: how far a motionless card's quad may wobble and stay still
     follow_tolerance: float = 0.05  # corner drift between two frames for the same track (~64 px)
     move_distance: float = 1.0  # a named card that comes to rest this many card widths away (same size): moved
+    nudge_rename: float = 0.0  # ... or this many (under move_distance): named again, another card laid over it
+    # and taken for it being a card of its own (appeared), the same card a nudge (no event) (0: off)
     votes: int = 3  # most namings spent on one card
     min_votes: int = 2  # agreeing confident votes that name a card
     min_confidence: float = 0.6  # mean confidence of the winning votes

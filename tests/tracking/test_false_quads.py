@@ -485,3 +485,74 @@ def test_a_weakly_named_quad_half_across_the_pile_is_no_question_when_weak_pile_
 
     still, _ = track(script, half_off, clearer, players=5, settings=TrackerSettings(weak_pile=0.4))
     assert ("uncertain", None) in still
+
+
+def carried_over(b_code: str, a_found_again: bool = False, rivals=None, rest: int = 180, settings=TrackerSettings()):
+    """Events when A (H01) lies reported at x = 100, then a card laid by a hand passes over it: A's quad
+    is no longer found, the moving card's quad is (taken for A and followed), and it comes to rest
+    at x = ``rest`` (180: 80 px away, more than a card's width), where it is named ``b_code``.
+    ``a_found_again``: A's own quad is found again once the new card rests."""
+
+    def card(x):
+        return np.array([[x, 100], [x + 60, 100], [x + 60, 210], [x, 210]], np.float32)
+
+    a = card(100)
+    path = [100, 100] + [100 + (rest - 100) * k // 4 for k in range(1, 5)]  # frames 15..20, then at rest
+
+    def at(k):
+        return card(path[min(k - 15, len(path) - 1)])
+
+    def localise(image):
+        k = frames[0]
+        if k < 15:
+            return [a]
+        return [at(k), a] if a_found_again and k >= 26 else [at(k)]
+
+    def crop(image, quad):
+        return ("H01" if float(quad[0, 0]) < 100 + (rest - 100) / 2 else b_code), quad
+
+    def image(k):
+        img = np.zeros((360, 640, 3), np.uint8)
+        cv2.fillConvexPoly(img, a.astype(np.int32), (255, 255, 255))
+        if k >= 15:
+            cv2.fillConvexPoly(img, at(k).astype(np.int32), (140, 160, 200))
+        return img
+
+    frames = [0]
+    tracker = Tracker(default_zones(), localiser=localise, namer=ScoredNamer(), cropper=crop, settings=settings)
+    events = []
+    for k in range(40):
+        frames[0] = k
+        events += tracker.process(Frame(image(k), k / 30, k))
+        if k == 14 and rivals is not None:
+            tracker._tracks[0].rivals = rivals
+    return [(e.type, e.card) for e in events], tracker
+
+
+def test_a_card_carried_over_a_reported_card_and_named_where_it_rests_is_a_card_of_its_own():
+    events, tracker = carried_over("D03")
+    assert events == [("appeared", "H01"), ("appeared", "D03")]
+    lying = {t.card: t.rest_quad for t in tracker._tracks if t.card}
+    assert float(lying["H01"][0, 0]) == 100 and float(lying["D03"][0, 0]) == 180  # each where it lies
+
+
+def test_the_card_passed_over_found_again_where_it_lay_gives_no_event():
+    assert carried_over("D03", a_found_again=True)[0] == [("appeared", "H01"), ("appeared", "D03")]
+
+
+def test_a_reported_card_moved_and_named_again_as_itself_is_moved():
+    assert carried_over("H01")[0] == [("appeared", "H01"), ("moved", "H01")]
+
+
+def test_a_moved_card_named_as_a_card_its_views_hesitated_with_is_still_that_card():
+    # the same card seen better where it rests: no new card
+    assert carried_over("D03", rivals=("H01", "D03"))[0] == [("appeared", "H01")]
+
+
+def test_a_card_laid_over_a_reported_one_and_taken_for_it_nudged_is_named_with_nudge_rename():
+    # 25 px: under a card's width, so the new card's quad is taken for the card below nudged
+    assert carried_over("D03", rest=125)[0] == [("appeared", "H01")]  # off: the new card is never named
+    named = TrackerSettings(nudge_rename=0.2)
+    assert carried_over("D03", rest=125, settings=named)[0] == [("appeared", "H01"), ("appeared", "D03")]
+    assert carried_over("H01", rest=125, settings=named)[0] == [("appeared", "H01")]  # a nudge: no event
+    assert carried_over("D03", rest=108, settings=named)[0] == [("appeared", "H01")]  # under the bar: not named again
