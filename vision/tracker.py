@@ -84,7 +84,8 @@ from vision.motion import changed_pixels, small_grey
 from vision.possible import PossibleCards
 from vision.sources import Frame
 from vision.track_geometry import Quad, covered_fraction, moved_away, pile_shares, quad_distance, sides, similar_size
-from vision.tracker_settings import ACROSS_ONE, RESTACK_CLEAR, SIZE_CONFIDENCE, STRIP_PILE, TrackerSettings, with_bars
+from vision.tracker_settings import (ACROSS_ONE, LAID_OVER_CONFIDENCE, RESTACK_CLEAR, SIZE_CONFIDENCE, STRIP_PILE,
+                                     TrackerSettings, with_bars)
 from vision.tracks import IGNORED, NEW, PRESENT, Track
 from vision.zones import Zones, default_zones
 
@@ -429,7 +430,7 @@ class Tracker:
                 if self._moved(ref, t.quad) and similar_size(ref, t.quad):
                     t.reverify = True
                     to_name.append(t)
-                elif s.nudge_rename > 0 and moved_away(ref, t.quad, s.nudge_rename):
+                elif s.nudge_rename > 0 and t.rivals and moved_away(ref, t.quad, s.nudge_rename):
                     t.reverify = True  # nudged far: named again (another card laid over it may have been taken for it)
                     to_name.append(t)
                 elif not t.reverify and quad_distance(ref, t.quad) > still:
@@ -505,8 +506,13 @@ class Tracker:
         it and followed to where it came to rest). Unless ``card`` is one its own views hesitated
         with when it was named (the same card seen better), lies elsewhere on the table, or the
         quad lies across several cards reported, ``card`` is a card of its own (appeared) and the
-        card it was taken for lies where it was reported. Nothing otherwise."""
-        if t.rest_quad is None or card in t.rivals or self._lying(card, t) is not None:
+        card it was taken for lies where it was reported, when named at :data:`LAID_OVER_CONFIDENCE`
+        or more (the quad may be the card below, half hidden by the new one, and misread). Nothing
+        otherwise, nor for a card that
+        was asked about rather than named (no ``rivals``): its views were unclear already, and
+        another name for it is no proof of another card."""
+        if (t.rest_quad is None or not t.rivals or conf < LAID_OVER_CONFIDENCE or card in t.rivals
+                or self._lying(card, t) is not None):
             return []
         new = Track(self._next_id, t.quad, t.seen_zone or t.zone, frame.index, PRESENT, anchor=t.quad, card=card,
                     confidence=conf, rest_quad=t.quad, matched=True, seen=True, seen_zone=t.seen_zone)

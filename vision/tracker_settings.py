@@ -19,6 +19,10 @@ STRIP_PILE = 0.8
 # a card named under this mean confidence gives the tracker no size to weigh other quads by (the first
 # card named may be a strip of a card still landing, and every whole card would then be cut in three)
 SIZE_CONFIDENCE = 0.8
+# a reported card followed to a new place (``move_distance``, ``nudge_rename``) and named there as another
+# card: that card is a card of its own (laid over it) only when named this surely (mean confidence); the
+# quad may be the card below, half hidden by the new one, misread less surely (bench_table.py traces)
+LAID_OVER_CONFIDENCE = 0.85
 # with ``restack``: a card named while this much of the table around it had changed (a hand lingering by
 # it) keeps its place's look only once that ring is clear again (or after ``hand_wait`` still localisations)
 RESTACK_CLEAR = 0.1

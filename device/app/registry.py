@@ -26,6 +26,10 @@ from typing import Any, Callable, Mapping
 from engine.contract import Refusal
 from engine.errors import TarotmateError
 
+# card widths a reported card nudged on an overlapping trick is named again at (docs/tracking.md,
+# "A card carried over a reported one": bench_table.py, the hard table, 0.2 against off)
+NUDGE_RENAME = 0.2
+
 
 @dataclass(frozen=True)
 class Game:
@@ -58,10 +62,12 @@ class Game:
                                   # SHEET_HEADING (the message id of the sheet's column of those rows)
     piles: bool = False           # cards are laid squarely on one another (Trivium's olla): the tracker names a
                                   # place that changed under no card seen again (vision.tracker_settings restack)
+    overlaps: bool = False        # a card is laid half over the cards before it (a trick): the tracker names a
+                                  # reported card nudged a fifth of a card's width again (nudge_rename)
 
     def tracker_changes(self) -> dict[str, Any]:
         """The tracker settings this game's table needs over the card model's own."""
-        return {"restack": True} if self.piles else {}
+        return {**({"restack": True} if self.piles else {}), **({"nudge_rename": NUDGE_RENAME} if self.overlaps else {})}
 
     # ------------------------------------------------------------ the engine, for the session
     def new_state(self, game, setup: dict[str, Any]) -> Any:

@@ -487,7 +487,8 @@ def test_a_weakly_named_quad_half_across_the_pile_is_no_question_when_weak_pile_
     assert ("uncertain", None) in still
 
 
-def carried_over(b_code: str, a_found_again: bool = False, rivals=None, rest: int = 180, settings=TrackerSettings()):
+def carried_over(b_code: str, a_found_again: bool = False, rivals=None, rest: int = 180, settings=TrackerSettings(),
+                 scores=None):
     """Events when A (H01) lies reported at x = 100, then a card laid by a hand passes over it: A's quad
     is no longer found, the moving card's quad is (taken for A and followed), and it comes to rest
     at x = ``rest`` (180: 80 px away, more than a card's width), where it is named ``b_code``.
@@ -519,7 +520,7 @@ def carried_over(b_code: str, a_found_again: bool = False, rivals=None, rest: in
         return img
 
     frames = [0]
-    tracker = Tracker(default_zones(), localiser=localise, namer=ScoredNamer(), cropper=crop, settings=settings)
+    tracker = Tracker(default_zones(), localiser=localise, namer=ScoredNamer(scores), cropper=crop, settings=settings)
     events = []
     for k in range(40):
         frames[0] = k
@@ -556,3 +557,12 @@ def test_a_card_laid_over_a_reported_one_and_taken_for_it_nudged_is_named_with_n
     assert carried_over("D03", rest=125, settings=named)[0] == [("appeared", "H01"), ("appeared", "D03")]
     assert carried_over("H01", rest=125, settings=named)[0] == [("appeared", "H01")]  # a nudge: no event
     assert carried_over("D03", rest=108, settings=named)[0] == [("appeared", "H01")]  # under the bar: not named again
+
+
+def test_a_card_asked_about_then_seen_elsewhere_as_another_card_is_no_new_card():
+    # H01 unclear (asked); its quad followed and named D03 where it rests: the unclear card seen otherwise
+    def unclear_h01(code, quad, view):
+        return {"H01": 0.45, "H05": 0.40} if code == "H01" else {code: 0.97}
+
+    for settings, rest in ((TrackerSettings(), 180), (TrackerSettings(nudge_rename=0.2), 125)):
+        assert carried_over("D03", rest=rest, settings=settings, scores=unclear_h01)[0] == [("uncertain", None)]

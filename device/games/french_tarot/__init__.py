@@ -59,4 +59,5 @@ GAME = Game(
     aliases=("tarot",),
     simulated_hint=simulated_hint,
     page=page,
+    overlaps=True,  # a trick's cards lie half over one another
 )
