@@ -508,9 +508,8 @@ class Tracker:
         quad lies across several cards reported, ``card`` is a card of its own (appeared) and the
         card it was taken for lies where it was reported, when named at :data:`LAID_OVER_CONFIDENCE`
         or more (the quad may be the card below, half hidden by the new one, and misread). Nothing
-        otherwise, nor for a card that
-        was asked about rather than named (no ``rivals``): its views were unclear already, and
-        another name for it is no proof of another card."""
+        otherwise, nor for a card that was asked about rather than named (no ``rivals``): its views
+        were unclear already, and another name for it is no proof of another card."""
         if (t.rest_quad is None or not t.rivals or conf < LAID_OVER_CONFIDENCE or card in t.rivals
                 or self._lying(card, t) is not None):
             return []
