@@ -67,7 +67,12 @@ class Game:
 
     def tracker_changes(self) -> dict[str, Any]:
         """The tracker settings this game's table needs over the card model's own."""
-        return {**({"restack": True} if self.piles else {}), **({"nudge_rename": NUDGE_RENAME} if self.overlaps else {})}
+        changes: dict[str, Any] = {}
+        if self.piles:
+            changes["restack"] = True
+        if self.overlaps:
+            changes["nudge_rename"] = NUDGE_RENAME
+        return changes
 
     # ------------------------------------------------------------ the engine, for the session
     def new_state(self, game, setup: dict[str, Any]) -> Any:
