@@ -272,3 +272,53 @@ def test_an_unclear_quad_set_aside_in_a_trick_swept_short_is_asked_once_as_the_m
     assert [n.kind for n in notices].count(CONFIRM) == 1 and controller.prompts == prompts + 1
     assert controller.pending[0].reason == "missing" and controller.pending[0].seat == (leader + 1) % 4
     assert applied(controller.on_decision(("correct_card", second))) == [((leader + 1) % 4, second)]
+
+
+def test_an_unclear_quad_at_a_seats_spot_after_a_whole_trick_is_dropped_when_the_trick_is_swept(at_first_trick):
+    """Every card of the trick seen, the trick not yet swept: an unclear quad, even at the spot of
+    a seat and named half surely, is one found on the trick's cards (a card nudged, half hidden);
+    taken as the next trick's lead it would ask for a skipped card, itself and a missing card."""
+    controller, trick, start = at_first_trick
+    spots_learned(controller, trick)
+    assert controller.whole_trick_lying()
+    prompts = controller.prompts
+    other = next(c for c in random_deal(4, 8).tricks[1].cards if c not in trick.cards)
+    quad = at_spot(None, (controller.deal.to_play + 2) % 4).corners
+    notices = controller.on_event(TableEvent("uncertain", 0, 0.0, "middle", None, corners=quad,
+                                             candidates=[(other, 0.7)]))
+    assert not any(n.kind == CONFIRM for n in notices) and controller.aside is not None
+    notices = controller.on_event(_sweep())
+    assert not any(n.kind == CONFIRM for n in notices) and not controller.whole_trick_lying()
+    assert controller.prompts == prompts and len(controller.no_card) == 1 and not controller.pending
+    # the trick swept: an unclear quad at a seat's spot other than the leader's asks again
+    notices = controller.on_event(TableEvent("uncertain", 0, 0.0, "middle", None, corners=quad,
+                                             candidates=[(other, 0.7)]))
+    assert any(n.kind == CONFIRM for n in notices)
+
+
+def test_a_quad_set_aside_on_a_whole_trick_that_stays_when_the_trick_is_taken_is_asked(at_first_trick):
+    """The next trick's lead laid before the last trick was swept, seen unclearly: the trick's
+    cards are then taken one by one (not the whole middle), and the quad is asked as the lead."""
+    controller, trick, start = at_first_trick
+    leader = spots_learned(controller, trick)
+    lead = random_deal(4, 8).tricks[1].cards[0]
+    quad = at_spot(None, leader).corners
+    controller.on_event(TableEvent("uncertain", 0, 0.0, "middle", None, corners=quad, candidates=[(lead, 0.4)]))
+    assert controller.aside is not None
+    notices = controller.on_event(TableEvent("removed", 0, 0.0, "middle", trick.cards[0]))
+    assert notices[-1].kind == CONFIRM and controller.pending[0].best == lead
+    assert applied(controller.on_decision(("confirm_card", lead))) == [(leader, lead)]
+    assert not controller.whole_trick_lying()
+
+
+def test_a_whole_trick_lies_only_until_the_next_card_or_the_sweep(at_first_trick):
+    controller, trick, start = at_first_trick
+    assert not controller.whole_trick_lying()  # no trick played yet
+    for k, code in enumerate(trick.cards[:3]):
+        controller.on_event(at_spot(code, (trick.leader + k) % 4))
+        assert not controller.whole_trick_lying()
+    controller.on_decision(("card", trick.cards[3]))  # the last card entered by hand completes it too
+    assert controller.whole_trick_lying()
+    lead = random_deal(4, 8).tricks[1].cards[0]
+    assert applied(controller.on_event(at_spot(lead, controller.deal.to_play)))
+    assert not controller.whole_trick_lying()

@@ -94,6 +94,9 @@ class TarotController(Controller):
         # or the first card is played, what the camera finds there is the chien's (a quad across its
         # cards, one of them seen again), not a trick's card
         self.chien_lying = False
+        # the last trick's cards, all seen, still lie in the middle: until the middle is cleared, what
+        # the camera finds there that it cannot name is a quad on them, not the next trick's lead
+        self.trick_lying = False
 
     @property
     def deal(self):
@@ -102,6 +105,7 @@ class TarotController(Controller):
     def reset_collections(self) -> None:
         self.chien_seen = []
         self.chien_lying = False
+        self.trick_lying = False
         self.poignee_shown = None
         self.ecart_shown = []
 
@@ -172,6 +176,7 @@ class TarotController(Controller):
             notices = self.apply(Play(seat, code), f"{self._name(seat)} plays {code}")
             if any(n.kind == APPLIED for n in notices):
                 self.chien_lying = False  # play has begun: the chien was taken
+                self.trick_lying = not self.deal.current_trick.cards  # that card completed its trick
             return notices
         if self.session.deal_over:
             return [Notice(INFO, f"{code} seen after the end of the deal: ignored", card=code)]
@@ -273,17 +278,28 @@ class TarotController(Controller):
         the spot of a seat that has played in this trick (every seat's spot known), no card named
         on it at ``ASIDE_BELOW`` or more: a card's own unclear view lies at its seat's spot, a
         false quad found across cards already played between them or on one of them. The next
-        card tells which."""
+        card tells which. And any unclear quad while the last trick, every card seen, still lies
+        unswept (:meth:`whole_trick_lying`): the sweep shows it was none (a card laid before the
+        sweep stays when the others are taken, and is asked then)."""
         from vision.events import UNCERTAIN
 
         deal = self.deal
         if event.type != UNCERTAIN or not event.corners or not self._a_trick_card(event):
             return False
+        if self.whole_trick_lying():
+            return True  # the next trick's card, if it was one, is still there when the trick is swept
         if max((p for c, p in event.candidates if c is not None), default=0.0) >= ASIDE_BELOW:
             return False
         side = self.spots().side(event.corners)
         played = [(deal.to_play - k) % deal.players for k in range(1, len(deal.current_trick.cards) + 1)]
         return side is None or side in played
+
+    def whole_trick_lying(self) -> bool:
+        """Whether the last trick's cards, every one seen, still lie in the middle (not yet swept)
+        and no card of the next trick has been seen: an unclear quad then is most likely one found
+        across them, wherever it lies."""
+        deal = self.deal
+        return self.trick_lying and deal.phase is Phase.PLAY and not deal.current_trick.cards
 
     def aside_was_no_card(self, aside, event) -> bool:
         """The unclear quad was no card when the next card named lies at the spot of the player
@@ -351,6 +367,7 @@ class TarotController(Controller):
         deal = self.deal
         if zone != MIDDLE:
             return []
+        self.trick_lying = False
         if self.chien_lying:
             self.chien_lying = False
             return [Notice(INFO, "the chien was taken")]
