@@ -40,6 +40,7 @@ naming the argument, before the method runs.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -372,10 +373,12 @@ class Controller:
         self.held.insert(0, event)
         return self.ask_missing(zone, seat, what, SKIPPED_CARD)
 
-    def ask_missing(self, zone: str, seat: int | None, what: str, reason: str = MISSING_CARD) -> list[Notice]:
-        """A card the table should have shown and did not: ask the player which it was."""
+    def ask_missing(self, zone: str, seat: int | None, what: str, reason: str = MISSING_CARD,
+                    candidates: Sequence[tuple[str, float]] = ()) -> list[Notice]:
+        """A card the table should have shown and did not: ask the player which it was (the
+        possible cards offered, ``candidates`` first: what the camera made of unclear views)."""
         possible = self.possible_cards() if self.rules_help else None
-        pending = PendingCard(zone, [], None, self.question_cards(possible, []), seat, reason,
+        pending = PendingCard(zone, [], None, self.question_cards(possible, list(candidates)), seat, reason,
                               self.session.operations_count)
         self.pending.append(pending)
         self.prompts += 1

@@ -51,3 +51,56 @@ def test_the_first_card_played_ends_the_chien_even_when_its_sweep_was_missed(log
     notices = controller.on_event(seen(first["card"]))
     assert notices[-1].kind == APPLIED and not controller.chien_lying
     assert controller.on_event(unclear())[-1].kind == CONFIRM
+
+
+def chien_being_shown(controller, truth):
+    """Bids as decisions; the chien's cards (returned) not yet shown."""
+    for op in truth.operations:
+        d = op.to_dict()
+        if d["op"] == "bid":
+            controller.on_decision(("bid", d["seat"], d["bid"]))
+        elif d["op"] == "chien":
+            return d["cards"]
+    raise AssertionError("no chien in this deal")
+
+
+def test_an_unclear_quad_while_the_chien_is_shown_asks_nothing_when_the_chien_is_shown_whole(log):  # noqa: F811
+    truth = random_deal(4, 8)
+    controller = tarot(log, truth)
+    chien = chien_being_shown(controller, truth)
+    prompts = controller.prompts
+    for k, card in enumerate(chien):
+        if k == 2:  # a quad across the first two cards
+            assert controller.on_event(unclear())[-1].kind == INFO
+        notices = controller.on_event(seen(card))
+    assert notices[-1].kind == APPLIED  # the chien, whole
+    assert controller.prompts == prompts and not controller.pending
+    assert len(controller.no_card) == 1 and not controller.chien_unclear
+
+
+def test_a_chien_taken_short_asks_its_missing_card_with_the_unclear_quads_candidates_first(log):  # noqa: F811
+    truth = random_deal(4, 8)
+    controller = tarot(log, truth)
+    chien = chien_being_shown(controller, truth)
+    prompts = controller.prompts
+    for card in chien[:-1]:
+        controller.on_event(seen(card))
+    last = chien[-1]
+    other = next(c for c in ("H02", "S09", "C10") if c not in chien)
+    weak = TableEvent("uncertain", 0, 0.0, "middle", None, candidates=[(other, 0.2), (last, 0.45)])
+    assert controller.on_event(weak)[-1].kind == INFO  # kept, not asked
+    assert controller.prompts == prompts
+    notices = controller.on_event(TableEvent("cleared", 0, 0.0, "middle"))
+    assert notices[-1].kind == CONFIRM and controller.prompts == prompts + 1
+    assert controller.pending[0].reason == "missing" and controller.pending[0].possible[:2] == (last, other)
+    assert controller.on_decision(("correct_card", last))[-1].kind == APPLIED
+    assert not controller.pending and not controller.chien_unclear and not controller.no_card
+
+
+def test_a_quad_the_camera_nearly_names_while_the_chien_is_shown_is_asked_at_once(log):  # noqa: F811
+    truth = random_deal(4, 8)
+    controller = tarot(log, truth)
+    chien = chien_being_shown(controller, truth)
+    controller.on_event(seen(chien[0]))
+    sure = TableEvent("uncertain", 0, 0.0, "middle", None, candidates=[(chien[1], 0.6)])
+    assert controller.on_event(sure)[-1].kind == CONFIRM and not controller.chien_unclear

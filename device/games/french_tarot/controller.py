@@ -97,6 +97,11 @@ class TarotController(Controller):
         # the last trick's cards, all seen, still lie in the middle: until the middle is cleared, what
         # the camera finds there that it cannot name is a quad on them, not the next trick's lead
         self.trick_lying = False
+        # unclear quads found while the chien is being shown, none named at ASIDE_BELOW or more: a
+        # quad across the chien's cards or one of them seen badly; the chien shown whole says they
+        # were none, taken short they are asked with its missing cards
+        self.chien_unclear: list = []
+        self.chien_offered: list[tuple[str, float]] = []  # their candidates, once the chien was taken short
 
     @property
     def deal(self):
@@ -106,6 +111,8 @@ class TarotController(Controller):
         self.chien_seen = []
         self.chien_lying = False
         self.trick_lying = False
+        self.chien_unclear = []
+        self.chien_offered = []
         self.poignee_shown = None
         self.ecart_shown = []
 
@@ -246,9 +253,18 @@ class TarotController(Controller):
 
     def _uncertain(self, event) -> list[Notice]:
         """An unclear quad in the middle while the chien turned face up still lies there is one
-        of the chien's, or a quad across them: nothing to ask."""
+        of the chien's, or a quad across them: nothing to ask. One found while the chien is being
+        shown, no card named on it at ``ASIDE_BELOW`` or more, is kept (:attr:`chien_unclear`):
+        the chien shown whole says it was none, taken short it is asked with the missing cards,
+        its candidates offered first."""
         if self.chien_lying and event.zone == MIDDLE:
             return [Notice(INFO, "an unclear quad on the chien, still lying in the middle: ignored")]
+        if (event.zone == MIDDLE and self.deal.phase is Phase.CHIEN
+                and max((p for c, p in event.candidates if c is not None), default=0.0) < ASIDE_BELOW):
+            self.chien_unclear.append(event)
+            seen, size = len(self.chien_seen), self.deal.chien_size
+            return [Notice(INFO, f"an unclear quad in the chien ({seen} of {size} cards seen): "
+                                 "asked only if the chien is taken short")]
         return super()._uncertain(event)
 
     def _a_trick_card(self, event) -> bool:
@@ -348,6 +364,8 @@ class TarotController(Controller):
         if len(self.chien_seen) < size:
             return [Notice(INFO, f"chien: {len(self.chien_seen)} of {size} cards seen", card=code)]
         cards, self.chien_seen = tuple(self.chien_seen), []
+        self.no_card += self.chien_unclear  # the chien shown whole: the unclear quads were none
+        self.chien_unclear, self.chien_offered = [], []
         notices = self.apply(RevealChien(cards), f"chien: {' '.join(cards)}")
         self.chien_lying = any(n.kind == APPLIED for n in notices)
         return notices
@@ -371,7 +389,14 @@ class TarotController(Controller):
         if self.chien_lying:
             self.chien_lying = False
             return [Notice(INFO, "the chien was taken")]
-        if deal.phase is Phase.CHIEN and self.chien_seen:
+        if deal.phase is Phase.CHIEN and (self.chien_seen or self.chien_unclear):
+            # taken short: the unclear quads kept while it was shown are asked as its missing cards
+            best: dict[str, float] = {}
+            for event in self.chien_unclear:
+                for code, p in event.candidates:
+                    if code is not None:
+                        best[code] = max(p, best.get(code, 0.0))
+            self.chien_offered, self.chien_unclear = sorted(best.items(), key=lambda x: -x[1]), []
             return self._ask_chien_card()
         if deal.phase is Phase.PLAY and deal.current_trick.cards:
             return self._ask_trick_card()
@@ -380,8 +405,9 @@ class TarotController(Controller):
     def _ask_chien_card(self) -> list[Notice]:
         deal = self.deal
         seen = len(self.chien_seen)
+        offered = [(c, p) for c, p in self.chien_offered if c not in self.chien_seen]
         return self.ask_missing(MIDDLE, None, f"the chien was taken with {seen} of {deal.chien_size} cards seen: "
-                                              "which card is missing?")
+                                              "which card is missing?", candidates=offered)
 
     def _ask_trick_card(self) -> list[Notice]:
         deal = self.deal
