@@ -30,8 +30,9 @@ Per frame, in order:
    (never a silent guess); a majority of "not a card face" gives nothing. A
    card that only moved, or was only glimpsed under a hand, is never named,
    so it never makes an event; one hidden while it is being named keeps its
-   votes, and lost for good it is named (enough confident views), asked (too
-   few) or dropped (no confident view). Cards are laid one at a time: of two
+   votes, and lost for good it is named (enough confident views, or its only
+   view named at ``lost_single``), asked (too few) or dropped (no confident
+   view). Cards are laid one at a time: of two
    overlapping quads found at one landing (born within ``landing`` frames),
    the clearer is decided first and the other then dropped; an unclear quad
    lying ``inside_pile`` on the cards already reported (``faceless_pile`` when
@@ -547,6 +548,9 @@ class Tracker:
                 if t.missing > self.settings.lost_frames * 3:
                     self._lost.append(t)
                 return
+            if t.missing < self.settings.glimpse_frames and not self._region_moving(t.quad, motion):
+                t.missing += 1  # a still quad the card finder finds only now and then: kept a while
+                return
             self._tracks.remove(t)  # a glimpse: never named
             return
         if t.state == IGNORED:
@@ -659,10 +663,11 @@ class Tracker:
             return []
         if lost:
             # a card lost while being named: only a confident naming counts; seen too few times
-            # to be named, it is asked (unless it is a card already lying on the table)
+            # to be named, it is asked (unless it is a card already lying on the table), but for
+            # a single view named at ``lost_single`` or more (covered by the next card at once)
             if verdict != "card" or self._lying(card, t) is not None:
                 verdict = "none"
-            elif sum(v.card == card for v in t.votes) < self.settings.min_votes:
+            elif sum(v.card == card for v in t.votes) < self.settings.min_votes and not self._one_sure_view(t.votes):
                 verdict = "uncertain"
         if verdict in ("card", "uncertain") and not (t.reverify or t.recheck):
             # cards are laid one at a time: of two overlapping quads found at the same moment, one
@@ -740,6 +745,11 @@ class Tracker:
         excluded = voting.excluded_card(votes, getattr(self.namer, "labels", None), self._possible_now())
         return [self._event(UNCERTAIN, frame, t, confidence=best, candidates=cands, view=voting.best_vote(votes),
                             excluded=excluded)]
+
+    def _one_sure_view(self, votes) -> bool:
+        """Whether a lost card's only view named it at ``lost_single`` or more (0: never)."""
+        bar = self.settings.lost_single
+        return len(votes) == 1 and votes[0].card is not None and 0 < bar <= votes[0].confidence
 
     def _across_pile(self, t: Track, votes) -> bool:
         """An unclear quad found across the cards reported, not a card to ask about: it lies

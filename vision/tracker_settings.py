@@ -46,6 +46,8 @@ class TrackerSettings:
     votes: int = 3  # most namings spent on one card
     min_votes: int = 2  # agreeing confident votes that name a card
     min_confidence: float = 0.6  # mean confidence of the winning votes
+    lost_single: float = 0.95  # a card lost while being named after a single view, named at this confidence
+    # there, is named (fewer views than min_votes otherwise make it a question) (0: off)
     commit_bar: float = 0.0  # the named card's mean (rescored) score over all its views, under which it is asked
     min_margin: float = 3.0  # the named card's mean score over the next card's, over the views
     pip_margin: float = 0.0  # a pip card's mean score over its pip neighbours' (C04, C06 for C05), under which it is asked (0: off)
@@ -56,6 +58,8 @@ class TrackerSettings:
     evidence_score: float = 0.45  # without such votes: the mean score of a card every still view puts first...
     evidence_margin: float = 4.0  # ... and how many times the next card's it must be, to name it
     lost_frames: int = 2  # still, uncovered localisations without a named card before it is lost
+    glimpse_frames: int = 2  # localisations a new card's quad, not found, is kept where nothing moves (a card
+    # the card finder finds only now and then, in low light) before it is taken for a glimpse (0: at once)
     occlusion: float = 0.05  # a lost card this much covered by cards laid after it is hidden, not lost
     max_wait: int = 45  # frames a zone's removals may wait for the zone to settle
     removal_wait: int = 24  # frames before a card taken alone is ``removed`` (it may be ``moved``)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.simulator import GroundTruthRecogniser, Idle, Play, Show, Sweep, TableSimulator, Take
 from vision.sources import Frame
@@ -366,8 +367,13 @@ def test_consistent_views_name_a_card_none_of_them_is_sure_of():
     assert events == [("appeared", "H01"), ("appeared", "C09")]
 
 
-def test_a_card_hidden_while_it_is_named_keeps_its_votes():
-    namer = ScoredNamer()
+@pytest.mark.parametrize("score, lost_single, expected", [
+    (0.9, 0.95, ("uncertain", None)),  # seen once, clearly: asked, not lost
+    (0.97, 0.95, ("appeared", "C09")),  # seen once, surely: named
+    (0.97, 0.0, ("uncertain", None)),  # ... unless one view never names a card
+])
+def test_a_card_hidden_while_it_is_named_keeps_its_votes(score, lost_single, expected):
+    namer = ScoredNamer(lambda code, quad, view: {code: score} if code else {"unknown": 0.9})
 
     def hide(frame, quads):  # once C09 has been named once, its quad is not found for good
         if namer.views.get("C09", 0) < 1:
@@ -375,8 +381,24 @@ def test_a_card_hidden_while_it_is_named_keeps_its_votes():
         c09 = next(c for c in frame.cards if c.code == "C09")
         return [q for q in quads if np.linalg.norm(q.mean(0) - c09.corners.mean(0)) > 10]
 
-    events, _ = track([Idle(3), Play(1, "C09"), Idle(12)], hide, namer=namer)
-    assert events == [("uncertain", None)]  # seen once, clearly: asked, not lost
+    events, _ = track([Idle(3), Play(1, "C09"), Idle(12)], hide, namer=namer,
+                      settings=TrackerSettings(lost_single=lost_single))
+    assert events == [expected]
+
+
+@pytest.mark.parametrize("glimpse, expected", [
+    (2, [("appeared", "C09")]),  # kept between its sightings: still, then named
+    (0, []),  # each sighting taken for a glimpse: never named
+])
+def test_a_card_the_finder_finds_only_every_third_frame_is_named(glimpse, expected):
+    def every_third(frame, quads):  # in low light the card finder finds C09 only now and then
+        if frame.index % 3 == 0:
+            return quads
+        c09 = next((c for c in frame.cards if c.code == "C09"), None)
+        return quads if c09 is None else [q for q in quads if np.linalg.norm(q.mean(0) - c09.corners.mean(0)) > 10]
+
+    events, _ = track([Idle(3), Play(1, "C09"), Idle(15)], every_third, settings=TrackerSettings(glimpse_frames=glimpse))
+    assert events == expected
 
 
 def test_a_card_whose_quad_is_not_found_does_not_take_the_quad_of_the_card_laid_beside_it():
