@@ -434,6 +434,11 @@ class Tracker:
                 elif s.nudge_rename > 0 and t.rivals and moved_away(ref, t.quad, s.nudge_rename):
                     t.reverify = True  # nudged far: named again (another card laid over it may have been taken for it)
                     to_name.append(t)
+                elif t.reverify:
+                    # back at rest where it was reported before it was named again (its quad wobbled
+                    # away and back): nothing to decide, and no reason to keep the card finder running
+                    t.reverify = False
+                    t.votes.clear()
                 elif not t.reverify and quad_distance(ref, t.quad) > still:
                     t.rest_quad = t.quad  # nudged or straightened in place: no event
                     self._remember_look(t)

@@ -588,3 +588,32 @@ def test_a_card_asked_about_then_seen_elsewhere_as_another_card_is_no_new_card()
 
     for settings, rest in ((TrackerSettings(), 180), (TrackerSettings(nudge_rename=0.2), 125)):
         assert carried_over("D03", rest=rest, settings=settings, scores=unclear_h01)[0] == [("uncertain", None)]
+
+
+def test_a_reported_card_whose_quad_wobbles_away_and_back_leaves_nothing_to_decide():
+    """A's quad found a fifth of a card away for two frames (one view taken to name it again),
+    then where A was reported: no event, and the still table stops the card finder again
+    (a naming left pending would keep it running every frame)."""
+    a = np.array([[100, 100], [160, 100], [160, 210], [100, 210]], np.float32)
+
+    def localise(image):
+        return [a + (15, 0) if frames[0] in (15, 16) else a]
+
+    def image(k):  # a hand passing far from A at frames 12-19 (the card finder runs meanwhile)
+        img = np.zeros((360, 640, 3), np.uint8)
+        cv2.fillConvexPoly(img, a.astype(np.int32), (255, 255, 255))
+        if 12 <= k <= 19:
+            cv2.circle(img, (400 + 10 * k, 250), 30, (90, 120, 160), -1)
+        return img
+
+    frames = [0]
+    tracker = Tracker(default_zones(), localiser=localise, namer=ScoredNamer(), settings=TrackerSettings(nudge_rename=0.2),
+                      cropper=lambda image, quad: ("H01", quad))
+    events, localised = [], {}
+    for k in range(40):
+        frames[0] = k
+        events += tracker.process(Frame(image(k), k / 30, k))
+        localised[k] = tracker.stats.localised
+    assert [(e.type, e.card) for e in events] == [("appeared", "H01")]
+    assert tracker.stats.crops == 3  # named on two views, then one view of it where it wobbled to
+    assert localised[39] == localised[25]  # still, nothing to decide: no card finder
