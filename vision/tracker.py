@@ -85,8 +85,8 @@ from vision.motion import changed_pixels, small_grey
 from vision.possible import PossibleCards
 from vision.sources import Frame
 from vision.track_geometry import Quad, covered_fraction, moved_away, pile_shares, quad_distance, sides, similar_size
-from vision.tracker_settings import (ACROSS_ONE, LAID_OVER_CONFIDENCE, RESTACK_CLEAR, SIZE_CONFIDENCE, STRIP_PILE,
-                                     TrackerSettings, with_bars)
+from vision.tracker_settings import (ACROSS_ONE, LAID_OVER_CONFIDENCE, PATCHY_CONFIDENCE, RESTACK_CLEAR, SIZE_CONFIDENCE,
+                                     STRIP_PILE, TrackerSettings, with_bars)
 from vision.tracks import IGNORED, NEW, PRESENT, Track
 from vision.zones import Zones, default_zones
 
@@ -555,6 +555,7 @@ class Tracker:
                 return
             if t.missing < self.settings.glimpse_frames and not self._region_moving(t.quad, motion):
                 t.missing += 1  # a still quad the card finder finds only now and then: kept a while
+                t.patchy = True
                 return
             self._tracks.remove(t)  # a glimpse: never named
             return
@@ -674,6 +675,9 @@ class Tracker:
                 verdict = "none"
             elif sum(v.card == card for v in t.votes) < self.settings.min_votes and not self._one_sure_view(t.votes):
                 verdict = "uncertain"
+        if t.patchy and t.state == NEW and not lost and (
+                verdict == "uncertain" or (verdict == "card" and conf < PATCHY_CONFIDENCE)):
+            verdict = "none"  # found only now and then, and not named surely: what a glimpse would have been
         if verdict in ("card", "uncertain") and not (t.reverify or t.recheck):
             # cards are laid one at a time: of two overlapping quads found at the same moment, one
             # is false (found across the pile); the clearer one is decided first, the other then

@@ -23,6 +23,10 @@ SIZE_CONFIDENCE = 0.8
 # card: that card is a card of its own (laid over it) only when named this surely (mean confidence); the
 # quad may be the card below, half hidden by the new one, misread less surely (bench_table.py traces)
 LAID_OVER_CONFIDENCE = 0.85
+# a new card kept through localisations that did not find it (``glimpse_frames``) is named only this surely
+# (mean confidence); less surely, or unclear, it is no card, as the glimpse it would have been without them:
+# the quads the card finder finds only now and then are also strips and quads across the pile (bench_table.py)
+PATCHY_CONFIDENCE = 0.85
 # with ``restack``: a card named while this much of the table around it had changed (a hand lingering by
 # it) keeps its place's look only once that ring is clear again (or after ``hand_wait`` still localisations)
 RESTACK_CLEAR = 0.1

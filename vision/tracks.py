@@ -42,6 +42,7 @@ class Track:
     rest_quad: Quad | None = None  # where it was when last reported
     missing: int = 0  # localisations without it while its place was still and uncovered
     missing_since: int | None = None
+    patchy: bool = False  # new, and kept through localisations that did not find it (``glimpse_frames``)
     disturbed: bool = False  # unmatched while something moved over its place
     reverify: bool = False  # a present card come to rest elsewhere, being named again
     matched: bool = False
