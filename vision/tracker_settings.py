@@ -22,7 +22,7 @@ SIZE_CONFIDENCE = 0.8
 # a reported card followed to a new place (``move_distance``, ``nudge_rename``) and named there as another
 # card: that card is a card of its own (laid over it) only when named this surely (mean confidence); the
 # quad may be the card below, half hidden by the new one, misread less surely (bench_table.py traces)
-LAID_OVER_CONFIDENCE = 0.85
+LAID_OVER_CONFIDENCE = 0.9
 # a new card kept through localisations that did not find it (``glimpse_frames``) is named only this surely
 # (mean confidence); less surely, or unclear, it is no card, as the glimpse it would have been without them:
 # the quads the card finder finds only now and then are also strips and quads across the pile (bench_table.py)

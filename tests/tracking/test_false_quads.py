@@ -619,3 +619,12 @@ def test_a_reported_card_whose_quad_wobbles_away_and_back_leaves_nothing_to_deci
     assert [(e.type, e.card) for e in events] == [("appeared", "H01")]
     assert tracker.stats.crops == 3  # named on two views, then one view of it where it wobbled to
     assert localised[39] == localised[25]  # still, nothing to decide: no card finder
+
+
+@pytest.mark.parametrize("score, expected", [
+    (0.93, [("appeared", "H01"), ("appeared", "D03")]),
+    (0.88, [("appeared", "H01")]),  # under LAID_OVER_CONFIDENCE: maybe the card below, half hidden, misread
+])
+def test_a_card_named_where_a_reported_one_was_followed_needs_the_laid_over_bar(score, expected):
+    scores = lambda code, quad, view: {code: score} if code == "D03" else {code: 0.97}  # noqa: E731
+    assert carried_over("D03", scores=scores)[0] == expected
