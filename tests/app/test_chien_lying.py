@@ -8,18 +8,25 @@ from tests.app.test_controller import log, seen, tarot  # noqa: F401 (the log fi
 from vision.events import TableEvent
 
 
-def chien_shown(controller, truth):
-    """Bids as decisions, the chien's cards as table events; the chien left lying."""
+def chien_being_shown(controller, truth):
+    """Bids as decisions; the chien's cards (returned) not yet shown."""
     for op in truth.operations:
         d = op.to_dict()
         if d["op"] == "bid":
             controller.on_decision(("bid", d["seat"], d["bid"]))
         elif d["op"] == "chien":
-            for card in d["cards"]:
-                notices = controller.on_event(seen(card))
-            assert notices[-1].kind == APPLIED
-            return d["cards"], next(o.to_dict() for o in truth.operations if o.to_dict()["op"] == "ecart")
+            return d["cards"]
     raise AssertionError("no chien in this deal")
+
+
+def chien_shown(controller, truth):
+    """Bids as decisions, the chien's cards as table events; the chien left lying. Returns the
+    chien's cards and the écart's operation."""
+    chien = chien_being_shown(controller, truth)
+    for card in chien:
+        notices = controller.on_event(seen(card))
+    assert notices[-1].kind == APPLIED
+    return chien, next(o.to_dict() for o in truth.operations if o.to_dict()["op"] == "ecart")
 
 
 def unclear():
@@ -51,17 +58,6 @@ def test_the_first_card_played_ends_the_chien_even_when_its_sweep_was_missed(log
     notices = controller.on_event(seen(first["card"]))
     assert notices[-1].kind == APPLIED and not controller.chien_lying
     assert controller.on_event(unclear())[-1].kind == CONFIRM
-
-
-def chien_being_shown(controller, truth):
-    """Bids as decisions; the chien's cards (returned) not yet shown."""
-    for op in truth.operations:
-        d = op.to_dict()
-        if d["op"] == "bid":
-            controller.on_decision(("bid", d["seat"], d["bid"]))
-        elif d["op"] == "chien":
-            return d["cards"]
-    raise AssertionError("no chien in this deal")
 
 
 def test_an_unclear_quad_while_the_chien_is_shown_asks_nothing_when_the_chien_is_shown_whole(log):  # noqa: F811
