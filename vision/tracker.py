@@ -439,12 +439,12 @@ class Tracker:
                     # away and back): nothing to decide, and no reason to keep the card finder running
                     t.reverify = False
                     t.votes.clear()
-                elif not t.reverify and quad_distance(ref, t.quad) > still:
+                elif quad_distance(ref, t.quad) > still:
                     t.rest_quad = t.quad  # nudged or straightened in place: no event
                     self._remember_look(t)
-                elif s.restack and not t.reverify and t.look_before is not None:
+                elif s.restack and t.look_before is not None:
                     self._settle_look(frame, t)
-                elif s.restack and not t.reverify and (t.recheck or self._restacked(t)):
+                elif s.restack and (t.recheck or self._restacked(t)):
                     t.recheck = True
                     to_name.append(t)
         return to_name

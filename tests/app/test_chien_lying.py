@@ -1,6 +1,7 @@
 """The chien turned face up lies in the middle until the taker takes it: what the camera finds
 there meanwhile (a quad across its cards, one of them seen again) is the chien's, never the
-first trick's card, and its sweep is no trick swept short."""
+first trick's card, and its sweep is no trick swept short. While it is being shown, an unclear
+quad waits for its end: the chien shown whole says it was none."""
 
 from device.app.controller import APPLIED, CONFIRM, INFO
 from engine.tarot import random_deal
