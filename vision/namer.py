@@ -54,10 +54,11 @@ def file_id(path: Path | str) -> str:
 
 def model_id_of(info: dict, model: Path) -> str:
     """A card model's identity, with which deck profiles are enrolled and deck memories learned:
-    the hash of its file as exported (or as it was before the first edit that kept it). Editing its metadata (a threshold, the calibration, the
-    tracker's bars: ``vision.training.set_threshold``) leaves its embeddings as they were, so the
-    first edit writes that identity into the metadata (``model_id``) and every edit keeps it: a
-    club's enrolled decks and its table's learned views stay the model's own."""
+    the hash of its file as exported (or as it was before the first edit that kept it). Editing
+    its metadata (a threshold, the calibration, the tracker's bars: ``vision.training.set_threshold``)
+    leaves its embeddings as they were, so the first edit writes that identity into the metadata
+    (``model_id``) and every edit keeps it: a club's enrolled decks and its table's learned views
+    stay the model's own."""
     kept = info.get("model_id")
     return kept if isinstance(kept, str) and kept.startswith("sha256:") else file_id(model)
 

@@ -33,14 +33,14 @@ def _edit_metadata(path: str | Path, change) -> dict:
     import onnx
 
     path = Path(path)
-    identity = file_id(path)
     model = onnx.load(str(path))
     entry = next((p for p in model.metadata_props if p.key == "tarotmate"), None)
     if entry is None:
         entry = model.metadata_props.add()
         entry.key, entry.value = "tarotmate", "{}"
     meta = json.loads(entry.value)
-    meta.setdefault("model_id", identity)
+    if "model_id" not in meta:  # the first edit: the file is still as exported, its hash is the identity
+        meta["model_id"] = file_id(path)
     change(meta)
     entry.value = json.dumps(meta)
     tmp = path.with_suffix(".tmp.onnx")
