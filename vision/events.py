@@ -1,8 +1,9 @@
 """Table events: what the tracker reports about the cards on the table.
 
 The tracker knows nothing of rules: it says that a card appeared in a zone,
-moved, was removed, that a zone was cleared, or that a card lies somewhere but
-could not be named with enough confidence (``uncertain``: a person confirms it).
+moved, was removed, that a zone was cleared, that a card lies somewhere but
+could not be named with enough confidence (``uncertain``: a person confirms it),
+or that a card it reported, seen surely at last, is another card (``renamed``).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ MOVED = "moved"
 REMOVED = "removed"
 CLEARED = "cleared"
 UNCERTAIN = "uncertain"
-EVENT_TYPES = (APPEARED, MOVED, REMOVED, CLEARED, UNCERTAIN)
-CARD_EVENT_TYPES = (APPEARED, MOVED, REMOVED, UNCERTAIN)
+RENAMED = "renamed"
+EVENT_TYPES = (APPEARED, MOVED, REMOVED, CLEARED, UNCERTAIN, RENAMED)
+CARD_EVENT_TYPES = (APPEARED, MOVED, REMOVED, UNCERTAIN, RENAMED)
 
 
 @dataclass(frozen=True)
@@ -28,8 +30,9 @@ class TableEvent:
       which the tracker decided (not the frame at which the card landed).
     * ``zone``: the zone's name (``"middle"``, ``"seat1"`` ...).
     * ``card``: the card code (``"H07"``) for ``appeared``, ``moved`` and
-      ``removed`` of a named card; ``None`` for ``cleared``, for ``uncertain``
-      and for the removal of a card that was never named.
+      ``removed`` of a named card, and the card's new name for ``renamed``;
+      ``None`` for ``cleared``, for ``uncertain`` and for the removal of a card
+      that was never named.
     * ``corners``: four ``[x, y]`` image points (clockwise, corner 0 to 1 a
       short edge) for card events, ``None`` for ``cleared`` and ``removed``.
     * ``confidence``: the mean confidence of the winning votes (``appeared``,
@@ -49,6 +52,8 @@ class TableEvent:
     * ``excluded``: for ``uncertain``, ``(card, probability)``: the card the namer itself saw
       when the possible cards ruled it out (:func:`vision.votes.excluded_card`; a card already
       played, seen again), else ``None``. Not part of :meth:`to_dict` nor of equality.
+    * ``was``: for ``renamed``, the card the tracker had reported (``card`` is what it
+      is); ``None`` otherwise. In :meth:`to_dict` for ``renamed`` only.
     """
 
     type: str
@@ -63,6 +68,7 @@ class TableEvent:
     view_probs: Any = field(default=None, compare=False, repr=False)
     toward: int | None = field(default=None, compare=False)
     excluded: tuple[str, float] | None = field(default=None, compare=False)
+    was: str | None = None
 
     def __post_init__(self) -> None:
         if self.type not in EVENT_TYPES:
@@ -79,7 +85,7 @@ class TableEvent:
             "corners": None if self.corners is None else [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
             "confidence": None if self.confidence is None else round(float(self.confidence), 4),
             "candidates": [[c, round(float(p), 4)] for c, p in self.candidates],
-        }
+        } | ({"was": self.was} if self.type == RENAMED else {})
 
     def describe(self) -> str:
         """One readable line, e.g. ``frame 123  4.100 s  appeared   H07 in middle (0.98)``."""
@@ -90,6 +96,8 @@ class TableEvent:
             options = ", ".join(f"{c or 'not a card'} {p:.2f}" for c, p in self.candidates[:3])
             return f"{head} ? in {self.zone} (candidates: {options or 'none'})"
         what = self.card or "unnamed card"
+        if self.type == RENAMED:
+            what = f"{self.was} is {what}"
         conf = f" ({self.confidence:.2f})" if self.confidence is not None else ""
         return f"{head} {what} in {self.zone}{conf}"
 

@@ -80,13 +80,13 @@ from vision import votes as voting
 from vision.association import card_shape, match_nearest, split_rows
 from vision.change_outline import StillBackground, change_around, outline_from_change
 from vision.landings import TableAudit
-from vision.events import APPEARED, CLEARED, MOVED, REMOVED, UNCERTAIN, TableEvent, corners_list
+from vision.events import APPEARED, CLEARED, MOVED, REMOVED, RENAMED, UNCERTAIN, TableEvent, corners_list
 from vision.motion import changed_pixels, small_grey
 from vision.possible import PossibleCards
 from vision.sources import Frame
 from vision.track_geometry import Quad, covered_fraction, moved_away, pile_shares, quad_distance, sides, similar_size
-from vision.tracker_settings import (ACROSS_ONE, LAID_OVER_CONFIDENCE, PATCHY_CONFIDENCE, RESTACK_CLEAR, SIZE_CONFIDENCE,
-                                     STRIP_PILE, TrackerSettings, with_bars)
+from vision.tracker_settings import (ACROSS_ONE, LAID_OVER_CONFIDENCE, PATCHY_CONFIDENCE, RENAMED_BELOW, RESTACK_CLEAR,
+                                     SIZE_CONFIDENCE, STRIP_PILE, TrackerSettings, with_bars)
 from vision.tracks import IGNORED, NEW, PRESENT, Track
 from vision.zones import Zones, default_zones
 
@@ -487,6 +487,10 @@ class Tracker:
         Another card, lying nowhere else: it was laid squarely on this one (appeared, a card of
         its own, on top). An unclear naming, or a card lying elsewhere: nothing."""
         t.recheck = False
+        if verdict == "card":
+            renamed = self._renamed(frame, t, card, conf, votes)
+            if renamed:
+                return renamed
         if verdict != "card" or card == t.card or card in t.rivals:
             # the same card, or seen better than when it was named (a hand by it then): not a new card
             self._remember_look(t)
@@ -531,6 +535,22 @@ class Tracker:
         t.quad = t.anchor = t.rest_quad  # it lies where it was reported, under or beside the new card
         t.stable = 0
         return [self._event(APPEARED, frame, new, card=card, confidence=conf, view=voting.best_vote(votes, card))]
+
+    def _renamed(self, frame: Frame, t: Track, card: str, conf: float, votes) -> list[TableEvent]:
+        """A reported card named under :data:`RENAMED_BELOW` and now named ``card``, one of the
+        cards its views hesitated with when it was named, at ``sure_rename`` or more and lying
+        nowhere else: its first views were a worse look at it (a hand over it, a quad half off
+        it), and it is ``card`` (``renamed``, where it lies now). Nothing otherwise."""
+        bar = self.settings.sure_rename
+        if (bar <= 0 or card == t.card or card not in t.rivals or conf < bar
+                or t.confidence is None or t.confidence >= RENAMED_BELOW or self._lying(card, t) is not None):
+            return []
+        was = t.card
+        t.card, t.confidence, t.rest_quad = card, conf, t.quad
+        t.zone = t.seen_zone or t.zone
+        t.named_sides = sides(t.quad)
+        self._remember_look(t)
+        return [self._event(RENAMED, frame, t, card=card, confidence=conf, view=voting.best_vote(votes, card), was=was)]
 
     def _restacked(self, t: Track) -> bool:
         """Whether a reported card's place, still, looks different from when it was reported, and
@@ -705,7 +725,7 @@ class Tracker:
         if t.reverify:
             t.reverify = False
             if verdict == "card" and card != t.card:
-                laid = self._laid_where_followed(frame, t, card, conf, votes)
+                laid = self._laid_where_followed(frame, t, card, conf, votes) or self._renamed(frame, t, card, conf, votes)
                 if laid:
                     return laid
             moved = t.rest_quad is None or self._moved(t.rest_quad, t.quad)  # else named again after a nudge
@@ -851,7 +871,8 @@ class Tracker:
         return False
 
     def _event(self, kind, frame: Frame, t: Track, *, card=None, confidence=None, candidates=(), corners="quad",
-               view: voting.Vote | None = None, excluded: tuple[str, float] | None = None) -> TableEvent:
+               view: voting.Vote | None = None, excluded: tuple[str, float] | None = None,
+               was: str | None = None) -> TableEvent:
         quad = t.quad if corners == "quad" else None
         toward = None
         if quad is not None and t.zone is not None and self._frame_size is not None:
@@ -860,7 +881,7 @@ class Tracker:
             kind, frame.index, float(frame.timestamp), t.zone, card,
             None if quad is None else corners_list(quad), confidence, list(candidates),
             None if view is None else view.embedding, None if view is None else view.probs, toward=toward,
-            excluded=excluded,
+            excluded=excluded, was=was,
         )
 
     # ------------------------------------------------------------ nothing vanishes

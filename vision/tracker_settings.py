@@ -27,6 +27,8 @@ LAID_OVER_CONFIDENCE = 0.9
 # (mean confidence); less surely, or unclear, it is no card, as the glimpse it would have been without them:
 # the quads the card finder finds only now and then are also strips and quads across the pile (bench_table.py)
 PATCHY_CONFIDENCE = 0.85
+# with ``sure_rename``: a reported card named under this (mean confidence) may be renamed by a sure later view
+RENAMED_BELOW = 0.9
 # with ``restack``: a card named while this much of the table around it had changed (a hand lingering by
 # it) keeps its place's look only once that ring is clear again (or after ``hand_wait`` still localisations)
 RESTACK_CLEAR = 0.1
@@ -50,6 +52,9 @@ class TrackerSettings:
     votes: int = 3  # most namings spent on one card
     min_votes: int = 2  # agreeing confident votes that name a card
     min_confidence: float = 0.6  # mean confidence of the winning votes
+    sure_rename: float = 0.99  # a reported card named under RENAMED_BELOW and named again (moved, nudged, its
+    # place's look changed) as a card its views hesitated with, at this confidence, lying nowhere else: that
+    # card (renamed); its first views were a worse look at it (0: off, the first naming stands)
     lost_single: float = 0.95  # a card lost while being named after a single view, named at this confidence
     # there, is named (fewer views than min_votes otherwise make it a question) (0: off)
     commit_bar: float = 0.0  # the named card's mean (rescored) score over all its views, under which it is asked

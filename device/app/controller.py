@@ -47,7 +47,7 @@ from typing import Any
 from device.app.decisions import MalformedDecision, decides, handlers_of
 from device.app.session import GameSession
 from engine.errors import TarotmateError
-from vision.events import APPEARED, CLEARED, MOVED, REMOVED, UNCERTAIN, TableEvent
+from vision.events import APPEARED, CLEARED, MOVED, REMOVED, RENAMED, UNCERTAIN, TableEvent
 from vision.possible import PossibleCards
 
 MIDDLE = "middle"
@@ -226,6 +226,8 @@ class Controller:
             notices = self.card_removed(event.card, event.zone)
         elif event.type == MOVED:
             notices = []
+        elif event.type == RENAMED and event.card and event.was:
+            notices = self.card_renamed(event.was, event.card, event.zone)
         else:
             notices = [Notice(INFO, f"{event.type} in {event.zone}: nothing to do")]
         return notices
@@ -538,6 +540,23 @@ class Controller:
 
     def card_removed(self, code: str | None, zone: str) -> list[Notice]:
         return []
+
+    def card_renamed(self, was: str, code: str, zone: str) -> list[Notice]:
+        """The camera saw surely, at last, that the card it had reported as ``was`` is ``code``
+        (a ``renamed`` event): the deal's operation that holds ``was`` is fixed in place
+        (:meth:`_decide_fix_card`, the latest such operation), unless the deal already holds
+        ``code`` (one of the two namings is wrong: the player fixes it if need be). A game
+        that collects cards before they make an operation (the chien) fixes them there."""
+        from device.app.fixes import latest_holding
+
+        ops = self.session.state.operations
+        if latest_holding(ops, code) is not None:
+            return [Notice(INFO, f"the camera now sees {code} where it saw {was}, but the deal "
+                                 f"already holds {code}: {was} kept", card=was)]
+        index = latest_holding(ops, was)
+        if index is None:
+            return [Notice(INFO, f"the camera now sees {code} where it saw {was}: no {was} in the deal", card=code)]
+        return self._decide_fix_card(index, was, code)
 
 
 def controller_for(session: GameSession) -> Controller:

@@ -28,6 +28,15 @@ def cards_of(op: Any) -> list[str]:
     return out
 
 
+def latest_holding(operations, code: str) -> int | None:
+    """The index of the latest operation that holds the card ``code``; ``None``: none does."""
+    for index in range(len(operations) - 1, -1, -1):
+        op = operations[index]
+        if dataclasses.is_dataclass(op) and code in cards_of(op):
+            return index
+    return None
+
+
 def swap_card(op: Any, wrong: str, right: str) -> Any | None:
     """``op`` with its card ``wrong`` replaced by ``right`` (the first place it stands);
     ``None`` when it holds no ``wrong``."""

@@ -628,3 +628,49 @@ def test_a_reported_card_whose_quad_wobbles_away_and_back_leaves_nothing_to_deci
 def test_a_card_named_where_a_reported_one_was_followed_needs_the_laid_over_bar(score, expected):
     scores = lambda code, quad, view: {code: score} if code == "D03" else {code: 0.97}  # noqa: E731
     assert carried_over("D03", scores=scores)[0] == expected
+
+
+def named_off_then_right(first: dict, settings=TrackerSettings(nudge_rename=0.2)):
+    """Events when D03 lies at x = 100 and the card finder finds its quad a third of a card off it
+    (x = 120) until frame 15, then where it lies (a hand passing far from it meanwhile): its first
+    views, half off the card, score ``first``; the later ones name it D03 at 0.995."""
+    card = np.array([[100, 100], [160, 100], [160, 210], [100, 210]], np.float32)
+
+    def localise(image):
+        return [card + (20, 0) if frames[0] < 15 else card]
+
+    def scores(code, quad, view):
+        return first if float(quad[0, 0]) > 110 else {"D03": 0.995}
+
+    def image(k):
+        img = np.zeros((360, 640, 3), np.uint8)
+        cv2.fillConvexPoly(img, card.astype(np.int32), (255, 255, 255))
+        if 12 <= k <= 19:
+            cv2.circle(img, (400 + 10 * k, 250), 30, (90, 120, 160), -1)
+        return img
+
+    frames = [0]
+    tracker = Tracker(default_zones(), localiser=localise, namer=ScoredNamer(scores), settings=settings,
+                      cropper=lambda image, quad: ("D03", quad))
+    events = []
+    for k in range(40):
+        frames[0] = k
+        events += tracker.process(Frame(image(k), k / 30, k))
+    return events
+
+
+def test_a_card_named_unsurely_then_surely_as_a_card_its_views_hesitated_with_is_renamed():
+    events = named_off_then_right({"H01": 0.7, "D03": 0.2})
+    assert [(e.type, e.card) for e in events] == [("appeared", "H01"), ("renamed", "D03")]
+    renamed = events[-1]
+    assert renamed.was == "H01" and renamed.confidence >= 0.99
+    assert renamed.to_dict()["was"] == "H01" and "was" not in events[0].to_dict()
+    assert "H01 is D03" in renamed.describe()
+
+
+@pytest.mark.parametrize("first, settings", [
+    ({"H01": 0.7, "D03": 0.2}, TrackerSettings(nudge_rename=0.2, sure_rename=0)),  # off
+    ({"H01": 0.93, "D03": 0.03}, TrackerSettings(nudge_rename=0.2)),  # named surely (RENAMED_BELOW) the first time
+])
+def test_a_card_named_surely_or_with_sure_rename_off_keeps_its_first_name(first, settings):
+    assert [(e.type, e.card) for e in named_off_then_right(first, settings)] == [("appeared", "H01")]

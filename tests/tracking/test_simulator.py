@@ -164,3 +164,18 @@ def test_score_events_counts_right_wrong_missed_spurious():
     score = score_events(exp, ev)
     assert (score.right, score.wrong, score.missed, score.spurious) == (1, 1, 1, 1)
     assert score.latencies == [4] and score.cleared_latencies == [3]
+
+
+def test_a_card_renamed_scores_as_first_reported_under_its_new_name():
+    sim = TableSimulator([Idle(2), Play(1, "H01"), Play(2, "H02"), Sweep("middle", 1)], size=SMALL)
+    exp = sim.expected
+    ev = [
+        TableEvent("appeared", exp[0].frame + 4, 0, "middle", "H07"),  # misread...
+        TableEvent("appeared", exp[1].frame + 5, 0, "middle", "H02"),
+        TableEvent("renamed", exp[1].frame + 9, 0, "middle", "H01", was="H07"),  # ...then seen surely
+        TableEvent("renamed", exp[1].frame + 9, 0, "middle", "H03", was="S05"),  # of no card reported: spurious
+        TableEvent("cleared", exp[2].frame + 3, 0, "middle"),
+    ]
+    score = score_events(exp, ev)
+    assert (score.right, score.wrong, score.missed, score.spurious) == (2, 0, 0, 1)
+    assert score.latencies == [4, 5]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -37,11 +38,29 @@ def _candidates(e: ExpectedEvent, events: Sequence, used: set[int], window: int)
     ]
 
 
+def fold_renamed(events: Sequence) -> list:
+    """The events with each ``renamed`` one folded into the latest earlier ``appeared`` or
+    ``moved`` event of the card it renames (that event now names the card as renamed); a
+    ``renamed`` event with no such event before it stays (and is scored as spurious)."""
+    out: list = []
+    for a in events:
+        if a.type == "renamed":
+            j = next((k for k in range(len(out) - 1, -1, -1)
+                      if out[k].type in ("appeared", "moved") and out[k].card == a.was), None)
+            if j is not None:
+                out[j] = dataclasses.replace(out[j], card=a.card)
+                continue
+        out.append(a)
+    return out
+
+
 def score_events(expected: Sequence[ExpectedEvent], events: Sequence, window: int = 60) -> EventScore:
     """Match events to expected ones: same kind and zone, from 2 frames before the
     expected frame to ``window`` frames after it. Events naming the expected card
     are matched first; an expected card left over takes the earliest remaining
-    event (an ``uncertain`` or a wrong one), or is missed."""
+    event (an ``uncertain`` or a wrong one), or is missed. A card ``renamed`` counts as
+    first reported under its new name (:func:`fold_renamed`)."""
+    events = fold_renamed(events)
     score = EventScore()
     used: set[int] = set()
     matches: dict[int, int] = {}

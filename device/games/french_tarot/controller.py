@@ -433,6 +433,17 @@ class TarotController(Controller):
             return [Notice(INFO, f"{code} was taken back from the trick: use undo if it was not meant", card=code)]
         return []
 
+    def card_renamed(self, was: str, code: str, zone: str) -> list[Notice]:
+        """A chien card being shown, renamed by the camera: fixed among the cards seen so far
+        (they make no operation until the chien is whole); else as every game does."""
+        if zone == MIDDLE and self.deal.phase is Phase.CHIEN and was in self.chien_seen:
+            if code in self.chien_seen:
+                return [Notice(INFO, f"the camera now sees {code} where it saw {was}, but the chien "
+                                     f"already holds {code}: {was} kept", card=was)]
+            self.chien_seen[self.chien_seen.index(was)] = code
+            return [Notice(INFO, f"chien: {was} is {code}", card=code)]
+        return super().card_renamed(was, code, zone)
+
     # ------------------------------------------------------------ decisions
 
     def _name(self, seat: int | None) -> str:

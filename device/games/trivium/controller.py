@@ -150,6 +150,16 @@ class TriviumController(Controller):
             return self.apply(TakeFromOlla(seat, code), f"{self._name(seat)} takes from the olla, discards {code}")
         return self.apply(DrawFromPozo(seat, code), f"{self._name(seat)} draws from the pozo, discards {code}")
 
+    def card_renamed(self, was: str, code: str, zone: str) -> list[Notice]:
+        """A card of a group still being laid, renamed by the camera: fixed in the group (it
+        makes no operation until it is whole); else as every game does."""
+        seat = seat_of_zone(zone)
+        group = self.groups.get(seat) if seat is not None else None
+        if group and was in group and code not in group:
+            group.remove(was)
+            return self._laid(seat, code)
+        return super().card_renamed(was, code, zone)
+
     def card_removed(self, code: str | None, zone: str) -> list[Notice]:
         if zone == MIDDLE and code is not None and code == self.game.olla_top:
             self.exchange_from = "olla"
