@@ -18,6 +18,7 @@ from vision.zones import MIDDLE, Zone, Zones, rect_zone
 DEFAULT_SIZE = (1280, 720)
 DEFAULT_FPS = 30.0
 CARD_ASPECT = 440 / 800  # width / height of a tarot card
+SIDE_MARGIN = 0.6  # card heights between the frame's edge and the cards laid at a side seat
 
 Pose = tuple[float, float, float]
 
@@ -126,8 +127,9 @@ class TableLayout:
         for r in range(rows):
             for c in range(per_row):
                 a = (c - (per_row - 1) / 2) * along_pitch
-                # first row nearest the seat's edge
-                d = depth / 2 - across_pitch * (r + 0.5)
+                # first row nearest the seat's edge; at a side seat SIDE_MARGIN card heights from the
+                # frame's edge, which a tilted camera would otherwise push out of view
+                d = depth / 2 - across_pitch * (r + 0.5) - (0 if horizontal else SIDE_MARGIN * self.card_h)
                 cx = (x0 + x1) / 2 + (a if horizontal else 0) + (0 if horizontal else tx * d)
                 cy = (y0 + y1) / 2 + (ty * d if horizontal else a)
                 slots.append((cx, cy, seat.angle))
