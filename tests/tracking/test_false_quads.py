@@ -592,6 +592,16 @@ def test_a_card_asked_about_then_seen_elsewhere_as_another_card_is_no_new_card()
         assert carried_over("D03", rest=rest, settings=settings, scores=unclear_h01)[0] == [("uncertain", None)]
 
 
+def card_and_passing_hand(card, k):
+    """Frame ``k``: a white card at ``card`` and, at frames 12-19, a hand passing far from it (the
+    card finder runs meanwhile)."""
+    img = np.zeros((360, 640, 3), np.uint8)
+    cv2.fillConvexPoly(img, card.astype(np.int32), (255, 255, 255))
+    if 12 <= k <= 19:
+        cv2.circle(img, (400 + 10 * k, 250), 30, (90, 120, 160), -1)
+    return img
+
+
 def test_a_reported_card_whose_quad_wobbles_away_and_back_leaves_nothing_to_decide():
     """A's quad found a fifth of a card away for two frames (one view taken to name it again),
     then where A was reported: no event, and the still table stops the card finder again
@@ -601,20 +611,13 @@ def test_a_reported_card_whose_quad_wobbles_away_and_back_leaves_nothing_to_deci
     def localise(image):
         return [a + (15, 0) if frames[0] in (15, 16) else a]
 
-    def image(k):  # a hand passing far from A at frames 12-19 (the card finder runs meanwhile)
-        img = np.zeros((360, 640, 3), np.uint8)
-        cv2.fillConvexPoly(img, a.astype(np.int32), (255, 255, 255))
-        if 12 <= k <= 19:
-            cv2.circle(img, (400 + 10 * k, 250), 30, (90, 120, 160), -1)
-        return img
-
     frames = [0]
     tracker = Tracker(default_zones(), localiser=localise, namer=ScoredNamer(), settings=TrackerSettings(nudge_rename=0.2),
                       cropper=lambda image, quad: ("H01", quad))
     events, localised = [], {}
     for k in range(40):
         frames[0] = k
-        events += tracker.process(Frame(image(k), k / 30, k))
+        events += tracker.process(Frame(card_and_passing_hand(a, k), k / 30, k))
         localised[k] = tracker.stats.localised
     assert [(e.type, e.card) for e in events] == [("appeared", "H01")]
     assert tracker.stats.crops == 3  # named on two views, then one view of it where it wobbled to
@@ -642,20 +645,13 @@ def named_off_then_right(first: dict, settings=TrackerSettings(nudge_rename=0.2)
     def scores(code, quad, view):
         return first if float(quad[0, 0]) > 110 else {"D03": 0.995}
 
-    def image(k):
-        img = np.zeros((360, 640, 3), np.uint8)
-        cv2.fillConvexPoly(img, card.astype(np.int32), (255, 255, 255))
-        if 12 <= k <= 19:
-            cv2.circle(img, (400 + 10 * k, 250), 30, (90, 120, 160), -1)
-        return img
-
     frames = [0]
     tracker = Tracker(default_zones(), localiser=localise, namer=ScoredNamer(scores), settings=settings,
                       cropper=lambda image, quad: ("D03", quad))
     events = []
     for k in range(40):
         frames[0] = k
-        events += tracker.process(Frame(image(k), k / 30, k))
+        events += tracker.process(Frame(card_and_passing_hand(card, k), k / 30, k))
     return events
 
 
