@@ -478,7 +478,7 @@ class Tracker:
         t.look_waited += 1
         if t.look_waited >= self.settings.hand_wait or change_around(t.look_before, frame.image, t.quad) <= RESTACK_CLEAR:
             t.look_before = None
-            self._remember_look(t)
+            self._remember_look(t, t.rest_quad)  # where it is compared (_restacked)
 
     def _restack(self, frame: Frame, t: Track, verdict: str, card: str | None, conf: float, votes) -> list[TableEvent]:
         """A reported card's place named again (``_restacked``). The same card (the light changed,
@@ -492,8 +492,10 @@ class Tracker:
             if renamed:
                 return renamed
         if verdict != "card" or card == t.card or card in t.rivals:
-            # the same card, or seen better than when it was named (a hand by it then): not a new card
-            self._remember_look(t)
+            # the same card, or seen better than when it was named (a hand by it then): not a new card;
+            # its look kept where it was reported, where it is compared (_restacked), not where its
+            # quad wobbled to this frame (another look there would be named again and again)
+            self._remember_look(t, t.rest_quad)
             return []
         below = next((o for o in self._tracks if o is not t and o.state == PRESENT and o.card == card
                       and o.ident < t.ident and covered_fraction(o.quad, t.quad) >= 0.5), None)
@@ -618,8 +620,9 @@ class Tracker:
         values = patch[inside]
         return values / max(1.0, float(values.mean())), inside
 
-    def _remember_look(self, t: Track) -> None:
-        got = self._patch(t.quad)
+    def _remember_look(self, t: Track, where: Quad | None = None) -> None:
+        """Keep the look of ``t``'s place: at ``where`` (default: its quad in this frame)."""
+        got = self._patch(t.quad if where is None else where)
         t.snapshot = None if got is None else got[0]
 
     def _looks_unchanged(self, t: Track) -> bool:

@@ -670,3 +670,36 @@ def test_a_card_named_unsurely_then_surely_as_a_card_its_views_hesitated_with_is
 ])
 def test_a_card_named_surely_or_with_sure_rename_off_keeps_its_first_name(first, settings):
     assert [(e.type, e.card) for e in named_off_then_right(first, settings)] == [("appeared", "H01")]
+
+
+def test_a_card_named_with_a_hand_by_it_is_not_named_again_and_again_once_the_hand_has_gone():
+    """With ``restack``: a card named while the hand that laid it still lay by it keeps its place's
+    look once the hand has gone. Its quad, found 3 px from where it was reported from then on (less
+    than a card at rest may drift), must not make that look differ from itself: the look is kept where it is
+    compared, where the card was reported, and the card is not named again and again while the
+    card finder runs (another hand busy elsewhere)."""
+    a = np.array([[100, 100], [160, 100], [160, 210], [100, 210]], np.float32)
+
+    def localise(image):
+        k = frames[0]
+        return [] if k < 5 else [a if k < 20 else a + (3, 0)]
+
+    def image(k):
+        img = np.full((360, 640, 3), 40, np.uint8)
+        if k >= 5:
+            cv2.fillConvexPoly(img, a.astype(np.int32), (255, 255, 255))
+        if 5 <= k < 20:
+            cv2.circle(img, (185, 150), 32, (90, 120, 160), -1)  # the hand that laid it, by it
+        if 20 <= k <= 70:
+            cv2.circle(img, (300 + 4 * k, 300), 25, (90, 120, 160), -1)  # another hand, busy elsewhere
+        return img
+
+    frames = [0]
+    tracker = Tracker(default_zones(), localiser=localise, namer=ScoredNamer(), settings=TrackerSettings(restack=True),
+                      cropper=lambda image, quad: ("H01", quad))
+    events = []
+    for k in range(80):
+        frames[0] = k
+        events += tracker.process(Frame(image(k), k / 30, k))
+    assert [(e.type, e.card) for e in events] == [("appeared", "H01")]
+    assert tracker.stats.crops <= 4, tracker.stats.crops  # named, and at most once more (was: 55 namings)
