@@ -503,7 +503,7 @@ class Tracker:
             self._tracks.remove(t)
             return [TableEvent(REMOVED, frame.index, float(frame.timestamp), t.zone, t.card)]
         if self._lying(card, t) is not None:
-            self._remember_look(t)
+            self._remember_look(t, t.rest_quad)
             return []
         top = Track(self._next_id, t.quad, t.zone, frame.index, PRESENT, anchor=t.quad, card=card, confidence=conf,
                     rest_quad=t.quad, matched=True, seen=True, seen_zone=t.seen_zone)
