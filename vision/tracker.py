@@ -478,7 +478,7 @@ class Tracker:
         t.look_waited += 1
         if t.look_waited >= self.settings.hand_wait or change_around(t.look_before, frame.image, t.quad) <= RESTACK_CLEAR:
             t.look_before = None
-            self._remember_look(t, t.rest_quad)  # where it is compared (_restacked)
+            self._remember_look(t)
 
     def _restack(self, frame: Frame, t: Track, verdict: str, card: str | None, conf: float, votes) -> list[TableEvent]:
         """A reported card's place named again (``_restacked``). The same card (the light changed,
@@ -492,10 +492,8 @@ class Tracker:
             if renamed:
                 return renamed
         if verdict != "card" or card == t.card or card in t.rivals:
-            # the same card, or seen better than when it was named (a hand by it then): not a new card;
-            # its look kept where it was reported, where it is compared (_restacked), not where its
-            # quad wobbled to this frame (another look there would be named again and again)
-            self._remember_look(t, t.rest_quad)
+            # the same card, or seen better than when it was named (a hand by it then): not a new card
+            self._remember_look(t)
             return []
         below = next((o for o in self._tracks if o is not t and o.state == PRESENT and o.card == card
                       and o.ident < t.ident and covered_fraction(o.quad, t.quad) >= 0.5), None)
@@ -503,7 +501,7 @@ class Tracker:
             self._tracks.remove(t)
             return [TableEvent(REMOVED, frame.index, float(frame.timestamp), t.zone, t.card)]
         if self._lying(card, t) is not None:
-            self._remember_look(t, t.rest_quad)
+            self._remember_look(t)
             return []
         top = Track(self._next_id, t.quad, t.zone, frame.index, PRESENT, anchor=t.quad, card=card, confidence=conf,
                     rest_quad=t.quad, matched=True, seen=True, seen_zone=t.seen_zone)
@@ -620,15 +618,21 @@ class Tracker:
         values = patch[inside]
         return values / max(1.0, float(values.mean())), inside
 
-    def _remember_look(self, t: Track, where: Quad | None = None) -> None:
-        """Keep the look of ``t``'s place: at ``where`` (default: its quad in this frame)."""
-        got = self._patch(t.quad if where is None else where)
+    @staticmethod
+    def _place(t: Track) -> Quad:
+        """Where ``t``'s look is kept and compared: where it was reported (else its quad). Kept at the
+        quad of the frame and compared there, a quad found a few pixels off (under a nudge) made the
+        place look changed at every still frame, and ``restack`` named the card again and again."""
+        return t.rest_quad if t.rest_quad is not None else t.quad
+
+    def _remember_look(self, t: Track) -> None:
+        got = self._patch(self._place(t))
         t.snapshot = None if got is None else got[0]
 
     def _looks_unchanged(self, t: Track) -> bool:
         if t.snapshot is None:
             return False
-        got = self._patch(t.rest_quad if t.rest_quad is not None else t.quad)
+        got = self._patch(self._place(t))
         if got is None or got[0].shape != t.snapshot.shape:
             return False
         return float(np.mean(np.abs(got[0] - t.snapshot))) < self.settings.unchanged
