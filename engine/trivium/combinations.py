@@ -198,6 +198,16 @@ def check_tercia(cards: Iterable[Card | str], allow_pair: bool = True) -> Verdic
                       {"sum": _sum_text(cs), "n": missing}))
 
 
+def completions(group: Iterable[Card | str], cards: Iterable[Card | str], allow_pair: bool = True) -> tuple[str, ...]:
+    """The codes of ``cards`` (in their order) that, added to ``group``, make it a tercia (or,
+    with ``allow_pair``, the pair XXI + Loco): the card a tercia laid short still misses. Empty
+    when one card cannot complete it (``group`` has fewer than two cards, but XXI or Loco alone)."""
+    given = _as_cards(group)
+    codes = {c.code for c in given}
+    return tuple(c.code for c in _as_cards(cards)
+                 if c.code not in codes and check_tercia([*given, c], allow_pair).is_combination)
+
+
 def _is_real_tercia(cs: Sequence[Card]) -> bool:
     return len(cs) == 3 and check_tercia(cs, allow_pair=False).is_combination
 

@@ -10,10 +10,12 @@ from dataclasses import dataclass
 from collections.abc import Sequence
 from typing import Any
 
-from device.app.controller import ALERT, APPLIED, INFO, MIDDLE, Controller, Notice, seat_of_zone
+from device.app.controller import (ALERT, APPLIED, INFO, MIDDLE, SKIPPED_CARD, Controller, Notice, PendingCard,
+                                   seat_of_zone)
 from device.app.decisions import decides
 from device.app.session import GameSession
 from engine.cards import CODES
+from engine.trivium.combinations import completions
 from engine.trivium.state import Phase
 from vision.possible import PossibleCards
 
@@ -42,6 +44,8 @@ class TriviumController(Controller):
     * A card appearing in the middle is the discard of the seat whose
       exchange it is: from the pozo, unless the olla's top card was just taken
       (``removed`` from the middle) or ``('exchange', 'olla')`` was chosen.
+      Another seat's tercia still short then (a card of it laid unseen) is
+      asked for first: its seat's turn is over (:meth:`seen_before_its_turn`).
     * The rest comes from the menus: ``('deal', starter)``, ``('exchange',
       'pozo'|'olla')``, ``('steal', seat, victim, group)``, ``('declare',
       seat, cards)``, ``('withdraw', seat, group)``, ``('pozo_empty', seat)``
@@ -53,6 +57,7 @@ class TriviumController(Controller):
         self.groups: dict[int, list[str]] = {}
         self.exchange_from: str | None = None
         self.declaring: tuple[int, list[str]] | None = None  # a declaration being shown
+        self.let_be: dict[int, tuple[str, ...]] = {}  # short tercias whose question was dismissed ("not a card")
 
     @property
     def game(self):
@@ -62,6 +67,7 @@ class TriviumController(Controller):
         self.groups = {}
         self.exchange_from = None
         self.declaring = None
+        self.let_be = {}
 
     def apply(self, op: Any, what: str) -> list[Notice]:
         before = len(self.game.announcements)
@@ -149,6 +155,58 @@ class TriviumController(Controller):
         if source == "olla":
             return self.apply(TakeFromOlla(seat, code), f"{self._name(seat)} takes from the olla, discards {code}")
         return self.apply(DrawFromPozo(seat, code), f"{self._name(seat)} draws from the pozo, discards {code}")
+
+    def seen_before_its_turn(self, event) -> list[Notice] | None:
+        """A card discarded onto the olla by one seat while another seat's tercia is still short
+        (one or two of its cards seen, the rest never): that seat's turn is over, so a card of its
+        tercia was laid unseen. It is asked for, the cards that complete the tercia offered first
+        (two cards seen leave one value, or El Loco); the discard waits for the answer."""
+        from vision.events import APPEARED, UNCERTAIN
+
+        game = self.game
+        if (event.type not in (APPEARED, UNCERTAIN) or event.zone != MIDDLE or game.phase is not Phase.PLAY
+                or self.declaring is not None or self.session.deal_over):
+            return None
+        discarding = game.next_to_exchange if game.next_to_exchange is not None else game.to_play
+        seat = self._short_tercia(besides=discarding)
+        if seat is None:
+            return None
+        self.held.insert(0, event)
+        return self._ask_short(seat)
+
+    def _short_tercia(self, besides: int | None) -> int | None:
+        """The first seat but ``besides`` with a tercia being laid, short, not dismissed."""
+        for seat in sorted(self.groups):
+            group = self.groups[seat]
+            if seat != besides and 0 < len(group) < 3 and self.let_be.get(seat) != tuple(group):
+                return seat
+        return None
+
+    def _ask_short(self, seat: int) -> list[Notice]:
+        group = self.groups[seat]
+        possible = self.possible_cards() if self.rules_help else None
+        offered = completions(group, [c for c in CODES if possible is None or c in possible])
+        return self.ask_missing(f"seat{seat + 1}", seat,
+                                f"{self._name(seat)}'s tercia shows {' '.join(group)}: which card was not seen?",
+                                SKIPPED_CARD, candidates=[(c, 1.0) for c in offered])
+
+    def after_resolved(self, pending: PendingCard) -> list[Notice]:
+        """A short tercia's card answered: while it is still short (two cards were missed), the
+        next one is asked, the discard still waiting."""
+        seat = pending.seat
+        if (pending.reason == SKIPPED_CARD and seat is not None and self.held and not self.pending
+                and 0 < len(self.groups.get(seat, ())) < 3):
+            return self._ask_short(seat)
+        return []
+
+    @decides("reject_card")
+    def _decide_reject_card(self, *_: Any) -> list[Notice]:
+        """"Not a card" on a short tercia's question: no card of it was missed (it is being laid
+        still, or was taken back); it is not asked again while it stays as it is."""
+        if self.pending and self.pending[0].reason == SKIPPED_CARD and self.pending[0].seat in self.groups:
+            seat = self.pending[0].seat
+            self.let_be[seat] = tuple(self.groups[seat])
+        return super()._decide_reject_card()
 
     def card_renamed(self, was: str, code: str, zone: str) -> list[Notice]:
         """A card of a group still being laid, renamed by the camera: fixed in the group (it

@@ -5,6 +5,7 @@ announcements.
 
 from __future__ import annotations
 
+from device.app.controller import MIDDLE, seat_of_zone
 from device.app.views import seat_name
 from device.screens.views import AnnouncementView, TerciaView, TriviumSeatView, TriviumView, ViolationView
 
@@ -17,6 +18,18 @@ def trivium_view(game, names: list[str]) -> TriviumView:
         seats.append(TriviumSeatView(seat_name(names, seat_view.seat), tercias, seat_view.hand_size))
     status, holder = loco_status(game.loco, names)
     return TriviumView(tuple(seats), game.olla_top, status, holder, game.to_play)
+
+
+def pending_place(app, pending) -> dict:
+    """Whose card a question is about and where it lies, for the check-card screen: a card
+    in the middle is the discard onto the olla of the seat whose exchange it is; a card of a
+    seat's zone (a tercia being laid, or a card of it laid unseen) is that seat's."""
+    game = app.session.state
+    if pending.zone == MIDDLE:
+        seat = game.next_to_exchange if game.next_to_exchange is not None else game.to_play
+        return {"seat": seat, "place": "olla"}
+    seat = pending.seat if pending.seat is not None else seat_of_zone(pending.zone)
+    return {} if seat is None else {"seat": seat}
 
 
 def loco_status(loco, names: list[str]) -> tuple[str, str | None]:

@@ -1,0 +1,234 @@
+"""A Trivium tercia laid with a card the camera never saw: once another seat discards, that
+seat's turn is over, and the table asks for the missing card (the cards that complete the
+tercia offered first) before it takes the discard."""
+
+import pytest
+from hypothesis import given, strategies as st
+
+from device.app.controller import APPLIED, CONFIRM, SKIPPED_CARD
+from device.app.registry import game_for
+from device.app.session import GameSession
+from device.games.trivium.controller import TriviumController
+from device.storage.deal_log import DealLog
+from engine.cards import CODES, card
+from engine.trivium import random_game, table_view
+from engine.trivium.combinations import check_tercia, completions, tercia_value
+from vision.events import TableEvent
+
+NAMES = ["Ana", "Luis", "Marta", "Pau"]
+DISCARDS = ("draw_from_pozo", "take_from_olla")
+
+
+def seen(code, zone="middle"):
+    return TableEvent("appeared", 0, 0.0, zone, code)
+
+
+@pytest.fixture
+def log(tmp_path):
+    with DealLog.open(tmp_path / "log.db") as opened:
+        yield opened
+
+
+def short_before_a_discard(ops, i):
+    """Whether the tercia ``ops[i]`` is followed by another seat's discard (the moment the table
+    can tell it was laid short)."""
+    d = ops[i]
+    following = ops[i + 1] if i + 1 < len(ops) else None
+    return (d["op"] == "lay_tercia" and len(d["cards"]) == 3 and following is not None
+            and following["op"] in DISCARDS and following["seat"] != d["seat"])
+
+
+def play(log, seed, missed_per_tercia, answer):
+    """A bot's game seen by the controller, the camera missing the last ``missed_per_tercia``
+    cards of every tercia that another seat's discard follows; each question is answered by
+    ``answer(controller, pending, missing)``. Returns the truth, the session, the questions
+    (pending cards as asked, with the cards then missing) and how many tercias were laid short."""
+    truth = random_game(NAMES, seed)
+    ops = [op.to_dict() for op in table_view(truth)]
+    session = GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv")
+    controller = TriviumController(session)
+    questions, short, missing = [], 0, {}
+    for i, d in enumerate(ops):
+        if d["op"] == "lay_tercia":
+            zone = f"seat{d['seat'] + 1}"
+            cut = len(d["cards"]) - (missed_per_tercia if short_before_a_discard(ops, i) else 0)
+            for code in d["cards"][:cut]:
+                notices = controller.on_event(seen(code, zone))
+            if cut < len(d["cards"]):
+                short += 1
+                missing[d["seat"]] = list(d["cards"][cut:])
+                assert notices[-1].kind != APPLIED  # short: nothing laid yet
+                continue
+        elif d["op"] in DISCARDS:
+            if d["op"] == "take_from_olla":
+                controller.on_event(TableEvent("removed", 0, 0.0, "middle", session.state.olla_top))
+            notices = controller.on_event(seen(d["discard"]))
+            while controller.pending:
+                pending = controller.pending[0]
+                questions.append((pending, list(missing.get(pending.seat, []))))
+                notices = answer(controller, pending, missing)
+        elif d["op"] == "deal":
+            notices = controller.on_decision(("deal", d["starter"], d["dealer"]))
+        else:
+            notices = controller.on_decision(("op", d))
+        assert notices[-1].kind == APPLIED, (d, notices)
+    return truth, session, questions, short
+
+
+def name_it(controller, pending, missing):
+    return controller.on_decision(("confirm_card", missing[pending.seat].pop(0)))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_tercia_laid_short_is_asked_for_at_the_next_discard(log, seed):
+    truth, session, questions, short = play(log, seed, 1, name_it)
+    assert short > 0 and len(questions) == short
+    for pending, missing in questions:
+        assert pending.reason == SKIPPED_CARD and pending.zone == f"seat{pending.seat + 1}"
+        # two cards seen leave one value (or El Loco): the card missed is among the first offered
+        done = completions([c for c in truth_tercia(truth, pending.seat, missing)], CODES)
+        assert missing[0] in pending.possible[:len(done)]
+    assert session.deal_over and list(session.state.scores) == list(truth.scores)
+
+
+def truth_tercia(truth, seat, missing):
+    """The cards seen of the tercia of ``seat`` that misses ``missing``."""
+    for op in table_view(truth):
+        d = op.to_dict()
+        if d["op"] == "lay_tercia" and d["seat"] == seat and set(missing) <= set(d["cards"]):
+            return [c for c in d["cards"] if c not in missing]
+    raise AssertionError("no such tercia")
+
+
+def test_two_cards_missed_are_asked_one_after_the_other(log):
+    truth, session, questions, short = play(log, 1, 2, name_it)
+    assert short > 0 and len(questions) == 2 * short
+    assert session.deal_over and list(session.state.scores) == list(truth.scores)
+
+
+def test_the_question_names_the_seat_and_holds_the_discard(log):
+    controller = TriviumController(GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv"))
+    truth = random_game(NAMES, 1)
+    ops = [op.to_dict() for op in table_view(truth)]
+    i = next(k for k in range(len(ops)) if short_before_a_discard(ops, k))
+    for d in ops[:i]:
+        if d["op"] == "deal":
+            controller.on_decision(("deal", d["starter"], d["dealer"]))
+        else:
+            controller.on_decision(("op", d))
+    d, discard = ops[i], ops[i + 1]
+    for code in d["cards"][:2]:
+        controller.on_event(seen(code, f"seat{d['seat'] + 1}"))
+    if discard["op"] == "take_from_olla":
+        controller.on_event(TableEvent("removed", 0, 0.0, "middle", controller.session.state.olla_top))
+    notices = controller.on_event(seen(discard["discard"]))
+    assert notices[-1].kind == CONFIRM and notices[-1].seat == d["seat"] and NAMES[d["seat"]] in notices[-1].text
+    before = controller.session.operations_count
+    assert controller.held and controller.session.operations_count == before  # the discard waits
+    notices = controller.on_decision(("confirm_card", d["cards"][2]))
+    assert [n.kind for n in notices if n.kind == APPLIED] == [APPLIED, APPLIED]  # the tercia, then the discard
+    assert [op.to_dict()["op"] for op in controller.session.state.operations[-2:]] == ["lay_tercia", discard["op"]]
+
+
+def test_not_a_card_lets_the_short_tercia_be(log):
+    """The player says no card was missed: the discard is taken, and the same short group is
+    not asked about again at the next discard."""
+    asked = []
+
+    def dismiss(controller, pending, missing):
+        asked.append(pending.seat)
+        return controller.on_decision(("reject_card",))
+
+    truth = random_game(NAMES, 1)
+    ops = [op.to_dict() for op in table_view(truth)]
+    session = GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv")
+    controller = TriviumController(session)
+    i = next(k for k in range(len(ops)) if short_before_a_discard(ops, k))
+    for d in ops[:i]:
+        controller.on_decision(("deal", d["starter"], d["dealer"]) if d["op"] == "deal" else ("op", d))
+    d = ops[i]
+    for code in d["cards"][:2]:
+        controller.on_event(seen(code, f"seat{d['seat'] + 1}"))
+    discard = ops[i + 1]
+    if discard["op"] == "take_from_olla":
+        controller.on_event(TableEvent("removed", 0, 0.0, "middle", session.state.olla_top))
+    assert controller.on_event(seen(discard["discard"]))[-1].kind == CONFIRM
+    notices = controller.on_decision(("reject_card",))
+    assert any(n.kind == APPLIED for n in notices) and not controller.pending  # the discard, taken as seen
+    assert controller._short_tercia(besides=None) is None  # dismissed while it stays as it is
+    controller.on_event(seen(d["cards"][2], f"seat{d['seat'] + 1}"))  # the third card seen after all: laid
+    assert d["seat"] not in controller.groups
+
+
+def test_a_seat_discarding_with_its_own_tercia_short_is_not_asked(log):
+    truth = random_game(NAMES, 1)
+    ops = [op.to_dict() for op in table_view(truth)]
+    controller = TriviumController(GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv"))
+    k = next(k for k, d in enumerate(ops) if d["op"] in DISCARDS)
+    for d in ops[:k]:
+        controller.on_decision(("deal", d["starter"], d["dealer"]) if d["op"] == "deal" else ("op", d))
+    seat = ops[k]["seat"]
+    held = [c for c in CODES if tercia_value(card(c)) and c not in {ops[k]["discard"]}
+            and c in controller.possible_cards()][:1]
+    controller.groups[seat] = held  # one card of the discarding seat's own tercia, laid before its discard
+    if ops[k]["op"] == "take_from_olla":
+        controller.on_event(TableEvent("removed", 0, 0.0, "middle", controller.session.state.olla_top))
+    notices = controller.on_event(seen(ops[k]["discard"]))
+    assert notices[-1].kind == APPLIED and not controller.pending
+
+
+VALUED = [c for c in CODES if tercia_value(card(c)) is not None]
+
+
+@given(st.sampled_from(VALUED), st.sampled_from(VALUED))
+def test_the_cards_that_complete_two_are_those_of_the_value_left_and_el_loco(a, b):
+    got = set(completions([a, b], CODES))
+    left = 21 - tercia_value(card(a)) - tercia_value(card(b))
+    if a == b or card(a).rank == 21 and card(a).is_trump or card(b).rank == 21 and card(b).is_trump:
+        return  # not two cards of a tercia
+    want = {c for c in VALUED if tercia_value(card(c)) == left and c not in (a, b) and not (card(c).is_trump and left == 21)}
+    if 1 <= left <= 20:
+        want.add("EX")
+    assert got == want
+    assert all(check_tercia([a, b, c]).is_combination for c in got)
+
+
+def test_xxi_or_loco_alone_is_completed_by_the_other():
+    assert completions(["T21"], CODES) == ("EX",) and completions(["EX"], CODES) == ("T21",)
+    assert completions(["S05"], CODES) == ()
+    assert completions(["T21"], CODES, allow_pair=False) == ()
+
+
+def test_the_check_card_screen_says_whose_card_it_is(log):
+    """A short tercia's question is its seat's card; a card in the middle, the discard onto the
+    olla of the seat whose exchange it is."""
+    from types import SimpleNamespace
+
+    from device.games.trivium.screens import pending_place
+    from device.screens.status import whose_card
+    from device.app.views import confirm_view
+
+    controller = TriviumController(GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv"))
+    truth = random_game(NAMES, 1)
+    ops = [op.to_dict() for op in table_view(truth)]
+    i = next(k for k in range(len(ops)) if short_before_a_discard(ops, k))
+    for d in ops[:i]:
+        controller.on_decision(("deal", d["starter"], d["dealer"]) if d["op"] == "deal" else ("op", d))
+    d = ops[i]
+    for code in d["cards"][:2]:
+        controller.on_event(seen(code, f"seat{d['seat'] + 1}"))
+    discard = ops[i + 1]
+    if discard["op"] == "take_from_olla":
+        controller.on_event(TableEvent("removed", 0, 0.0, "middle", controller.session.state.olla_top))
+    controller.on_event(seen(discard["discard"]))
+    app = SimpleNamespace(session=controller.session)
+    pending = controller.pending[0]
+    assert pending_place(app, pending) == {"seat": d["seat"]}
+    assert whose_card(confirm_view(pending, NAMES, **pending_place(app, pending)), "en") == f"Played by {NAMES[d['seat']]}"
+    controller.on_decision(("confirm_card", d["cards"][2]))
+    unclear = TableEvent("uncertain", 0, 0.0, "middle", None, candidates=(("S05", 0.5),))
+    controller.on_event(unclear)
+    olla = controller.pending[0]
+    seat = controller.session.state.next_to_exchange
+    assert pending_place(app, olla) == {"seat": seat, "place": "olla"}
+    assert whose_card(confirm_view(olla, NAMES, **pending_place(app, olla)), "en") == f"{NAMES[seat]} · the olla"
