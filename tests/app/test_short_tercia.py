@@ -232,3 +232,24 @@ def test_the_check_card_screen_says_whose_card_it_is(log):
     seat = controller.session.state.next_to_exchange
     assert pending_place(app, olla) == {"seat": seat, "place": "olla"}
     assert whose_card(confirm_view(olla, NAMES, **pending_place(app, olla)), "en") == f"{NAMES[seat]} · the olla"
+
+
+def test_an_answer_that_adds_no_card_lets_the_short_tercia_be(log):
+    """Answered with a card already in the group, the question is not asked again and again:
+    the discard is taken, the group left as it is."""
+    controller = TriviumController(GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv"))
+    truth = random_game(NAMES, 1)
+    ops = [op.to_dict() for op in table_view(truth)]
+    i = next(k for k in range(len(ops)) if short_before_a_discard(ops, k))
+    for d in ops[:i]:
+        controller.on_decision(("deal", d["starter"], d["dealer"]) if d["op"] == "deal" else ("op", d))
+    d, discard = ops[i], ops[i + 1]
+    for code in d["cards"][:2]:
+        controller.on_event(seen(code, f"seat{d['seat'] + 1}"))
+    if discard["op"] == "take_from_olla":
+        controller.on_event(TableEvent("removed", 0, 0.0, "middle", controller.session.state.olla_top))
+    assert controller.on_event(seen(discard["discard"]))[-1].kind == CONFIRM
+    notices = controller.on_decision(("correct_card", d["cards"][0]))
+    assert not controller.pending and any(n.kind == APPLIED for n in notices)
+    assert controller.session.state.operations[-1].to_dict()["op"] == discard["op"]
+    assert controller.groups[d["seat"]] == d["cards"][:2]

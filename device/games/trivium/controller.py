@@ -58,6 +58,7 @@ class TriviumController(Controller):
         self.exchange_from: str | None = None
         self.declaring: tuple[int, list[str]] | None = None  # a declaration being shown
         self.let_be: dict[int, tuple[str, ...]] = {}  # short tercias whose question was dismissed ("not a card")
+        self._asked_with: dict[int, int] = {}  # the cards a short tercia had when its card was last asked
 
     @property
     def game(self):
@@ -68,6 +69,7 @@ class TriviumController(Controller):
         self.exchange_from = None
         self.declaring = None
         self.let_be = {}
+        self._asked_with = {}
 
     def apply(self, op: Any, what: str) -> list[Notice]:
         before = len(self.game.announcements)
@@ -184,6 +186,7 @@ class TriviumController(Controller):
 
     def _ask_short(self, seat: int) -> list[Notice]:
         group = self.groups[seat]
+        self._asked_with[seat] = len(group)
         possible = self.possible_cards() if self.rules_help else None
         offered = completions(group, [c for c in CODES if possible is None or c in possible])
         return self.ask_missing(f"seat{seat + 1}", seat,
@@ -192,11 +195,15 @@ class TriviumController(Controller):
 
     def after_resolved(self, pending: PendingCard) -> list[Notice]:
         """A short tercia's card answered: while it is still short (two cards were missed), the
-        next one is asked, the discard still waiting."""
+        next one is asked, the discard still waiting; an answer that added no card to it (a card
+        already in it) lets it be, as "Not a card" does."""
         seat = pending.seat
-        if (pending.reason == SKIPPED_CARD and seat is not None and self.held and not self.pending
-                and 0 < len(self.groups.get(seat, ())) < 3):
+        group = self.groups.get(seat, []) if seat is not None else []
+        if pending.reason != SKIPPED_CARD or not 0 < len(group) < 3:
+            return []
+        if self.held and not self.pending and len(group) > self._asked_with.get(seat, 0):
             return self._ask_short(seat)
+        self.let_be[seat] = tuple(group)
         return []
 
     @decides("reject_card")

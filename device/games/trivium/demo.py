@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from device.app.controller import MIDDLE
 from device.app.table import TableApp
 from device.demo.player import ScriptedDemo
 from device.app.session import GameSession
@@ -51,6 +52,8 @@ class TriviumDemo(ScriptedDemo):
         super().__init__(game, settings, report, [])
         self.truth, self.truth_ops = self.truth_for(1, 0)
         self.label = f"demo:{game.kind}:{settings.players}:{settings.seed}"
+        self._short: dict | None = None  # a tercia the camera saw short, left for the table to ask
+        self._next: dict | None = None  # the operation whose scene is played while it waits
 
     def truth_for(self, number: int, dealer: int):
         """Game ``number`` of the match: the bots' game of the next seed, dealt by ``dealer``."""
@@ -73,15 +76,20 @@ class TriviumDemo(ScriptedDemo):
         return len(op["cards"]) if op["op"] == "lay_tercia" else 1
 
     def pending_truth(self, app: TableApp, expected: dict | None) -> str | None:
+        """The card of the scene the question is about: a card of the tercia being laid when it
+        is asked in that seat's zone, the discard when asked in the middle; else none."""
         if expected is None:
             return None
+        zone = app.controller.pending[0].zone
         if expected["op"] == "lay_tercia":
+            if zone != f"seat{expected['seat'] + 1}":
+                return None
             laid = app.controller.groups.get(expected["seat"], [])
             missing = [c for c in expected["cards"] if c not in laid]
             best = app.controller.pending[0].best
             return best if best in missing else (missing[0] if missing else None)
         if expected["op"] in ("draw_from_pozo", "take_from_olla"):
-            return expected["discard"]
+            return expected["discard"] if zone == MIDDLE else None
         return None
 
     def scene(self, session: GameSession, expected: dict):
@@ -89,6 +97,7 @@ class TriviumDemo(ScriptedDemo):
         player first says that the exchange took the olla's card)."""
         from vision.simulator import Idle, Play, trivium_script
 
+        expected = self._next or expected
         idle = 6 if self.settings.fast else 10
         name = self.names[expected["seat"]]
         if expected["op"] == "lay_tercia":
@@ -102,10 +111,42 @@ class TriviumDemo(ScriptedDemo):
         if expected["op"] == "take_from_olla":
             self.decide(app, ("exchange", "olla"))  # the player says where the card came from
         super().play_scene(app, recognition)
+        short, self._short = self._short, None
+        if short is None:
+            return
+        # a tercia the camera saw short: the next seat discards, and the table asks for its card
+        self._next = self.truth_ops[len(app.session.state.operations) + 1]
+        try:
+            if self._next["op"] == "take_from_olla":
+                self.decide(app, ("exchange", "olla"))
+            super().play_scene(app, recognition)
+        finally:
+            following, self._next = self._next, None
+        for op in (short, following):  # what the table did not get, entered by hand
+            if self.expected(app.session) == op:
+                self.enter_right(app, op)
+                self.keep_in_step(app)
 
     def enter_missing(self, app: TableApp, scope: dict) -> None:
-        if self.expected(app.session) == scope:
-            self.enter_right(app, scope)
+        if self._next is not None or self.expected(app.session) != scope:
+            return
+        if self._asks_later(app, scope):
+            seen = " ".join(app.controller.groups[scope["seat"]])
+            self.report(f"player: the camera saw {seen} of the tercia; play goes on, the table asks at the next discard")
+            self._short = scope
+            return
+        self.enter_right(app, scope)
+
+    def _asks_later(self, app: TableApp, scope: dict) -> bool:
+        """Whether a tercia the camera saw only part of is left for the table to ask: another
+        seat's discard comes next (the table then knows the tercia's seat has finished)."""
+        if scope["op"] != "lay_tercia":
+            return False
+        k = len(app.session.state.operations)
+        following = self.truth_ops[k + 1] if k + 1 < len(self.truth_ops) else None
+        group = app.controller.groups.get(scope["seat"], [])
+        return (0 < len(group) < len(scope["cards"]) and following is not None
+                and following["op"] in ("draw_from_pozo", "take_from_olla") and following["seat"] != scope["seat"])
 
     def enter_right(self, app: TableApp, right: dict) -> None:
         controller = app.controller
