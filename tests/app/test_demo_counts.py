@@ -134,3 +134,18 @@ def test_demo_out_that_cannot_be_used(tmp_path, capsys, where, why):
     lines = [x for x in err.splitlines() if x.startswith("tarotmate demo: error: ")]
     assert len(lines) == 1 and "Traceback" not in err
     assert target in lines[0] and why in lines[0]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_trivium_a_tercia_seen_short_is_answered_on_the_oled(tmp_path, monkeypatch, seed):
+    """Cards of tercias lost on their way: the player plays on, the table asks for the missing
+    card when the next seat discards, and the counts still add up to the log."""
+    witness = Witness(monkeypatch, lose_every=3)
+    lines = []
+    run_demo(DemoSettings(game="trivium", seed=seed, out=tmp_path, **QUICK), report=lines.append)
+    total, right, uncertain, by_hand = _camera_line(tmp_path)
+    sources = witness.count(tmp_path)
+    assert total == sum(sources.values()) > 0
+    assert (right, uncertain, by_hand) == (sources["camera"], sources["oled"], sources["hand"])
+    assert any("the table asks at the next discard" in line for line in lines)
+    assert uncertain > 0
