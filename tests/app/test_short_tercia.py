@@ -3,7 +3,7 @@ seat's turn is over, and the table asks for the missing card (the cards that com
 tercia offered first) before it takes the discard."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from device.app.controller import APPLIED, CONFIRM, SKIPPED_CARD
 from device.app.registry import game_for
@@ -253,3 +253,36 @@ def test_an_answer_that_adds_no_card_lets_the_short_tercia_be(log):
     assert not controller.pending and any(n.kind == APPLIED for n in notices)
     assert controller.session.state.operations[-1].to_dict()["op"] == discard["op"]
     assert controller.groups[d["seat"]] == d["cards"][:2]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.one_of(st.integers(0, 2), st.sampled_from(CODES)), min_size=1, max_size=4), st.integers(0, 2))
+def test_whatever_is_answered_the_question_ends_and_the_discard_is_taken(answers, seen_count):
+    """A short tercia's question answered with any cards at all (one already in the group, one
+    already played, one that makes no tercia): within two answers nothing is asked any more about
+    it, and the discard it held is taken; no exception, no question asked for ever."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp, DealLog.open(Path(tmp) / "log.db") as log:
+        controller = TriviumController(GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv"))
+        truth = random_game(NAMES, 1)
+        ops = [op.to_dict() for op in table_view(truth)]
+        i = next(k for k in range(len(ops)) if short_before_a_discard(ops, k))
+        for d in ops[:i]:
+            controller.on_decision(("deal", d["starter"], d["dealer"]) if d["op"] == "deal" else ("op", d))
+        d, discard = ops[i], ops[i + 1]
+        for code in d["cards"][:max(1, seen_count)]:
+            controller.on_event(seen(code, f"seat{d['seat'] + 1}"))
+        if discard["op"] == "take_from_olla":
+            controller.on_event(TableEvent("removed", 0, 0.0, "middle", controller.session.state.olla_top))
+        controller.on_event(seen(discard["discard"]))
+        asked = 0
+        for answer in answers:  # a card of the tercia (by its place in it), or any card
+            if not controller.pending:
+                break
+            asked += 1
+            controller.on_decision(("correct_card", d["cards"][answer] if isinstance(answer, int) else answer))
+        assert asked <= 2 and (not controller.pending or len(answers) < 2)
+        if not controller.pending:
+            assert not controller.held
