@@ -78,6 +78,16 @@ def test_check_card_says_whose_card_and_where(lang):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_card_the_camera_never_saw_shows_no_confidence(lang):
+    """A missing card asked for (the camera's confidence 0) has no "0%" in its title; a card
+    seen unsurely has its percentage."""
+    missing = [i.shown for i in _texts(ConfirmCardView("S10", 0.0, ("H10", "D10"), seat="Pau"), lang)]
+    seen = [i.shown for i in _texts(ConfirmCardView("S10", 0.62, ("H10", "D10"), seat="Pau"), lang)]
+    assert not any("%" in s for s in missing), missing
+    assert any("62%" in s for s in seen), seen
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_crossed_tercia_box_is_explained_in_turn_with_the_loco(lang):
     seats = (TriviumSeatView("Ana", (TerciaView(("T10", "H10", "S01"), False),)), TriviumSeatView("Bertrand"),
              TriviumSeatView("Carmen"))
