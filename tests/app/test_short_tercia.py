@@ -238,3 +238,38 @@ def test_whatever_is_answered_the_question_ends_and_the_discard_is_taken(answers
         assert asked <= 2 and (not controller.pending or len(answers) < 2)
         if not controller.pending:
             assert not controller.held
+
+
+ZONES = ("middle", "seat1", "seat2", "seat3", "seat4", "seat5", "nowhere")
+EVENT = st.tuples(st.sampled_from(("appeared", "uncertain", "removed", "cleared", "moved")),
+                  st.sampled_from(ZONES), st.sampled_from(CODES))
+DECISION = st.one_of(st.tuples(st.sampled_from(("confirm_card", "correct_card", "card")), st.sampled_from(CODES)),
+                     st.sampled_from([("reject_card",), ("undo",), ("exchange", "olla"), ("exchange", "pozo")]))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(EVENT.map(lambda e: ("event", e)), DECISION.map(lambda d: ("decision", d))), max_size=40))
+def test_whatever_the_camera_and_the_player_do_the_table_answers(actions):
+    """Cards seen anywhere, unclear quads, zones swept, answers and undos in any order: every
+    step answers with notices (no exception), the questions waiting stay few, and the log
+    replays to the same state."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp, DealLog.open(Path(tmp) / "log.db") as log:
+        session = GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv")
+        controller = TriviumController(session)
+        controller.on_decision(("deal", 0, 0))
+        for kind, what in actions:
+            if kind == "event":
+                kind_of, zone, code = what
+                candidates = ((code, 0.5),) if kind_of == "uncertain" else ()
+                event = TableEvent(kind_of, 0, 0.0, zone, None if kind_of in ("uncertain", "cleared") else code,
+                                   candidates=candidates)
+                notices = controller.on_event(event)
+            else:
+                notices = controller.on_decision(what)
+            assert isinstance(notices, list)
+            assert len(controller.pending) <= 2 and len(controller.held) <= len(actions)
+        again = GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv")
+        assert [op.to_dict() for op in again.state.operations] == [op.to_dict() for op in session.state.operations]
