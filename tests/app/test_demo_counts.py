@@ -147,5 +147,5 @@ def test_trivium_a_tercia_seen_short_is_answered_on_the_oled(tmp_path, monkeypat
     sources = witness.count(tmp_path)
     assert total == sum(sources.values()) > 0
     assert (right, uncertain, by_hand) == (sources["camera"], sources["oled"], sources["hand"])
-    assert any("the table asks at the next discard" in line for line in lines)
+    assert any("the table asks for the rest" in line for line in lines)
     assert uncertain > 0

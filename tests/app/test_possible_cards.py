@@ -166,6 +166,10 @@ def test_trivium_knows_the_olla_and_the_laid_tercias(log):
     assert "H01" not in controller.possible_cards()  # being laid
     for code in ("H02", "H03"):
         notices = controller.on_event(seen(code, zone="seat1"))
-    assert notices[-1].kind == APPLIED, notices[-1]
+    # 1 + 2 + 3 is no tercia where 1 + 2 + 18 would be: the table asks whether a card was missed;
+    # the player says H03 is the third (a group the rules flag)
+    assert notices[-1].kind == CONFIRM, notices[-1]
+    notices = controller.on_decision(("correct_card", "H03"))
+    assert notices[0].kind == APPLIED, notices[0]
     assert not {"H01", "H02", "H03", "C05"} & set(controller.possible_cards())
     assert len(controller.possible_cards()) == 74

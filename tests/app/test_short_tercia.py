@@ -38,9 +38,19 @@ def short_before_a_discard(ops, i):
             and following["op"] in DISCARDS and following["seat"] != d["seat"])
 
 
-def play(log, seed, missed_per_tercia, answer):
+def followed_by_its_own_tercia(ops, i):
+    """Whether the tercia ``ops[i]`` is followed by the same seat's next tercia, whose first card
+    cannot complete the first two cards of this one (the table can tell this one was short)."""
+    d = ops[i]
+    following = ops[i + 1] if i + 1 < len(ops) else None
+    return (d["op"] == "lay_tercia" and len(d["cards"]) == 3 and following is not None
+            and following["op"] == "lay_tercia" and following["seat"] == d["seat"]
+            and following["cards"][0] not in completions(d["cards"][:2], CODES))
+
+
+def play(log, seed, missed_per_tercia, answer, short_when=short_before_a_discard):
     """A bot's game seen by the controller, the camera missing the last ``missed_per_tercia``
-    cards of every tercia that another seat's discard follows; each question is answered by
+    cards of every tercia for which ``short_when(ops, i)`` holds; each question is answered by
     ``answer(controller, pending, missing)``. Returns the truth, the session, the questions
     (pending cards as asked, with the cards then missing) and how many tercias were laid short."""
     truth = random_game(NAMES, seed)
@@ -48,12 +58,20 @@ def play(log, seed, missed_per_tercia, answer):
     session = GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv")
     controller = TriviumController(session)
     questions, short, missing = [], 0, {}
+
+    def answered(notices):
+        while controller.pending:
+            pending = controller.pending[0]
+            questions.append((pending, list(missing.get(pending.seat, []))))
+            notices = answer(controller, pending, missing)
+        return notices
+
     for i, d in enumerate(ops):
         if d["op"] == "lay_tercia":
             zone = f"seat{d['seat'] + 1}"
-            cut = len(d["cards"]) - (missed_per_tercia if short_before_a_discard(ops, i) else 0)
+            cut = len(d["cards"]) - (missed_per_tercia if short_when(ops, i) else 0)
             for code in d["cards"][:cut]:
-                notices = controller.on_event(seen(code, zone))
+                notices = answered(controller.on_event(seen(code, zone)))
             if cut < len(d["cards"]):
                 short += 1
                 missing[d["seat"]] = list(d["cards"][cut:])
@@ -62,11 +80,7 @@ def play(log, seed, missed_per_tercia, answer):
         elif d["op"] in DISCARDS:
             if d["op"] == "take_from_olla":
                 controller.on_event(TableEvent("removed", 0, 0.0, "middle", session.state.olla_top))
-            notices = controller.on_event(seen(d["discard"]))
-            while controller.pending:
-                pending = controller.pending[0]
-                questions.append((pending, list(missing.get(pending.seat, []))))
-                notices = answer(controller, pending, missing)
+            notices = answered(controller.on_event(seen(d["discard"])))
         elif d["op"] == "deal":
             notices = controller.on_decision(("deal", d["starter"], d["dealer"]))
         else:
@@ -115,6 +129,35 @@ def truth_tercia(truth, seat, missing):
         if d["op"] == "lay_tercia" and d["seat"] == seat and set(missing) <= set(d["cards"]):
             return [c for c in d["cards"] if c not in missing]
     raise AssertionError("no such tercia")
+
+
+@pytest.mark.parametrize("seed", [1, 3, 9])
+def test_a_tercia_laid_short_is_asked_for_when_the_seats_next_tercia_starts(log, seed):
+    """The seat lays its next tercia at once: its first card, which cannot make the two cards
+    seen 21, waits while the third card of the first tercia is asked for; then both are laid."""
+    truth, session, questions, short = play(log, seed, 1, name_it, followed_by_its_own_tercia)
+    assert short > 0 and len(questions) == short
+    for pending, missing in questions:
+        assert pending.reason == SKIPPED_CARD and missing[0] in pending.possible
+    assert session.deal_over and list(session.state.scores) == list(truth.scores)
+
+
+def test_the_card_just_seen_named_as_the_third_makes_the_group_the_rules_flag(log):
+    """The player laid a group that is no tercia: answering with the card just seen lays it
+    (flagged by the rules), and that card is not collected again for a next group."""
+    controller = TriviumController(GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv"))
+    controller.on_decision(("deal", 0, 0))
+    assert controller.on_event(seen("C01"))[-1].kind == APPLIED  # Ana, who starts, discards first
+    for code in ("S03", "H08"):
+        controller.on_event(seen(code, "seat1"))
+    assert controller.on_event(seen("S05", "seat1"))[-1].kind == CONFIRM  # 3 + 8 + 5: not 21
+    pending = controller.pending[0]
+    # the cards that make 3 + 8 twenty-one first, the card just seen third (the OLED's first choices)
+    assert pending.possible[:7] == ("T10", "EX", "S05", "S10", "H10", "D10", "C10")
+    controller.on_decision(("correct_card", "S05"))
+    laid = controller.session.state.state.laid[0]  # Ana's, who starts
+    assert [g.cards for g in laid] == [("S03", "H08", "S05")] and not laid[0].valid
+    assert not controller.pending and 0 not in controller.groups  # S05 is not the start of another group
 
 
 def test_two_cards_missed_are_asked_one_after_the_other(log):

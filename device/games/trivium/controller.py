@@ -137,6 +137,9 @@ class TriviumController(Controller):
 
         if seat >= len(self.session.names):
             return [Notice(ALERT, f"{code} laid in the zone of seat {seat + 1}, who is not playing", card=code)]
+        if placed(self.game.state.located(), code):
+            return [Notice(INFO, f"{code} lies already in a laid group or the olla: not collected again",
+                           seat=seat, card=code)]
         group = self.groups.setdefault(seat, [])
         if code in group:
             return [Notice(INFO, f"{code} is already in the group being laid", seat=seat, card=code)]
@@ -166,15 +169,36 @@ class TriviumController(Controller):
         from vision.events import APPEARED, UNCERTAIN
 
         game = self.game
-        if (event.type not in (APPEARED, UNCERTAIN) or event.zone != MIDDLE or game.phase is not Phase.PLAY
+        if (event.type not in (APPEARED, UNCERTAIN) or game.phase is not Phase.PLAY
                 or self.declaring is not None or self.session.deal_over):
             return None
+        if event.zone != MIDDLE:
+            return self._next_tercia(event)
         discarding = game.next_to_exchange if game.next_to_exchange is not None else game.to_play
         seat = self._short_tercia(besides=discarding)
         if seat is None:
             return None
         self.held.insert(0, event)
         return self._ask_short(seat)
+
+    def _next_tercia(self, event) -> list[Notice] | None:
+        """A card laid in a seat's zone where two cards of a tercia lie, one that cannot make
+        them 21 while others could: most likely the first card of the seat's next tercia, the
+        third of this one laid unseen. That third card is asked for (the card just seen offered
+        last: the player laid it as the third, a group the rules will flag); the card waits."""
+        from vision.events import APPEARED
+
+        seat = seat_of_zone(event.zone)
+        group = self.groups.get(seat, []) if seat is not None else []
+        code = event.card
+        if (event.type != APPEARED or code is None or len(group) != 2 or frozenset(group) == PAIR
+                or code in group or self.let_be.get(seat) == tuple(group)):
+            return None
+        fits = completions(group, CODES)
+        if not fits or code in fits:
+            return None
+        self.held.insert(0, event)
+        return self._ask_short(seat, laid=code)
 
     def _short_tercia(self, besides: int | None) -> int | None:
         """The first seat but ``besides`` with a tercia being laid, short, not dismissed."""
@@ -184,14 +208,20 @@ class TriviumController(Controller):
                 return seat
         return None
 
-    def _ask_short(self, seat: int) -> list[Notice]:
+    def _ask_short(self, seat: int, laid: str | None = None) -> list[Notice]:
+        """Ask for the card a short tercia misses, the cards that complete it first (and, third,
+        ``laid``: a card just seen there that does not)."""
         group = self.groups[seat]
         self._asked_with[seat] = len(group)
         possible = self.possible_cards() if self.rules_help else None
         offered = completions(group, [c for c in CODES if possible is None or c in possible])
+        seen = f"{' '.join(group)}, and {laid} does not make it 21" if laid else " ".join(group)
+        order = list(offered)
+        if laid:  # among the first choices on the OLED: the player may have laid that group
+            order.insert(2, laid)
         return self.ask_missing(f"seat{seat + 1}", seat,
-                                f"{self._name(seat)}'s tercia shows {' '.join(group)}: which card was not seen?",
-                                SKIPPED_CARD, candidates=[(c, 1.0) for c in offered])
+                                f"{self._name(seat)}'s tercia shows {seen}: which card was not seen?",
+                                SKIPPED_CARD, candidates=[(c, 1.0 - 0.01 * k) for k, c in enumerate(order)])
 
     def after_resolved(self, pending: PendingCard) -> list[Notice]:
         """A short tercia's card answered: while it is still short (two cards were missed), the

@@ -114,7 +114,8 @@ class TriviumDemo(ScriptedDemo):
         short, self._short = self._short, None
         if short is None:
             return
-        # a tercia the camera saw short: the next seat discards, and the table asks for its card
+        # a tercia the camera saw short: the next seat discards (or the seat lays its next
+        # tercia), and the table asks for its card
         self._next = self.truth_ops[len(app.session.state.operations) + 1]
         try:
             if self._next["op"] == "take_from_olla":
@@ -132,21 +133,29 @@ class TriviumDemo(ScriptedDemo):
             return
         if self._asks_later(app, scope):
             seen = " ".join(app.controller.groups[scope["seat"]])
-            self.report(f"player: the camera saw {seen} of the tercia; play goes on, the table asks at the next discard")
+            self.report(f"player: the camera saw {seen} of the tercia; play goes on, the table asks for the rest")
             self._short = scope
             return
         self.enter_right(app, scope)
 
     def _asks_later(self, app: TableApp, scope: dict) -> bool:
         """Whether a tercia the camera saw only part of is left for the table to ask: another
-        seat's discard comes next (the table then knows the tercia's seat has finished)."""
+        seat's discard comes next, or the same seat's next tercia, whose first card cannot
+        complete the two cards seen (the table then knows the tercia was laid short)."""
+        from engine.cards import CODES
+        from engine.trivium.combinations import completions
+
         if scope["op"] != "lay_tercia":
             return False
         k = len(app.session.state.operations)
         following = self.truth_ops[k + 1] if k + 1 < len(self.truth_ops) else None
         group = app.controller.groups.get(scope["seat"], [])
-        return (0 < len(group) < len(scope["cards"]) and following is not None
-                and following["op"] in ("draw_from_pozo", "take_from_olla") and following["seat"] != scope["seat"])
+        if not 0 < len(group) < len(scope["cards"]) or following is None:
+            return False
+        if following["op"] in ("draw_from_pozo", "take_from_olla"):
+            return following["seat"] != scope["seat"]
+        return (following["op"] == "lay_tercia" and following["seat"] == scope["seat"] and len(group) == 2
+                and following["cards"][0] not in completions(group, CODES))
 
     def enter_right(self, app: TableApp, right: dict) -> None:
         controller = app.controller
