@@ -316,3 +316,25 @@ def test_whatever_the_camera_and_the_player_do_the_table_answers(actions):
             assert len(controller.pending) <= 2 and len(controller.held) <= len(actions)
         again = GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv")
         assert [op.to_dict() for op in again.state.operations] == [op.to_dict() for op in session.state.operations]
+
+
+def test_an_unclear_third_card_offers_the_cards_that_make_the_tercia_first(log):
+    """Two cards of a tercia lie in Ana's zone (3 + 8): the unclear third is asked with the
+    camera's candidates that make 21 first, then the other tens and El Loco, then the camera's
+    other guesses; in a zone with no such pair, the camera's order stands."""
+    controller = TriviumController(GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv"))
+    controller.on_decision(("deal", 0, 0))
+    controller.on_event(seen("C01"))  # Ana, who starts, discards first
+    for code in ("S03", "H08"):
+        controller.on_event(seen(code, "seat1"))
+    unclear = TableEvent("uncertain", 0, 0.0, "seat1", None, candidates=(("S09", 0.5), ("H10", 0.3), ("C04", 0.1)))
+    assert controller.on_event(unclear)[-1].kind == CONFIRM
+    pending = controller.pending[0]
+    assert pending.best == "H10" and pending.confidence == 0.3
+    fits = completions(["S03", "H08"], CODES)
+    assert set(pending.alternatives[:len(fits) - 1]) == set(fits) - {"H10"}
+    assert pending.alternatives[len(fits) - 1:len(fits) + 1] == ("S09", "C04")
+    controller.on_decision(("reject_card",))
+    elsewhere = TableEvent("uncertain", 0, 0.0, "seat2", None, candidates=(("S09", 0.5), ("H10", 0.3)))
+    controller.on_event(elsewhere)
+    assert controller.pending[0].best == "S09"  # no tercia being laid there

@@ -181,6 +181,28 @@ class TriviumController(Controller):
         self.held.insert(0, event)
         return self._ask_short(seat)
 
+    def _uncertain(self, event) -> list[Notice]:
+        """An unclear card in a seat's zone where two cards of a tercia lie is, by the rules, one
+        of the cards that make them 21: those the camera hesitated with come first, then the
+        others, then the camera's other candidates (its best guess first only when it fits)."""
+        notices = super()._uncertain(event)
+        seat = seat_of_zone(event.zone)
+        group = self.groups.get(seat, []) if seat is not None else []
+        if not self.pending or len(group) != 2 or frozenset(group) == PAIR:
+            return notices
+        pending = self.pending[-1]
+        fits = completions(group, [c for c in CODES if pending.possible is None or c in pending.possible])
+        if pending.zone != event.zone or not fits:
+            return notices
+        seen = [(c, p) for c, p in pending.candidates if c is not None]
+        first = [(c, p) for c, p in seen if c in fits]
+        rest = [(c, 0.0) for c in fits if c not in dict(first)]
+        pending.candidates = first + rest + [(c, p) for c, p in seen if c not in fits]
+        if pending.possible is not None:
+            order = [c for c, _ in pending.candidates]
+            pending.possible = tuple(order) + tuple(c for c in pending.possible if c not in order)
+        return notices
+
     def _next_tercia(self, event) -> list[Notice] | None:
         """A card laid in a seat's zone where two cards of a tercia lie, one that cannot make
         them 21 while others could: most likely the first card of the seat's next tercia, the
