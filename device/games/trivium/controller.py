@@ -165,7 +165,8 @@ class TriviumController(Controller):
         """A card discarded onto the olla by one seat while another seat's tercia is still short
         (one or two of its cards seen, the rest never): that seat's turn is over, so a card of its
         tercia was laid unseen. It is asked for, the cards that complete the tercia offered first
-        (two cards seen leave one value, or El Loco); the discard waits for the answer."""
+        (two cards seen leave one value, or El Loco); the discard waits for the answer. A card in a
+        seat's zone may tell the same of that seat's own tercia (:meth:`_next_tercia`)."""
         from vision.events import APPEARED, UNCERTAIN
 
         game = self.game
@@ -207,7 +208,7 @@ class TriviumController(Controller):
         """A card laid in a seat's zone where two cards of a tercia lie, one that cannot make
         them 21 while others could: most likely the first card of the seat's next tercia, the
         third of this one laid unseen. That third card is asked for (the card just seen offered
-        last: the player laid it as the third, a group the rules will flag); the card waits."""
+        too: the player may have laid it as the third, a group the rules flag); the card waits."""
         from vision.events import APPEARED
 
         seat = seat_of_zone(event.zone)
