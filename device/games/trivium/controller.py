@@ -17,6 +17,7 @@ from device.app.session import GameSession
 from engine.cards import CODES
 from engine.trivium.combinations import completions
 from engine.trivium.state import Phase
+from vision.events import APPEARED, UNCERTAIN
 from vision.possible import PossibleCards
 
 
@@ -28,6 +29,12 @@ class TriviumNotice(Notice):
 
 
 PAIR = frozenset({"T21", "EX"})
+
+
+def discarding_seat(game) -> int | None:
+    """The seat whose card lands on the olla next: the seat whose exchange is next (the seat
+    to play before any exchange this turn)."""
+    return game.next_to_exchange if game.next_to_exchange is not None else game.to_play
 
 
 def placed(where: dict, code: str) -> bool:
@@ -153,9 +160,7 @@ class TriviumController(Controller):
     def _discard(self, code: str) -> list[Notice]:
         from engine.trivium import DrawFromPozo, TakeFromOlla
 
-        seat = self.game.next_to_exchange
-        if seat is None:
-            seat = self.game.to_play
+        seat = discarding_seat(self.game)
         source, self.exchange_from = self.exchange_from or "pozo", None
         if source == "olla":
             return self.apply(TakeFromOlla(seat, code), f"{self._name(seat)} takes from the olla, discards {code}")
@@ -167,16 +172,13 @@ class TriviumController(Controller):
         tercia was laid unseen. It is asked for, the cards that complete the tercia offered first
         (two cards seen leave one value, or El Loco); the discard waits for the answer. A card in a
         seat's zone may tell the same of that seat's own tercia (:meth:`_next_tercia`)."""
-        from vision.events import APPEARED, UNCERTAIN
-
         game = self.game
         if (event.type not in (APPEARED, UNCERTAIN) or game.phase is not Phase.PLAY
                 or self.declaring is not None or self.session.deal_over):
             return None
         if event.zone != MIDDLE:
             return self._next_tercia(event)
-        discarding = game.next_to_exchange if game.next_to_exchange is not None else game.to_play
-        seat = self._short_tercia(besides=discarding)
+        seat = self._short_tercia(besides=discarding_seat(game))
         if seat is None:
             return None
         self.held.insert(0, event)
@@ -187,13 +189,12 @@ class TriviumController(Controller):
         of the cards that make them 21: those the camera hesitated with come first, then the
         others, then the camera's other candidates (its best guess first only when it fits)."""
         notices = super()._uncertain(event)
-        seat = seat_of_zone(event.zone)
-        group = self.groups.get(seat, []) if seat is not None else []
-        if not self.pending or len(group) != 2 or frozenset(group) == PAIR:
+        group = self._two_laid(event.zone)
+        if not self.pending or group is None or self.pending[-1].zone != event.zone:
             return notices
         pending = self.pending[-1]
-        fits = completions(group, [c for c in CODES if pending.possible is None or c in pending.possible])
-        if pending.zone != event.zone or not fits:
+        fits = self._fits(group)
+        if not fits:
             return notices
         seen = [(c, p) for c, p in pending.candidates if c is not None]
         first = [(c, p) for c, p in seen if c in fits]
@@ -209,19 +210,27 @@ class TriviumController(Controller):
         them 21 while others could: most likely the first card of the seat's next tercia, the
         third of this one laid unseen. That third card is asked for (the card just seen offered
         too: the player may have laid it as the third, a group the rules flag); the card waits."""
-        from vision.events import APPEARED
-
-        seat = seat_of_zone(event.zone)
-        group = self.groups.get(seat, []) if seat is not None else []
-        code = event.card
-        if (event.type != APPEARED or code is None or len(group) != 2 or frozenset(group) == PAIR
-                or code in group or self.let_be.get(seat) == tuple(group)):
+        seat, group, code = seat_of_zone(event.zone), self._two_laid(event.zone), event.card
+        if (event.type != APPEARED or code is None or group is None or code in group
+                or self.let_be.get(seat) == tuple(group)):
             return None
         fits = completions(group, CODES)
         if not fits or code in fits:
             return None
         self.held.insert(0, event)
         return self._ask_short(seat, laid=code)
+
+    def _two_laid(self, zone: str) -> list[str] | None:
+        """The two cards of a tercia being laid in ``zone`` (not the XXI + Loco pair, whole),
+        else None."""
+        seat = seat_of_zone(zone)
+        group = self.groups.get(seat, []) if seat is not None else []
+        return group if len(group) == 2 and frozenset(group) != PAIR else None
+
+    def _fits(self, group: Sequence[str]) -> tuple[str, ...]:
+        """The cards still possible (any, without the rules' help) that make ``group`` a tercia."""
+        possible = self.possible_cards() if self.rules_help else None
+        return completions(group, [c for c in CODES if possible is None or c in possible])
 
     def _short_tercia(self, besides: int | None) -> int | None:
         """The first seat but ``besides`` with a tercia being laid, short, not dismissed."""
@@ -236,8 +245,7 @@ class TriviumController(Controller):
         ``laid``: a card just seen there that does not)."""
         group = self.groups[seat]
         self._asked_with[seat] = len(group)
-        possible = self.possible_cards() if self.rules_help else None
-        offered = completions(group, [c for c in CODES if possible is None or c in possible])
+        offered = self._fits(group)
         seen = f"{' '.join(group)}, and {laid} does not make it 21" if laid else " ".join(group)
         order = list(offered)
         if laid:  # among the first choices on the OLED: the player may have laid that group

@@ -6,6 +6,7 @@ announcements.
 from __future__ import annotations
 
 from device.app.controller import MIDDLE, seat_of_zone
+from device.games.trivium.controller import discarding_seat
 from device.app.views import seat_name
 from device.screens.views import AnnouncementView, TerciaView, TriviumSeatView, TriviumView, ViolationView
 
@@ -24,10 +25,8 @@ def pending_place(app, pending) -> dict:
     """Whose card a question is about and where it lies, for the check-card screen: a card
     in the middle is the discard onto the olla of the seat whose exchange it is; a card of a
     seat's zone (a tercia being laid, or a card of it laid unseen) is that seat's."""
-    game = app.session.state
     if pending.zone == MIDDLE:
-        seat = game.next_to_exchange if game.next_to_exchange is not None else game.to_play
-        return {"seat": seat, "place": "olla"}
+        return {"seat": discarding_seat(app.session.state), "place": "olla"}
     seat = pending.seat if pending.seat is not None else seat_of_zone(pending.zone)
     return {} if seat is None else {"seat": seat}
 
