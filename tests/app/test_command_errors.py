@@ -171,6 +171,29 @@ def test_each_status_of_the_table_is_what_a_command_returns(tmp_path, capfd):
     # EXIT_CAMERA_LOST: tests/app/test_camera_loss.py runs `run` until it gives the camera up
 
 
+_CTRL_C_IN_EVAL = """
+import sys
+import device.commands.demo as demo
+from device.cli import main
+
+def interrupted_in_eval(args):
+    eval("(_ for _ in ()).throw(KeyboardInterrupt)")  # as a Ctrl-C inside collections.namedtuple
+
+demo.run = interrupted_in_eval
+sys.exit(main(["demo"]))
+"""
+
+
+def test_ctrl_c_inside_code_run_from_a_string_still_exits_130(tmp_path):
+    # CPython marks such a Ctrl-C as never handled and, run with -m, would end the process by SIGINT
+    (tmp_path / "ctrl_c_in_eval.py").write_text(_CTRL_C_IN_EVAL)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    child = subprocess.run([sys.executable, "-m", "ctrl_c_in_eval"], capture_output=True, text=True, cwd=ROOT,
+                           env=env, timeout=60)
+    assert child.returncode == EXIT_INTERRUPTED, child.stderr
+    assert child.stderr.splitlines()[-1] == "tarotmate demo: interrupted"
+
+
 # --- replay reads both formats; one rule for card codes ------------------------
 
 def test_replay_reads_a_trivium_game_record(tmp_path, capsys):
