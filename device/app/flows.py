@@ -139,12 +139,16 @@ class CardPicker:
 
     ``cards``: the cards to offer (e.g. the possible ones); ``None``: all 78.
     A category none of them belongs to is left out; one with a single card
-    is that card."""
+    is that card. ``first``: cards offered by name before the categories (the
+    likeliest ones), chosen in one step."""
+
+    FIRST = "card:"
 
     def __init__(self, flow: Flow, title: str, on_card: Callable[[str], list[Decision]],
-                 cards: Sequence[str] | None = None) -> None:
+                 cards: Sequence[str] | None = None, first: Sequence[str] = ()) -> None:
         self.flow, self.title, self.on_card = flow, title, on_card
         self.cards = None if cards is None else frozenset(cards)
+        self.first = tuple(first)
 
     def _codes(self, category: str) -> list[str]:
         if category == "EX":
@@ -161,9 +165,12 @@ class CardPicker:
         categories += [(suit_name(s, lang, style), s) for s in SUITS]
         categories += [(card_name("EX", lang, style), "EX")]
         categories = [(label, cat) for label, cat in categories if self._codes(cat)]
-        self.flow.push(Step(self.title, categories, self._category))
+        named = [(card_name(code, lang, style), self.FIRST + code) for code in self.first]
+        self.flow.push(Step(self.title, named + categories, self._category))
 
     def _category(self, category: str) -> list[Decision]:
+        if category.startswith(self.FIRST):
+            return self.on_card(category[len(self.FIRST):])
         codes = self._codes(category)
         if len(codes) == 1:
             return self.on_card(codes[0])

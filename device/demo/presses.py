@@ -42,7 +42,7 @@ def move_events(frm: int, to: int, n: int) -> list[tuple[str, str]]:
 def same_decision(got: Decision, wanted: Decision) -> bool:
     """Whether a flow's decision enters ``wanted`` (a card entered by hand is the menu's
     "correct a card"; the menus leave out what the camera or the player shows afterwards:
-    the écart's cards, a poignée's trumps)."""
+    the écart's cards, a poignée's trumps, a Trivium declaration's cards)."""
     if not got or not wanted:
         return False
     kinds = {"card": "correct_card"}
@@ -50,15 +50,21 @@ def same_decision(got: Decision, wanted: Decision) -> bool:
         return False
     if wanted[0] == "ecart":
         return True
-    n = len(got) if wanted[0] == "poignee" else max(len(got), len(wanted))
+    n = len(got) if wanted[0] in ("poignee", "declare") else max(len(got), len(wanted))
     norm = lambda d: tuple(tuple(x) if isinstance(x, list) else x for x in d[:n])  # noqa: E731
     return norm(got) == norm(wanted)
 
 
 def presses_for(factory: Callable[[], Flow], wanted: Decision, depth: int = 4) -> int | None:
     """The fewest presses that make a fresh ``factory()`` flow return ``wanted``; None if it cannot."""
-    found = _search(factory, [], wanted, depth, None)
+    found = events_for(factory, wanted, depth)
     return None if found is None else len(found)
+
+
+def events_for(factory: Callable[[], Flow], wanted: Decision, depth: int = 4) -> list[tuple[str, str]] | None:
+    """The button events, fewest first found, that make a fresh ``factory()`` flow return
+    ``wanted``; None if it cannot."""
+    return _search(factory, [], wanted, depth, None)
 
 
 def _replay(factory: Callable[[], Flow], events: Sequence[tuple[str, str]]) -> tuple[Flow, list[Decision]]:

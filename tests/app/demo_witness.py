@@ -68,7 +68,8 @@ class Witness:
         def decision(app, d):
             if d[0] in ("confirm_card", "correct_card") and app.controller.pending:
                 return "oled"
-            return "hand" if d[0] in ("card", "op") else "menu"
+            # a card entered from the menu: "Correct a card" or Trivium's "Card not seen…"
+            return "hand" if d[0] in ("card", "op", "lay_card", "correct_card") else "menu"
 
         doors("on_events", lambda app, evs: events(app, evs))
         doors("on_decision", decision)

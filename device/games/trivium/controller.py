@@ -55,8 +55,10 @@ class TriviumController(Controller):
       asked for first: its seat's turn is over (:meth:`seen_before_its_turn`).
     * The rest comes from the menus: ``('deal', starter)``, ``('exchange',
       'pozo'|'olla')``, ``('steal', seat, victim, group)``, ``('declare',
-      seat, cards)``, ``('withdraw', seat, group)``, ``('pozo_empty', seat)``
-      or any engine operation as ``('op', dict)``.
+      seat, cards)``, ``('withdraw', seat, group)``, ``('pozo_empty', seat)``,
+      a card the camera missed (``('lay_card', seat, code)`` in a seat's
+      tercia, ``('correct_card', code)`` onto the olla) or any engine
+      operation as ``('op', dict)``.
     """
 
     def __init__(self, session: GameSession):
@@ -116,10 +118,33 @@ class TriviumController(Controller):
         codes = [c for c in CODES if not placed(where, c) and c not in laying]
         return PossibleCards.of(codes) if codes else None
 
+    def free_cards(self) -> list[str]:
+        """The cards a player may still enter by hand: any whose place the table does not know
+        (the olla, a laid tercia, a group being laid), in :data:`~engine.cards.CODES` order."""
+        possible = self.possible_cards()
+        return [c for c in CODES if possible is None or c in possible]
+
+    def completing(self, seat: int) -> tuple[str, ...]:
+        """The cards that would make the seat's tercia being laid 21 when two of its cards are
+        seen (none otherwise: one card leaves too many)."""
+        group = self.groups.get(seat, [])
+        return self._fits(group) if len(group) == 2 and frozenset(group) != PAIR else ()
+
     @decides("card")
     def _decide_card(self, code: str) -> list[Notice]:
         """A card entered by hand: the discard of the seat whose exchange it is."""
         return self.card_seen(code, MIDDLE)
+
+    @decides("lay_card")
+    def _decide_lay_card(self, seat: int, code: str) -> list[Notice]:
+        """A card of a tercia the camera did not see, entered by hand ("Card not seen…"): laid in
+        that seat's zone, as if the camera had seen it there (its tercia is complete with it or
+        waits for the rest)."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.session.names):
+            return [Notice(ALERT, f"a card laid by hand names no seat of this game: {seat!r}", card=code)]
+        if code not in CODES:
+            return [Notice(ALERT, f"a card laid by hand is no card: {code!r}")]
+        return self.card_seen(code, f"seat{seat + 1}")
 
     def card_seen(self, code: str, zone: str) -> list[Notice]:
         game = self.game

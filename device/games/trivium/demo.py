@@ -72,6 +72,11 @@ class TriviumDemo(ScriptedDemo):
     def decision_for(self, op: dict) -> tuple:
         return decision_for(op)
 
+    def decide(self, app: TableApp, decision: tuple, counted: str | None = None) -> list:
+        if decision[0] == "deal" and len(decision) == 3 and decision[2] == app.session.deal.setup.get("dealer", 0):
+            decision = decision[:2]  # "Who starts?" deals with the deal's own dealer: the same decision
+        return super().decide(app, decision, counted)
+
     def cards_of(self, op: dict) -> int:
         return len(op["cards"]) if op["op"] == "lay_tercia" else 1
 
@@ -160,8 +165,15 @@ class TriviumDemo(ScriptedDemo):
     def enter_right(self, app: TableApp, right: dict) -> None:
         controller = app.controller
         if right["op"] == "lay_tercia":
-            seen = controller.groups.pop(right["seat"], [])
+            seat = right["seat"]
+            seen = controller.groups.get(seat, [])
             missing = [c for c in right["cards"] if c not in seen]
+            if all(c in right["cards"] for c in seen):  # each card missed, from "Card not seen…"
+                self.report(f"player: the camera missed {' '.join(missing)}; entered from the menu")
+                for code in missing:
+                    self.decide(app, ("lay_card", seat, code), "by_hand")
+                return
+            controller.groups.pop(seat, None)  # a card seen wrong in it: the tercia entered whole
             self.report(f"player: the camera missed {' '.join(missing)}; the tercia is entered by hand")
             if missing:  # one decision enters the tercia: each card the camera missed counts
                 self._asked += len(missing) - 1

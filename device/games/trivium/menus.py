@@ -4,24 +4,41 @@ and which of them the buttons drive.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from device.app.deck_learning import known_cards
-from device.app.flows import ChoiceFlow, Flow, Step, deck_memory_item, forget_deck
+from device.app.flows import CardPicker, ChoiceFlow, Flow, Step, deck_memory_item, forget_deck
 from device.i18n import N_, translator
 from engine.trivium.state import Phase
 
 
 class TriviumMenu(Flow):
-    """The menu during a Trivium game: undo, the exchange from the olla, a
-    steal by El Loco, a declaration, new game, end of the match."""
+    """The menu during a Trivium game: undo, the exchange from the olla, a card
+    the camera did not see, a steal by El Loco, a declaration, new game, end of
+    the match.
 
-    def __init__(self, game, names, lang: str = "en", style: str = "french", known_cards: int | None = None):
+    "Card not seen…" enters a card the camera missed: where it lies (a seat
+    laying a tercia, with the cards seen of it, comes first; then the olla, a
+    discard; then the other seats), then which card (for a tercia showing two
+    cards, the cards that make them 21 first): ``('lay_card', seat, code)`` or
+    ``('correct_card', code)``. ``laying``: the cards seen of each tercia being
+    laid; ``completing``: per seat, the cards that would complete it; ``free``:
+    the cards that may still be entered (None: any)."""
+
+    def __init__(self, game, names, lang: str = "en", style: str = "french", known_cards: int | None = None,
+                 laying: Mapping[int, Sequence[str]] | None = None,
+                 completing: Mapping[int, Sequence[str]] | None = None, free: Sequence[str] | None = None):
         super().__init__(lang, style)
         self.game = game
         self.names = list(names)
+        self.laying = {seat: tuple(group) for seat, group in (laying or {}).items() if group}
+        self.completing = {seat: tuple(cards) for seat, cards in (completing or {}).items()}
+        self.free = None if free is None else tuple(free)
         tr = self.tr
         seat = game.to_play
         items = [(tr(N_("Undo last event")), ("undo",)),
                  (tr(N_("From the olla")), ("exchange", "olla")),
+                 (tr(N_("Card not seen…")), "unseen"),
                  (tr(N_("El Loco steals…")), "steal"),
                  (tr(N_("Declare…")), ("declare", seat)),
                  (tr(N_("Declaration shown")), ("declare_done",)),
@@ -34,6 +51,9 @@ class TriviumMenu(Flow):
         if item == "deck_memory":
             self.push(forget_deck(self))
             return []
+        if item == "unseen":
+            self.push(Step(self.tr(N_("Where does it lie?")), self._places(), self._place))
+            return []
         if item == "steal":
             victims = [(name, s) for s, name in enumerate(self.names)
                        if s != self.game.to_play and self.game.seats[s].laid]
@@ -44,6 +64,31 @@ class TriviumMenu(Flow):
             return []
         self.finish()
         return [item]
+
+    def _places(self) -> list[tuple[str, object]]:
+        """The seats laying a tercia (with the cards seen of it), the olla, the other seats."""
+        laying = [(f"{self.names[s]}: {' '.join(g)}…", s) for s, g in sorted(self.laying.items())
+                  if s < len(self.names)]
+        others = [(name, s) for s, name in enumerate(self.names) if s not in self.laying]
+        return laying + [(self.tr(N_("The olla: a discard")), "olla")] + others
+
+    def _place(self, place) -> list[tuple]:
+        if place == "olla":
+            CardPicker(self, self.tr(N_("Which card?")), self._discarded, self.free).start()
+            return []
+        group = self.laying.get(place, ())
+        cards = None if self.free is None else [c for c in self.free if c not in group]
+        CardPicker(self, self.tr(N_("Which card?")), lambda code: self._laid(place, code), cards,
+                   first=self.completing.get(place, ())).start()
+        return []
+
+    def _discarded(self, code: str) -> list[tuple]:
+        self.finish()
+        return [("correct_card", code)]
+
+    def _laid(self, seat: int, code: str) -> list[tuple]:
+        self.finish()
+        return [("lay_card", seat, code)]
 
     def _victim(self, victim: int) -> list[tuple]:
         groups = [(" ".join(g.cards), i) for i, g in enumerate(self.game.seats[victim].laid)]
@@ -80,4 +125,8 @@ class TriviumMenus:
             tr = translator(lang)
             return ChoiceFlow(tr(N_("Game over")), [(tr(N_("New game")), ("new_deal",)),
                                                     (tr(N_("End the match")), ("end_game",))], lang, style)
-        return TriviumMenu(state, app.session.names, lang, style, known_cards(app))
+        controller = app.controller
+        laying = {seat: tuple(group) for seat, group in controller.groups.items() if group}
+        return TriviumMenu(state, app.session.names, lang, style, known_cards(app), laying=laying,
+                           completing={seat: controller.completing(seat) for seat in laying},
+                           free=controller.free_cards())
