@@ -287,6 +287,7 @@ ZONES = ("middle", "seat1", "seat2", "seat3", "seat4", "seat5", "nowhere")
 EVENT = st.tuples(st.sampled_from(("appeared", "uncertain", "removed", "cleared", "moved")),
                   st.sampled_from(ZONES), st.sampled_from(CODES))
 DECISION = st.one_of(st.tuples(st.sampled_from(("confirm_card", "correct_card", "card")), st.sampled_from(CODES)),
+                     st.tuples(st.just("lay_card"), st.integers(-1, 4), st.sampled_from(CODES)),  # "Card not seen…"
                      st.sampled_from([("reject_card",), ("undo",), ("exchange", "olla"), ("exchange", "pozo")]))
 
 
