@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from device.app.controller import APPLIED, CONFIRM, SKIPPED_CARD
 from device.app.registry import game_for
 from device.app.session import GameSession
-from device.games.trivium.controller import TriviumController
+from device.games.trivium.controller import TriviumController, starts_another
 from device.storage.deal_log import DealLog
 from engine.cards import CODES, card
 from engine.trivium import random_game, table_view
@@ -140,6 +140,46 @@ def test_a_tercia_laid_short_is_asked_for_when_the_seats_next_tercia_starts(log,
     for pending, missing in questions:
         assert pending.reason == SKIPPED_CARD and missing[0] in pending.possible
     assert session.deal_over and list(session.state.scores) == list(truth.scores)
+
+
+def followed_by_a_tercia_it_cannot_share(ops, i):
+    """Whether the tercia ``ops[i]`` is followed by the same seat's next tercia, whose first card
+    can be in no tercia with this one's first card (seen alone, this one was laid short)."""
+    d = ops[i]
+    following = ops[i + 1] if i + 1 < len(ops) else None
+    return (d["op"] == "lay_tercia" and len(d["cards"]) == 3 and following is not None
+            and following["op"] == "lay_tercia" and following["seat"] == d["seat"]
+            and starts_another(d["cards"][0], following["cards"][0]))
+
+
+@pytest.mark.parametrize("seed", [10, 21, 27, 29])
+def test_a_tercia_seen_as_one_card_is_asked_for_when_the_seats_next_tercia_cannot_share_it(log, seed):
+    """Only the first card of a tercia seen, then the seat's next tercia, whose first card can be
+    in no tercia with it: both missing cards are asked for, one after the other (the second with
+    the cards that make the two 21 first), the next card waiting; then both tercias are laid."""
+    truth, session, questions, short = play(log, seed, 2, name_it, followed_by_a_tercia_it_cannot_share)
+    assert short > 0 and len(questions) == 2 * short
+    for k, (pending, missing) in enumerate(questions):
+        assert pending.reason == SKIPPED_CARD and missing[0] in pending.possible
+        if k % 2:  # two cards seen now: one value completes them
+            seen_two = truth_tercia(truth, pending.seat, missing)
+            assert missing[0] in pending.possible[:len(completions(seen_two, CODES))]
+    assert session.deal_over and list(session.state.scores) == list(truth.scores)
+
+
+def test_a_card_that_may_share_the_one_card_seen_asks_nothing(log):
+    """T15 seen alone in Ana's zone, then H05 (15 + 5 + 1 = 21): it may be the same tercia's,
+    so nothing is asked; T15 then H10 (25 already): it cannot, and the tercia's cards are asked."""
+    controller = TriviumController(GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv"))
+    controller.on_decision(("deal", 0, 0))
+    controller.on_event(seen("C01"))  # Ana, who starts, discards first
+    controller.on_event(seen("T15", "seat1"))
+    assert controller.on_event(seen("H05", "seat1"))[-1].kind != CONFIRM and controller.groups[0] == ["T15", "H05"]
+    controller.on_event(TableEvent("cleared", 0, 0.0, "seat1"))  # taken back
+    controller.on_event(seen("T15", "seat1"))
+    assert controller.on_event(seen("H10", "seat1"))[-1].kind == CONFIRM
+    assert controller.groups[0] == ["T15"] and controller.held[0].card == "H10"
+    assert not starts_another("T15", "HK") and not starts_another("T21", "EX") and not starts_another("SK", "T15")
 
 
 def test_the_card_just_seen_named_as_the_third_makes_the_group_the_rules_flag(log):

@@ -14,8 +14,8 @@ from device.app.controller import (ALERT, APPLIED, INFO, MIDDLE, SKIPPED_CARD, C
                                    seat_of_zone)
 from device.app.decisions import decides
 from device.app.session import GameSession
-from engine.cards import CODES
-from engine.trivium.combinations import completions
+from engine.cards import CODES, card
+from engine.trivium.combinations import completions, tercia_value
 from engine.trivium.state import Phase
 from vision.events import APPEARED, UNCERTAIN
 from vision.possible import PossibleCards
@@ -35,6 +35,14 @@ def discarding_seat(game) -> int | None:
     """The seat whose card lands on the olla next: the seat whose exchange is next (the seat
     to play before any exchange this turn)."""
     return game.next_to_exchange if game.next_to_exchange is not None else game.to_play
+
+
+def starts_another(first: str, code: str) -> bool:
+    """Whether ``code``, laid after ``first`` (the only card seen of a tercia), cannot be in
+    that tercia but can be in another: no third card makes the two 21 (nor are they the XXI
+    + Loco pair), and both are numbered cards or El Loco (a court is in no tercia)."""
+    in_a_tercia = all(c.is_excuse or tercia_value(c) is not None for c in (card(first), card(code)))
+    return in_a_tercia and frozenset((first, code)) != PAIR and not completions([first, code], CODES)
 
 
 def placed(where: dict, code: str) -> bool:
@@ -231,16 +239,22 @@ class TriviumController(Controller):
         return notices
 
     def _next_tercia(self, event) -> list[Notice] | None:
-        """A card laid in a seat's zone where two cards of a tercia lie, one that cannot make
-        them 21 while others could: most likely the first card of the seat's next tercia, the
-        third of this one laid unseen. That third card is asked for (the card just seen offered
-        too: the player may have laid it as the third, a group the rules flag); the card waits."""
-        seat, group, code = seat_of_zone(event.zone), self._two_laid(event.zone), event.card
-        if (event.type != APPEARED or code is None or group is None or code in group
+        """A card laid in a seat's zone that cannot belong to the tercia being laid there: most
+        likely the first card of the seat's next tercia, the rest of this one laid unseen. Two
+        cards seen: the card cannot make them 21 while others could; one card seen: no third
+        card makes the two 21 (and the new card may start a tercia). The missing card is asked
+        for (the card just seen offered too: the player may have laid it there, a group the
+        rules flag); the card waits."""
+        seat, code = seat_of_zone(event.zone), event.card
+        group = self.groups.get(seat, []) if seat is not None else []
+        if (event.type != APPEARED or code is None or not group or code in group
                 or self.let_be.get(seat) == tuple(group)):
             return None
-        fits = completions(group, CODES)
-        if not fits or code in fits:
+        if self._two_laid(event.zone) is not None:
+            fits = completions(group, CODES)
+            if not fits or code in fits:
+                return None
+        elif len(group) != 1 or not starts_another(group[0], code):
             return None
         self.held.insert(0, event)
         return self._ask_short(seat, laid=code)

@@ -146,7 +146,8 @@ class TriviumDemo(ScriptedDemo):
     def _asks_later(self, app: TableApp, scope: dict) -> bool:
         """Whether a tercia the camera saw only part of is left for the table to ask: another
         seat's discard comes next, or the same seat's next tercia, whose first card cannot
-        complete the two cards seen (the table then knows the tercia was laid short)."""
+        complete the two cards seen, or cannot be in one tercia with the one card seen (the
+        table then knows the tercia was laid short)."""
         from engine.cards import CODES
         from engine.trivium.combinations import completions
 
@@ -159,8 +160,12 @@ class TriviumDemo(ScriptedDemo):
             return False
         if following["op"] in ("draw_from_pozo", "take_from_olla"):
             return following["seat"] != scope["seat"]
-        return (following["op"] == "lay_tercia" and following["seat"] == scope["seat"] and len(group) == 2
-                and following["cards"][0] not in completions(group, CODES))
+        if following["op"] != "lay_tercia" or following["seat"] != scope["seat"]:
+            return False
+        first = following["cards"][0]
+        if len(group) == 2:
+            return first not in completions(group, CODES)
+        return {group[0], first} != {"T21", "EX"} and not completions([group[0], first], CODES)
 
     def enter_right(self, app: TableApp, right: dict) -> None:
         controller = app.controller
