@@ -33,7 +33,7 @@ from typing import Any, Callable, Sequence
 from device.i18n import N_, translator
 from device.screens.labels import card_name, suit_name
 from device.screens.views import ConfirmCardView, MenuView
-from engine.cards import SUITS, card
+from engine.cards import CODES, SUITS, card
 
 Event = tuple[str, str]
 Decision = tuple
@@ -178,6 +178,41 @@ class CardPicker:
         options = [(card_name(code, lang, style), code) for code in codes]
         self.flow.push(Step(self.title, options, self.on_card))
         return []
+
+
+class FixCardPicker:
+    """A card the camera read wrong, fixed where it lies: choose it among the cards read lately
+    ("Which card is wrong?", each with its player), then name the right one:
+    ``('fix_card', operation index, wrong, right)``.
+
+    ``fixable``: (operation index, card, seat or None) of the cards read lately, the latest
+    first (:func:`device.app.fixes.fixable`); ``first``: for a wrong card, the right cards most
+    likely (offered by name before the suits)."""
+
+    def __init__(self, flow: Flow, fixable: Sequence[tuple[int, str, int | None]], players: Sequence[str],
+                 first: Callable[[int, str], Sequence[str]] | None = None) -> None:
+        self.flow, self.fixable, self.players = flow, list(fixable), list(players)
+        self.first = first
+
+    def start(self) -> None:
+        flow = self.flow
+        options = []
+        for index, code, seat in self.fixable:
+            name = card_name(code, flow.lang, flow.style)
+            options.append((f"{self.players[seat]}: {name}" if seat is not None and 0 <= seat < len(self.players)
+                            else name, (index, code)))
+        flow.push(Step(flow.tr(N_("Which card is wrong?")), options, self._which))
+
+    def _which(self, chosen: tuple[int, str]) -> list[Decision]:
+        index, wrong = chosen
+        first = [c for c in (self.first(index, wrong) if self.first else ()) if c != wrong]
+        CardPicker(self.flow, self.flow.tr(N_("The right card?")), lambda right: self._fixed(index, wrong, right),
+                   cards=[c for c in CODES if c != wrong], first=first).start()
+        return []
+
+    def _fixed(self, index: int, wrong: str, right: str) -> list[Decision]:
+        self.flow.finish()
+        return [("fix_card", index, wrong, right)]
 
 
 class ConfirmCardFlow(Flow):

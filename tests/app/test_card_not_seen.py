@@ -15,6 +15,7 @@ from device.demo.presses import events_for
 from device.games.trivium.controller import TriviumController
 from device.games.trivium.menus import TriviumMenu, TriviumMenus
 from device.storage.deal_log import DealLog
+from engine.cards import CODES
 from engine.trivium import random_game, table_view
 from engine.trivium.combinations import completions
 from vision.events import TableEvent
@@ -180,3 +181,36 @@ def test_the_demo_prices_each_trivium_decision_on_the_menus(tmp_path):
     with DealLog.open(tmp_path / "c.db") as log:
         starting = TriviumController(GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="s"))
         assert price(app_of(starting), ("deal", 2)) == 3  # "Who starts?": down twice, OK
+
+
+@pytest.mark.parametrize("seed", ENDS_WITH_A_TERCIA)
+def test_a_card_of_a_tercia_read_wrong_is_fixed_where_it_lies(log, seed):
+    """A tercia's card read as another that also makes 21 (the tercia is valid, so the rules
+    say nothing): "Fix a card read", the card, then the right one, offered first among the
+    cards that make the other two 21. The tercia is replaced in place, the game replays."""
+    controller, ops = played(log, seed)
+    index = max(i for i, d in enumerate(ops[:-1]) if d["op"] == "lay_tercia")
+    seat, cards = ops[index]["seat"], ops[index]["cards"]
+    session = controller.session
+    while len(session.state.operations) > index:  # back to that tercia, then read with a wrong card
+        session.undo()
+    controller.reset_collections()
+    others = list(cards[:2])
+    wrong = next(c for c in completions(others, controller.free_cards()) if c not in (cards[2], "EX"))
+    for code in [*others, wrong]:
+        notices = controller.on_event(seen(code, f"seat{seat + 1}"))
+    assert notices[-1].kind == APPLIED, notices
+    factory = menu_of(controller)
+    flow = factory()
+    assert "Fix a card read" in [label for label, _ in flow.step.options]
+    events = events_for(factory, ("fix_card", index, wrong, cards[2]))
+    assert events is not None
+    flow, decisions = press(factory, events)
+    assert decisions == [("fix_card", index, wrong, cards[2])]
+    right_step = flow.steps[-1]  # the right card: the cards that make the other two 21 first
+    assert f"card:{cards[2]}" in [value for _, value in right_step.options[:len(completions(others, CODES))]]
+    notices = controller.on_decision(decisions[0])
+    assert notices[-1].kind == APPLIED
+    assert session.state.operations[index].to_dict() == ops[index]
+    again = GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="t")
+    assert [op.to_dict() for op in again.state.operations] == [op.to_dict() for op in session.state.operations]

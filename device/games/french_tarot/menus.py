@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Sequence
 
 from device.app.deck_learning import known_cards
-from device.app.flows import CardPicker, ChoiceFlow, Decision, Flow, Step, deck_memory_item, forget_deck, yes_no
+from device.app.flows import (CardPicker, ChoiceFlow, Decision, FixCardPicker, Flow, Step, deck_memory_item,
+                               forget_deck, yes_no)
 from device.i18n import N_, translator
 from device.screens.labels import BID_NAMES, POIGNEE_NAMES, card_name
 from device.screens.views import BIDS, POIGNEE_LEVELS, BiddingView
-from engine.cards import CODES, SUITS
+from engine.cards import SUITS
 from engine.tarot.tables import HAND_SIZE
 from engine.errors import TarotmateError
 from engine.tarot.state import Phase
@@ -159,12 +160,7 @@ class GameMenu(Flow):
         elif item == "correct":
             CardPicker(self, tr(N_("Which card?")), self._corrected).start()
         elif item == "fix":  # a card read wrong: choose it, then name the right one
-            options = []
-            for index, code, seat in self.fixable:
-                name = card_name(code, self.lang, self.style)
-                options.append((f"{self.players[seat]}: {name}" if seat is not None and seat < len(self.players) else name,
-                                (index, code)))
-            self.push(Step(tr(N_("Which card is wrong?")), options, self._fix_which))
+            FixCardPicker(self, self.fixable, self.players).start()
         elif item == "new_deal":
             self.push(yes_no(self, tr(N_("New deal?")), ("new_deal",)))
         elif item == "deck_memory":
@@ -184,16 +180,6 @@ class GameMenu(Flow):
     def _poignee(self, seat: int, level: str) -> list[Decision]:
         self.finish()
         return [("poignee", seat, level)]
-
-    def _fix_which(self, chosen: tuple[int, str]) -> list[Decision]:
-        index, wrong = chosen
-        CardPicker(self, self.tr(N_("The right card?")), lambda right: self._fixed(index, wrong, right),
-                   cards=[c for c in CODES if c != wrong]).start()
-        return []
-
-    def _fixed(self, index: int, wrong: str, right: str) -> list[Decision]:
-        self.finish()
-        return [("fix_card", index, wrong, right)]
 
     def _corrected(self, code: str) -> list[Decision]:
         self.finish()
