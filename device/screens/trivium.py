@@ -21,10 +21,13 @@ LOCO_TEXT = {
 }
 
 CROSSED_BOX_TEXT = N_("⊠ not a valid tercia")
+# a tercia being laid, of which the camera has seen some cards (one never seen: the menu's "Card not seen…")
+LAYING_TEXT = N_("{seat} lays {cards}…")
 
 
-def _tercia_boxes(c: Canvas, right: int, y: int, tercias, ink: int) -> int:
-    """Three boxes, right-aligned at ``right``: filled = valid tercia, crossed = invalid.
+def _tercia_boxes(c: Canvas, right: int, y: int, tercias, ink: int, laying: int = 0) -> int:
+    """Three boxes, right-aligned at ``right``: filled = valid tercia, crossed = invalid; the
+    box after them filled from the bottom by thirds for the cards seen of a tercia being laid.
 
     Returns the left edge of the boxes.
     """
@@ -39,11 +42,15 @@ def _tercia_boxes(c: Canvas, right: int, y: int, tercias, ink: int) -> int:
             if k < len(tercias):  # laid down but not a valid tercia
                 c.draw.line(box, fill=ink)
                 c.draw.line((box[0], box[3], box[2], box[1]), fill=ink)
+            elif k == len(tercias) and laying:  # being laid: a third of the box a card seen
+                height = round((BOX_H - 2) * min(laying, 3) / 3)
+                c.draw.rectangle((box[0], box[3] - height, box[2], box[3]), fill=ink)
     return left
 
 
 def render_trivium(view: TriviumView, lang: str = "en", style: str = "french", tick: int | None = None) -> Image.Image:
-    """Each seat with its tercias (three boxes), the olla's top card, the Loco.
+    """Each seat with its tercias (three boxes), the olla's top card, the Loco (and, in turn
+    with it, the cards seen of a tercia being laid, so that a card never seen is noticed).
 
     Up to three seats use the normal type; four seats use a thin title band
     and smaller rows so that every name keeps its room.
@@ -65,12 +72,13 @@ def render_trivium(view: TriviumView, lang: str = "en", style: str = "french", t
         if i == view.current:
             c.draw.rectangle((0, y, WIDTH - 1, y + pitch - 1), fill=1)
             ink = 0
-        boxes_left = _tercia_boxes(c, WIDTH - 4, y + (pitch - PITCH) // 2, seat.tercias, ink)
+        boxes_left = _tercia_boxes(c, WIDTH - 4, y + (pitch - PITCH) // 2, seat.tercias, ink, len(seat.laying))
         c.text((2, y), seat.name, size, max_width=boxes_left - 6, fill=ink)
     loco = tr(LOCO_TEXT.get(view.loco, LOCO_TEXT["unseen"])).format(seat=view.loco_seat or "?")
     # A crossed box is explained on the bottom line, in turn with the Loco.
     crossed = any(not t.valid for seat in seats for t in seat.tercias)
-    line = rotating([loco, tr(CROSSED_BOX_TEXT) if crossed else ""], size, WIDTH - 4, tick)
+    laying = [tr(LAYING_TEXT).format(seat=seat.name, cards=" ".join(seat.laying)) for seat in seats if seat.laying]
+    line = rotating([loco, tr(CROSSED_BOX_TEXT) if crossed else "", *laying], size, WIDTH - 4, tick)
     c.draw.line((0, rule, WIDTH - 1, rule), fill=1)
     c.text((2, loco_y), line, size, max_width=WIDTH - 4, scroll=tick)
     return c.image

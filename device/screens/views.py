@@ -137,6 +137,7 @@ class TriviumSeatView:
     name: str
     tercias: tuple[TerciaView, ...] = ()
     hand_size: int = 0
+    laying: tuple[str, ...] = ()  # the cards the camera has seen of a tercia being laid
 
 
 @dataclass(frozen=True)

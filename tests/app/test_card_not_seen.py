@@ -214,3 +214,26 @@ def test_a_card_of_a_tercia_read_wrong_is_fixed_where_it_lies(log, seed):
     assert session.state.operations[index].to_dict() == ops[index]
     again = GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="t")
     assert [op.to_dict() for op in again.state.operations] == [op.to_dict() for op in session.state.operations]
+
+
+def test_the_table_screen_shows_the_cards_seen_of_a_tercia_being_laid(log):
+    """The seat's next box fills by thirds with the cards seen of a tercia being laid, and the
+    bottom line names them in turn with the Loco: a card that never comes is noticed."""
+    import dataclasses
+
+    from device.games.trivium.screens import game_view
+    from device.screens import render
+    from device.screens.draw import ROTATE_TICKS
+
+    controller, tercia = until_the_last_tercia(log, 1)
+    seat, cards = tercia["seat"], tercia["cards"]
+    app = SimpleNamespace(session=controller.session, controller=controller, lang="en", style="french")
+    images = []
+    for code in cards[:2]:
+        controller.on_event(seen(code, f"seat{seat + 1}"))
+        view = game_view(app)
+        assert [s.laying for s in view.seats] == [tuple(cards[:len(images) + 1]) if i == seat else ()
+                                                  for i in range(len(NAMES))]
+        images.append(render(view, tick=ROTATE_TICKS).tobytes())
+    plain = dataclasses.replace(view, seats=tuple(dataclasses.replace(s, laying=()) for s in view.seats))
+    assert len({*images, render(plain, tick=ROTATE_TICKS).tobytes()}) == 3

@@ -146,6 +146,9 @@ def _variants():
     for loco in LOCO_TEXT:
         seats = tuple(TriviumSeatView(long + str(i), (TerciaView(("T10", "T10", "T01"), True),) * 3) for i in range(4))
         yield TriviumView(seats, "EX", loco, long, current=3)
+        laying = tuple(TriviumSeatView(long + str(i), (TerciaView(("T10", "T10", "T01"), True),) * i, 9,
+                                       ("T10", "H05")[:i % 3]) for i in range(3))
+        yield TriviumView(laying, "EX", loco, long, current=0)
     for chelem in CHELEM_TEXT:
         for contract in ("prise", "garde", "garde_sans", "garde_contre"):
             yield DealEndView(contract, long, False, 30.5, 0, 25.5, long, (("A", "triple"),), chelem, -1234)

@@ -5,18 +5,23 @@ announcements.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from device.app.controller import MIDDLE, seat_of_zone
 from device.games.trivium.controller import discarding_seat
 from device.app.views import seat_name
 from device.screens.views import AnnouncementView, TerciaView, TriviumSeatView, TriviumView, ViolationView
 
 
-def trivium_view(game, names: list[str]) -> TriviumView:
-    """Each seat's laid tercias, the olla's top card and where El Loco is."""
+def trivium_view(game, names: list[str], laying: Mapping[int, Sequence[str]] | None = None) -> TriviumView:
+    """Each seat's laid tercias (and the cards seen of one being laid, ``laying`` by seat), the
+    olla's top card and where El Loco is."""
     seats = []
+    laying = laying or {}
     for seat_view in game.seats:
         tercias = tuple(TerciaView(tuple(g.cards), bool(g.valid)) for g in seat_view.laid)
-        seats.append(TriviumSeatView(seat_name(names, seat_view.seat), tercias, seat_view.hand_size))
+        seats.append(TriviumSeatView(seat_name(names, seat_view.seat), tercias, seat_view.hand_size,
+                                     tuple(laying.get(seat_view.seat, ()))))
     status, holder = loco_status(game.loco, names)
     return TriviumView(tuple(seats), game.olla_top, status, holder, game.to_play)
 
@@ -56,7 +61,7 @@ def announcement_view(announcement, names: list[str]) -> AnnouncementView | Viol
 
 def game_view(app) -> TriviumView:
     """The table: each seat's tercias, the olla and El Loco."""
-    return trivium_view(app.session.state, app.session.names)
+    return trivium_view(app.session.state, app.session.names, getattr(app.controller, "groups", None))
 
 
 def violations(game) -> tuple:
