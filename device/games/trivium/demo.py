@@ -73,8 +73,13 @@ class TriviumDemo(ScriptedDemo):
         return decision_for(op)
 
     def decide(self, app: TableApp, decision: tuple, counted: str | None = None) -> list:
+        from device.demo.presses import price
+
         if decision[0] == "deal" and len(decision) == 3 and decision[2] == app.session.deal.setup.get("dealer", 0):
             decision = decision[:2]  # "Who starts?" deals with the deal's own dealer: the same decision
+        if decision[0] == "declare" and len(decision) == 3:
+            # "Declare…", the cards shown to the camera, then "Declaration shown": its presses too
+            self.stats.presses += price(app, ("declare_done",)) or 1
         return super().decide(app, decision, counted)
 
     def cards_of(self, op: dict) -> int:
