@@ -18,6 +18,7 @@ from device.storage.deal_log import DealLog
 from engine.cards import CODES
 from engine.trivium import random_game, table_view
 from engine.trivium.combinations import completions
+from tests.app.test_controller import trivium_step
 from vision.events import TableEvent
 
 NAMES = ["Ana", "Luis", "Marta", "Pau"]
@@ -40,19 +41,16 @@ def played(log, seed, upto=None):
     controller = TriviumController(GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="t"))
     ops = [op.to_dict() for op in table_view(random_game(NAMES, seed))]
     for d in ops[:len(ops) - 1 if upto is None else upto]:
-        if d["op"] == "lay_tercia":
-            for code in d["cards"]:
-                notices = controller.on_event(seen(code, f"seat{d['seat'] + 1}"))
-        elif d["op"] in ("draw_from_pozo", "take_from_olla"):
-            if d["op"] == "take_from_olla":
-                controller.on_event(TableEvent("removed", 0, 0.0, "middle", controller.session.state.olla_top))
-            notices = controller.on_event(seen(d["discard"]))
-        elif d["op"] == "deal":
-            notices = controller.on_decision(("deal", d["starter"], d["dealer"]))
-        else:
-            notices = controller.on_decision(("op", d))
+        notices = trivium_step(controller, d, lay_whole)
         assert notices[-1].kind == APPLIED, (d, notices)
     return controller, ops
+
+
+def lay_whole(controller, d):
+    """Every card of the tercia ``d`` seen in its seat's zone; the last notices."""
+    for code in d["cards"]:
+        notices = controller.on_event(seen(code, f"seat{d['seat'] + 1}"))
+    return notices
 
 
 def until_the_last_tercia(log, seed):

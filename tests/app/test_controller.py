@@ -224,18 +224,24 @@ def replay_trivium(log, lay):
     session = GameSession.resume_or_start(log, game_for("trivium"), NAMES, label="tv")
     controller = TriviumController(session)
     for d in (op.to_dict() for op in table_view(truth)):
-        if d["op"] == "lay_tercia":
-            notices = lay(controller, d)
-        elif d["op"] in ("draw_from_pozo", "take_from_olla"):
-            if d["op"] == "take_from_olla":
-                controller.on_event(TableEvent("removed", 0, 0.0, "middle", session.state.olla_top))
-            notices = controller.on_event(seen(d["discard"]))
-        elif d["op"] == "deal":
-            notices = controller.on_decision(("deal", d["starter"], d["dealer"]))
-        else:
-            notices = controller.on_decision(("op", d))
+        notices = trivium_step(controller, d, lay)
         assert notices[-1].kind == APPLIED, (d, notices)
     return truth, session, notices
+
+
+def trivium_step(controller, d, lay):
+    """One operation ``d`` of a bot's Trivium game as the table gets it: ``lay(controller, d)``
+    lays a tercia, a discard is seen on the olla (the olla's card taken away first when it was
+    taken), the rest comes from the menus. Returns the last notices."""
+    if d["op"] == "lay_tercia":
+        return lay(controller, d)
+    if d["op"] in ("draw_from_pozo", "take_from_olla"):
+        if d["op"] == "take_from_olla":
+            controller.on_event(TableEvent("removed", 0, 0.0, "middle", controller.session.state.olla_top))
+        return controller.on_event(seen(d["discard"]))
+    if d["op"] == "deal":
+        return controller.on_decision(("deal", d["starter"], d["dealer"]))
+    return controller.on_decision(("op", d))
 
 
 def test_trivium_tercia_laid_in_a_seat_zone(log):
