@@ -113,3 +113,31 @@ def test_the_game_menu_fixes_a_card_read_in_a_few_presses():
     (decision,) = decisions
     assert decision[:3] == ("fix_card", 9, "H03") and decision[3] != "H03" and len(categories) >= 5
     assert "Rectifier une carte lue" in [label for label, _ in GameMenu(NAMES, lang="fr", fixable=[(0, "EX", 0)]).step.options]
+
+
+def test_correct_a_card_offers_only_the_cards_that_can_still_be_played(log):
+    """A card the camera missed, entered from "Correct a card": a card already played is not
+    offered (the engine would refuse it), and the lists are shorter as the deal goes on."""
+    from types import SimpleNamespace
+
+    from device.demo.presses import events_for, presses_for
+    from device.games.french_tarot.menus import GameMenu, TarotMenus
+
+    truth = random_deal(4, 5)
+    ops = [op.to_dict() for op in truth.operations]
+    k = [i for i, d in enumerate(ops) if d["op"] == "play"][60]  # late in the deal
+    c = controller_at(log, truth, k)
+    app = SimpleNamespace(session=c.session, controller=c, lang="en", style="french")
+    factory = lambda: TarotMenus.ok_menu(app)  # noqa: E731
+    played = ops[k - 1]["card"]
+    assert events_for(factory, ("correct_card", played)) is None
+    missed = ops[k]["card"]
+    events = events_for(factory, ("correct_card", missed))
+    assert events is not None
+    flow = factory()
+    for event in events:
+        decisions = flow.handle(event)
+    assert decisions == [("correct_card", missed)]
+    assert c.on_decision(decisions[0])[-1].kind == APPLIED
+    every = presses_for(lambda: GameMenu(NAMES), ("correct_card", missed))
+    assert len(events) <= every

@@ -14,7 +14,7 @@ from device.app.flows import (CardPicker, ChoiceFlow, Decision, FixCardPicker, F
 from device.i18n import N_, translator
 from device.screens.labels import BID_NAMES, POIGNEE_NAMES, card_name
 from device.screens.views import BIDS, POIGNEE_LEVELS, BiddingView
-from engine.cards import SUITS
+from engine.cards import CODES, SUITS
 from engine.tarot.tables import HAND_SIZE
 from engine.errors import TarotmateError
 from engine.tarot.state import Phase
@@ -131,10 +131,12 @@ class GameMenu(Flow):
     """The menu during a deal: undo, poignée, chelem, card correction, new deal, end of game."""
 
     def __init__(self, players: Sequence[str], lang: str = "en", style: str = "french",
-                 fixable: Sequence[tuple[int, str, int | None]] = (), known_cards: int | None = None) -> None:
+                 fixable: Sequence[tuple[int, str, int | None]] = (), known_cards: int | None = None,
+                 free: Sequence[str] | None = None) -> None:
         super().__init__(lang, style)
         self.players = list(players)
         self.fixable = list(fixable)  # (operation index, card, seat) of the cards read lately, latest first
+        self.free = None if free is None else list(free)  # what "Correct a card" offers (None: all 78)
         tr = self.tr
         items = [
             (tr(N_("Undo last event")), "undo"),
@@ -158,7 +160,7 @@ class GameMenu(Flow):
             seats = [(name, i) for i, name in enumerate(self.players)]
             self.push(Step(tr(N_("Who shows it?")), seats, self._poignee_seat))
         elif item == "correct":
-            CardPicker(self, tr(N_("Which card?")), self._corrected).start()
+            CardPicker(self, tr(N_("Which card?")), self._corrected, self.free).start()
         elif item == "fix":  # a card read wrong: choose it, then name the right one
             FixCardPicker(self, self.fixable, self.players).start()
         elif item == "new_deal":
@@ -215,4 +217,7 @@ class TarotMenus:
                                                (tr(N_("End the game")), ("end_game",))], lang, style)
         from device.app.fixes import fixable
 
-        return GameMenu(app.session.names, lang, style, fixable(app.session.state.operations), known_cards(app))
+        possible = app.controller.possible_cards()  # a card already played is not offered again
+        free = None if possible is None else [c for c in CODES if possible.weight(c) > 0]
+        return GameMenu(app.session.names, lang, style, fixable(app.session.state.operations), known_cards(app),
+                        free=free or None)
