@@ -135,8 +135,8 @@ class TriviumController(Controller):
     def completing(self, seat: int) -> tuple[str, ...]:
         """The cards that would make the seat's tercia being laid 21 when two of its cards are
         seen (none otherwise: one card leaves too many)."""
-        group = self.groups.get(seat, [])
-        return self._fits(group) if len(group) == 2 and frozenset(group) != PAIR else ()
+        group = self._two_laid(f"seat{seat + 1}")
+        return () if group is None else self._fits(group)
 
     @decides("card")
     def _decide_card(self, code: str) -> list[Notice]:

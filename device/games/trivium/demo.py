@@ -153,6 +153,7 @@ class TriviumDemo(ScriptedDemo):
         seat's discard comes next, or the same seat's next tercia, whose first card cannot
         complete the two cards seen, or cannot be in one tercia with the one card seen (the
         table then knows the tercia was laid short)."""
+        from device.games.trivium.controller import starts_another
         from engine.cards import CODES
         from engine.trivium.combinations import completions
 
@@ -170,7 +171,7 @@ class TriviumDemo(ScriptedDemo):
         first = following["cards"][0]
         if len(group) == 2:
             return first not in completions(group, CODES)
-        return {group[0], first} != {"T21", "EX"} and not completions([group[0], first], CODES)
+        return starts_another(group[0], first)
 
     def enter_right(self, app: TableApp, right: dict) -> None:
         controller = app.controller

@@ -86,7 +86,7 @@ class TriviumMenu(Flow):
         if wrong not in cards or len(cards) != 3:
             return ()
         others = [c for c in cards if c != wrong]
-        return completions(others, [c for c in CODES if self.free is None or c in self.free or c == wrong])
+        return completions(others, [c for c in CODES if self.free is None or c in self.free])
 
     def _places(self) -> list[tuple[str, object]]:
         """The seats laying a tercia (with the cards seen of it), the olla, the other seats."""
