@@ -290,19 +290,36 @@ def first_fitting(candidates: list[str], size: int, max_width: int) -> str:
 ROTATE_TICKS = 12  # marquee ticks each item of a rotating line stays shown
 
 
-def rotating(items: list[str], size: int, max_width: int, tick: int | None, sep: str = " · ") -> str:
-    """One line for several short texts: all of them when they fit together,
-    else one at a time, changing every :data:`ROTATE_TICKS` ticks (the first
-    one without a tick), marked "(1/2)" where that still fits."""
+def rotating_slot(items: list[str], size: int, max_width: int, tick: int | None,
+                  sep: str = " · ") -> tuple[str, int | None]:
+    """One line for several short texts, and the tick to scroll it by.
+
+    All of them when they fit together (scrolled by ``tick``), else one at a
+    time, marked "(1/2)" where that still fits: each stays shown
+    :data:`ROTATE_TICKS` ticks, or, when it is too long for the line, still
+    from its start for half of that and then scrolled through once (the tick
+    returned counts from when it came, so a long text is never first seen
+    from its middle). The first one without a tick."""
     items = [i for i in items if i]
     if not items:
-        return ""
+        return "", tick
     joined = sep.join(items)
     if len(items) == 1 or text_width(joined, size) <= max_width:
-        return joined
-    k = 0 if tick is None else (tick // ROTATE_TICKS) % len(items)
-    marked = f"{items[k]} ({k + 1}/{len(items)})"
-    return marked if text_width(marked, size) <= max_width else items[k]
+        return joined, tick
+    shown = []
+    for k, item in enumerate(items):
+        marked = f"{item} ({k + 1}/{len(items)})"
+        shown.append(marked if text_width(marked, size) <= max_width else item)
+    if tick is None:
+        return shown[0], None
+    hold = ROTATE_TICKS // 2  # a long text is first shown still, from its start
+    slots = [ROTATE_TICKS if text_width(t, size) <= max_width else hold + len(t + SCROLL_GAP) for t in shown]
+    t = tick % sum(slots)
+    for text, slot in zip(shown, slots):
+        if t < slot:
+            return text, (t if slot == ROTATE_TICKS else max(0, t - hold))
+        t -= slot
+    return shown[-1], 0  # not reached: t < sum(slots)
 
 
 def largest_size(text: str, sizes: tuple[int, ...], max_width: int) -> int:

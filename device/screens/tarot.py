@@ -17,7 +17,7 @@ from device.screens.draw import (
     WIDTH,
     Canvas,
     largest_size,
-    rotating,
+    rotating_slot,
     text_width,
     wrap,
 )
@@ -255,8 +255,8 @@ def render_deal_end(view: DealEndView, lang: str = "en", style: str = "french", 
     if view.chelem:
         extras.append(tr(CHELEM_TEXT.get(view.chelem, view.chelem)))
     c.draw.line((0, 49, WIDTH - 1, 49), fill=1)
-    line = rotating(extras, SMALL, WIDTH - 4, tick) or tr(N_("No bonus"))
-    c.text((2, 51), line, SMALL, max_width=WIDTH - 4, scroll=tick)
+    line, line_tick = rotating_slot(extras, SMALL, WIDTH - 4, tick)
+    c.text((2, 51), line or tr(N_("No bonus")), SMALL, max_width=WIDTH - 4, scroll=line_tick)
     return c.image
 
 

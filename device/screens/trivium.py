@@ -6,7 +6,7 @@ from PIL import Image
 
 from device.i18n import N_, translator
 from device.screens.draw import (BAND_HEIGHT, HEIGHT, HUGE, LARGE, ROW5_PITCH, SMALL, TINY, WIDTH, Canvas,
-                                 rotating)
+                                 rotating_slot)
 from device.screens.labels import card_label
 from device.screens.views import AnnouncementView, TriviumView
 
@@ -78,9 +78,9 @@ def render_trivium(view: TriviumView, lang: str = "en", style: str = "french", t
     # A crossed box is explained on the bottom line, in turn with the Loco.
     crossed = any(not t.valid for seat in seats for t in seat.tercias)
     laying = [tr(LAYING_TEXT).format(seat=seat.name, cards=" ".join(seat.laying)) for seat in seats if seat.laying]
-    line = rotating([loco, tr(CROSSED_BOX_TEXT) if crossed else "", *laying], size, WIDTH - 4, tick)
+    line, line_tick = rotating_slot([loco, tr(CROSSED_BOX_TEXT) if crossed else "", *laying], size, WIDTH - 4, tick)
     c.draw.line((0, rule, WIDTH - 1, rule), fill=1)
-    c.text((2, loco_y), line, size, max_width=WIDTH - 4, scroll=tick)
+    c.text((2, loco_y), line, size, max_width=WIDTH - 4, scroll=line_tick)
     return c.image
 
 

@@ -8,7 +8,8 @@ from PIL import Image
 
 from device.i18n import LANGUAGES
 from device.screens import RENDERERS, render
-from device.screens.draw import ELLIPSIS, HEIGHT, WIDTH, ellipsize, recording, scroll_window, text_width
+from device.screens.draw import (ELLIPSIS, HEIGHT, ROTATE_TICKS, SCROLL_GAP, WIDTH, ellipsize, recording, rotating_slot,
+                                 scroll_window, text_width)
 from device.screens.examples import DEFAULT_STYLE, examples
 from device.screens.golden import differing_pixels, golden_path
 from device.screens.views import (
@@ -78,6 +79,25 @@ def test_ellipsis_and_scroll_window_fit():
     assert ellipsize("Ana", 10, 60) == "Ana"
     window = scroll_window(text, 10, 60, 5)
     assert text_width(window, 10) <= 60 and window.startswith(text[5:8])
+
+
+def test_a_long_text_of_a_rotating_line_comes_from_its_start_and_scrolls_through_once():
+    """Items that do not fit together are shown in turn; one too long for the line is first
+    shown still from its start, then scrolled through once, before the next comes."""
+    long = "Marta lays S06 H09 T05 and the Loco, a line far too long for the screen"
+    items = ["Loco: wild", long, "Pau lays C03"]
+    hold, loop = ROTATE_TICKS // 2, len(long + SCROLL_GAP)
+    cycle = 2 * ROTATE_TICKS + hold + loop
+    turns = [rotating_slot(items, 10, 100, tick) for tick in range(2 * cycle)]
+    assert [text for text, _ in turns[:cycle]] == (["Loco: wild (1/3)"] * ROTATE_TICKS + [long] * (hold + loop)
+                                                   + ["Pau lays C03 (3/3)"] * ROTATE_TICKS)
+    assert turns[cycle:] == turns[:cycle]
+    windows = [scroll_window(long, 10, 100, local) for text, local in turns[:cycle] if text == long]
+    assert windows[:hold + 1] == [windows[0]] * (hold + 1) and long.startswith(windows[0])  # still, from its start
+    assert any(w.startswith("too long") for w in windows)  # then all of it, in its turn
+    assert windows[-1] != windows[0] and scroll_window(long, 10, 100, loop) == windows[0]  # once round
+    assert rotating_slot(items, 10, 100, None) == ("Loco: wild (1/3)", None)
+    assert rotating_slot(["Loco: wild", "", "Pau lays C03"], 10, 400, 7) == ("Loco: wild · Pau lays C03", 7)
 
 
 names = st.text(alphabet="AaBÉéñÑçœgjpqyWM ", min_size=1, max_size=30)
