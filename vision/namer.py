@@ -3,7 +3,12 @@
 ``Namer.load()`` opens ``models/cards.onnx`` (79 classes: the 78 cards in
 ``engine.cards.CODES`` order, then ``unknown``) with onnxruntime, one thread by
 default; its probabilities are the softmax of the logits divided by the model's
-calibration temperature (metadata ``temperature``, 1 when absent). ``name(crops)`` returns one :class:`Naming` per crop: the card code,
+calibration temperature (metadata ``temperature``, 1 when absent). A model
+whose metadata says ``half_turn`` names each crop twice, as it is and turned
+half a turn (the model names cards both ways up), from the two views' mean
+logits: two looks at one crop whose errors are partly their own
+(``benchmarks/bench_half_turn.py``); the embedding stays the crop's own, so
+deck profiles and deck memories are unchanged. ``name(crops)`` returns one :class:`Naming` per crop: the card code,
 or ``None`` when the crop is rejected (the model says ``unknown``, or its
 confidence is under the threshold stored in the model). ``embed(crops)``
 returns the model's L2-normalised embeddings (one row per crop), on which
@@ -94,6 +99,7 @@ class Namer:
         self.still_threshold = self.threshold  # the bar for a single still image (tarotmate classify)
         self.temperature = 1.0  # the calibration: logits are divided by it (the model's metadata says)
         self.tracker_bars: dict = {}  # the tracker's bars measured for this model (metadata ``tracker``)
+        self.half_turn = False  # each crop also named turned half a turn, the logits averaged (metadata ``half_turn``)
         self._input = session.get_inputs()[0].name
         outputs = [o.name for o in session.get_outputs()]
         self._outputs = ["logits", "embedding"] if {"logits", "embedding"} <= set(outputs) else outputs[:2]
@@ -148,6 +154,7 @@ class Namer:
             raise TarotmateError(f"the card model {model} has a calibration temperature of {temperature} "
                                  f"(expected {low:g} to {high:g}): set it again with vision.training.set_threshold --temperature")
         namer.temperature = temperature
+        namer.half_turn = bool(info.get("half_turn", False))
         namer.tracker_bars = tracker_bars_of(info, model)
         namer.model_path = model
         namer.model_id = model_id_of(info, model)
@@ -172,8 +179,15 @@ class Namer:
         """(probabilities (n, classes), embeddings (n, d)) for BGR crops."""
         if len(crops) == 0:
             return np.zeros((0, len(self.labels)), np.float32), np.zeros((0, 0), np.float32)
-        logits, emb = self.session.run(self._outputs, {self._input: self._batch(crops)})
-        return softmax(logits.astype(np.float32) / np.float32(self.temperature)), emb.astype(np.float32)
+        batch = self._batch(crops)
+        n = len(batch)
+        if self.half_turn:
+            batch = np.concatenate([batch, batch[:, :, ::-1, ::-1]])  # each crop turned half a turn, after them
+        logits, emb = self.session.run(self._outputs, {self._input: batch})
+        logits = logits.astype(np.float32)
+        if self.half_turn:
+            logits = (logits[:n] + logits[n:]) / np.float32(2)
+        return softmax(logits / np.float32(self.temperature)), emb[:n].astype(np.float32)
 
     def name(self, crops) -> list[Naming]:
         """One Naming per BGR crop (portrait; any size, resized to the model's input)."""

@@ -3,6 +3,7 @@
     .venv-train/bin/python -m vision.training.set_threshold models/cards.onnx 0.8 --still [--source "bench_unknown.py, ..."]
     .venv-train/bin/python -m vision.training.set_threshold models/cards.onnx 0.85 --temperature --source "bench_calibration.py"
     .venv-train/bin/python -m vision.training.set_threshold models/cards.onnx --tracker min_margin=10 --source "bench_table.py ..."
+    .venv-train/bin/python -m vision.training.set_threshold models/cards.onnx --half-turn on --source "bench_half_turn.py ..."
 
 The threshold is the softmax a crop's top class must reach to be reported as a
 card (:class:`vision.namer.Namer` reads it from the ``tarotmate`` metadata). It
@@ -11,7 +12,9 @@ prints; this writes it, and where it came from, into the model. ``--tracker NAME
 writes the tracker's bars measured for this model at the table
 (``benchmarks/bench_table.py --models-dir DIR --set NAME=VALUE``;
 :class:`vision.tracker_settings.TrackerSettings` fields), which the tracker then
-uses with it; ``--tracker NAME=`` removes one.
+uses with it; ``--tracker NAME=`` removes one. ``--half-turn on`` makes the
+namer name each crop also turned half a turn (:class:`vision.namer.Namer`,
+``half_turn``); ``off`` removes it.
 """
 
 from __future__ import annotations
@@ -94,6 +97,22 @@ def set_threshold(path: str | Path, threshold: float, source: str | None = None,
     return _edit_metadata(path, change)
 
 
+def set_half_turn(path: str | Path, on: bool, source: str | None = None) -> dict:
+    """Write whether the namer names each crop also turned half a turn (``half_turn``, and
+    ``half_turn_source``) into the model's metadata; ``off`` removes both. Return the metadata."""
+
+    def change(meta: dict) -> None:
+        if on:
+            meta["half_turn"] = True
+            if source:
+                meta["half_turn_source"] = source
+        else:
+            meta.pop("half_turn", None)
+            meta.pop("half_turn_source", None)
+
+    return _edit_metadata(path, change)
+
+
 def tracker_pairs(pairs: list[str]) -> dict:
     """``NAME=VALUE`` texts as tracker bars of their settings' types (``NAME=``: remove it);
     ``ValueError`` for a text that is not one."""
@@ -118,7 +137,19 @@ def main(argv=None) -> int:
     which.add_argument("--tracker", action="append", metavar="NAME=VALUE",
                        help="set one of the tracker's bars for this model instead (vision/tracker_settings.py); "
                             "NAME= removes it")
+    which.add_argument("--half-turn", choices=("on", "off"),
+                       help="name each crop also turned half a turn, the logits averaged (on), or not (off)")
     a = p.parse_args(argv)
+    if a.half_turn:
+        if a.threshold is not None:
+            p.error("--half-turn takes no threshold")
+        try:
+            meta = set_half_turn(a.model, a.half_turn == "on", a.source)
+        except OSError as exc:
+            print(f"set_threshold: {exc}", file=sys.stderr)
+            return 2
+        print(f"{a.model}: half_turn {'on' if meta.get('half_turn') else 'off'}")
+        return 0
     if a.tracker:
         if a.threshold is not None:
             p.error("--tracker takes no threshold")
