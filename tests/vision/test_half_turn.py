@@ -82,3 +82,31 @@ def test_half_turn_is_written_into_the_model_and_read_back_the_model_unchanged(t
     assert refused.value.code == 2
     assert set_threshold([str(model), "--half-turn", "off"]) == 0
     assert not Namer.load(tmp_path).half_turn
+
+
+def _bench():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_half_turn.py"
+    spec = importlib.util.spec_from_file_location("bench_half_turn", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_benchmark_counts_crops_named_right_and_wrong_at_each_bar(tmp_path, capsys):
+    bench = _bench()
+    unknown = bench.UNKNOWN_INDEX
+    probs = np.zeros((4, unknown + 1), np.float32)
+    probs[0, 3] = 0.95  # right, sure
+    probs[1, 5] = 0.7  # wrong (the crop is card 4), at 0.6 but not 0.9
+    probs[2, unknown] = 0.99  # not a card, said so: never named
+    probs[3, 7] = 0.4  # a crop that is no card named a card, at 0.3 only
+    labels = np.array([3, 4, unknown, unknown])
+    f = bench.figures(probs, labels)
+    assert f["right"] == 0.5
+    assert f["0.3"] == {"right": 0.25, "wrong": 0.5} and f["0.6"] == {"right": 0.25, "wrong": 0.25}
+    assert f["0.9"] == {"right": 0.25, "wrong": 0.0}
+    assert bench.main(["--decks", str(tmp_path / "none")]) == 2
+    assert "no decks" in capsys.readouterr().err
