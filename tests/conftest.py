@@ -37,3 +37,18 @@ def trained_decks(decks_dir: Path) -> list[Path]:
     if not folders:
         pytest.skip(f"no trained-on deck scan in {decks_dir}")
     return folders
+
+
+@pytest.fixture
+def card_model_copy(tmp_path: Path):
+    """A copy of the shipped card model in ``tmp_path`` (cards.onnx, labels.txt), and
+    ``vision.training.set_threshold``'s ``main`` to edit its metadata; skips without onnx."""
+    import shutil
+
+    pytest.importorskip("onnx", reason="writing a model's metadata needs onnx (the training extra)")
+    from vision.namer import models_dir
+    from vision.training.set_threshold import main as set_threshold
+
+    for name in ("cards.onnx", "labels.txt"):
+        shutil.copy(models_dir() / name, tmp_path / name)
+    return tmp_path, set_threshold

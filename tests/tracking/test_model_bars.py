@@ -3,14 +3,13 @@ uses them on top of its defaults, a measurement's settings change them, and bad 
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import replace
 
 import pytest
 from hypothesis import given, strategies as st
 
 from engine.errors import TarotmateError
-from vision.namer import Namer, models_dir, tracker_bars_of
+from vision.namer import Namer, tracker_bars_of
 from vision.simulator import Idle, Play
 from vision.tracker import Tracker, TrackerSettings, settings_for
 from vision.tracker_settings import changed, setting_types, with_bars
@@ -95,12 +94,8 @@ def test_the_demo_layers_a_measurements_settings_on_the_models_bars():
     assert tracker.settings == TrackerSettings(min_margin=10.0, votes=5)
 
 
-def test_bars_written_into_a_model_are_read_back(tmp_path):
-    pytest.importorskip("onnx", reason="writing a model's metadata needs onnx (the training extra)")
-    from vision.training.set_threshold import main as set_threshold
-
-    for name in ("cards.onnx", "labels.txt"):
-        shutil.copy(models_dir() / name, tmp_path / name)
+def test_bars_written_into_a_model_are_read_back(card_model_copy):
+    tmp_path, set_threshold = card_model_copy
     model = str(tmp_path / "cards.onnx")
     shipped = Namer.load(tmp_path).tracker_bars  # the bars the shipped model carries, kept
     assert set_threshold([model, "--tracker", "min_margin=10", "--tracker", "votes=4", "--source", "a test"]) == 0

@@ -1,13 +1,12 @@
 """The card model's calibration: its probabilities are the softmax of the logits over a temperature
 stored in the model (vision.training.set_threshold --temperature), 1 when the model has none."""
 
-import shutil
 import types
 
 import numpy as np
 import pytest
 
-from vision.namer import Namer, models_dir, softmax
+from vision.namer import Namer, softmax
 
 
 class FixedLogits:
@@ -39,12 +38,8 @@ def test_probabilities_are_the_softmax_of_the_logits_over_the_temperature():
     assert namer.name([crop])[0].card == "T21" and namer.name([crop])[0].confidence == pytest.approx(sharp[0, 0])
 
 
-def test_a_temperature_written_into_the_model_is_read_back(tmp_path):
-    pytest.importorskip("onnx", reason="writing a model's metadata needs onnx (the training extra)")
-    from vision.training.set_threshold import main as set_threshold
-
-    for name in ("cards.onnx", "labels.txt"):
-        shutil.copy(models_dir() / name, tmp_path / name)
+def test_a_temperature_written_into_the_model_is_read_back(card_model_copy):
+    tmp_path, set_threshold = card_model_copy
     crop = np.full((192, 112, 3), 128, np.uint8)
     before, _ = Namer.load(tmp_path).run([crop])
     assert set_threshold([str(tmp_path / "cards.onnx"), "0.5", "--temperature", "--source", "a test"]) == 0
@@ -68,14 +63,9 @@ def test_the_calibration_error_is_the_gap_between_confidence_and_accuracy_bin_by
 
 
 def _bench_calibration():
-    import importlib.util
-    from pathlib import Path
+    from tests.benchmark_module import load_benchmark
 
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_calibration.py"
-    spec = importlib.util.spec_from_file_location("bench_calibration", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("bench_calibration")
 
 
 def test_the_bars_say_what_a_commit_bar_costs_and_buys():

@@ -1,13 +1,12 @@
 """Half-turn naming: a model whose metadata says ``half_turn`` names each crop as it is and turned
 half a turn, from the two views' mean logits; the embedding stays the crop's own."""
 
-import shutil
 import types
 
 import numpy as np
 import pytest
 
-from vision.namer import Namer, models_dir, softmax
+from vision.namer import Namer, softmax
 
 
 class CornerLogits:
@@ -57,12 +56,8 @@ def test_a_half_turn_namer_names_from_the_mean_logits_of_the_crop_and_its_half_t
     assert namer.run([])[0].shape == (0, 3)
 
 
-def test_half_turn_is_written_into_the_model_and_read_back_the_model_unchanged(tmp_path):
-    pytest.importorskip("onnx", reason="writing a model's metadata needs onnx (the training extra)")
-    from vision.training.set_threshold import main as set_threshold
-
-    for name in ("cards.onnx", "labels.txt"):
-        shutil.copy(models_dir() / name, tmp_path / name)
+def test_half_turn_is_written_into_the_model_and_read_back_the_model_unchanged(card_model_copy):
+    tmp_path, set_threshold = card_model_copy
     model = tmp_path / "cards.onnx"
     shipped = Namer.load(tmp_path)
     rng = np.random.default_rng(3)
@@ -85,14 +80,9 @@ def test_half_turn_is_written_into_the_model_and_read_back_the_model_unchanged(t
 
 
 def _bench():
-    import importlib.util
-    from pathlib import Path
+    from tests.benchmark_module import load_benchmark
 
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_half_turn.py"
-    spec = importlib.util.spec_from_file_location("bench_half_turn", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("bench_half_turn")
 
 
 def test_the_benchmark_counts_crops_named_right_and_wrong_at_each_bar(tmp_path, capsys):

@@ -3,10 +3,8 @@ its metadata is edited (vision.training.set_threshold), so that what was learned
 
 from __future__ import annotations
 
-import shutil
 
 import numpy as np
-import pytest
 
 from vision.deck_memory import DeckMemory
 from vision.namer import Namer, file_id, model_id_of, models_dir
@@ -24,12 +22,8 @@ def test_a_model_without_a_kept_identity_is_its_files_hash(tmp_path):
         assert model_id_of({"model_id": damaged}, model) == file_id(model)
 
 
-def test_editing_a_models_metadata_keeps_its_identity_and_what_the_table_learned_with_it(tmp_path):
-    pytest.importorskip("onnx", reason="writing a model's metadata needs onnx")
-    from vision.training.set_threshold import main as set_threshold
-
-    for name in ("cards.onnx", "labels.txt"):
-        shutil.copy(models_dir() / name, tmp_path / name)
+def test_editing_a_models_metadata_keeps_its_identity_and_what_the_table_learned_with_it(card_model_copy):
+    tmp_path, set_threshold = card_model_copy
     model = tmp_path / "cards.onnx"
     before = Namer.load(tmp_path)
     shipped = before.model_id
