@@ -3,7 +3,6 @@ its metadata is edited (vision.training.set_threshold), so that what was learned
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from vision.deck_memory import DeckMemory
