@@ -85,7 +85,7 @@ from vision.motion import changed_pixels, small_grey
 from vision.possible import PossibleCards
 from vision.sources import Frame
 from vision.track_geometry import Quad, covered_fraction, moved_away, pile_shares, quad_distance, sides, similar_size
-from vision.tracker_settings import (ACROSS_ONE, LAID_OVER_CONFIDENCE, PATCHY_CONFIDENCE, RENAMED_BELOW, RESTACK_CLEAR,
+from vision.tracker_settings import (ACROSS_ONE, BURIED_PILE, LAID_OVER_CONFIDENCE, PATCHY_CONFIDENCE, RENAMED_BELOW, RESTACK_CLEAR,
                                      SIZE_CONFIDENCE, STRIP_PILE, TrackerSettings, with_bars)
 from vision.tracks import IGNORED, NEW, PRESENT, Track
 from vision.zones import Zones, default_zones
@@ -703,8 +703,11 @@ class Tracker:
             elif sum(v.card == card for v in t.votes) < self.settings.min_votes and not self._one_sure_view(t.votes):
                 verdict = "uncertain"
         if t.patchy and t.state == NEW and not lost and (
-                verdict == "uncertain" or (verdict == "card" and conf < PATCHY_CONFIDENCE)):
-            verdict = "none"  # found only now and then, and not named surely: what a glimpse would have been
+                (verdict == "uncertain" and voting.best_score(t.votes) < PATCHY_CONFIDENCE)
+                or (verdict == "card" and conf < PATCHY_CONFIDENCE)):
+            # found only now and then, and named neither surely nor clearly: what a glimpse would have
+            # been (a card its views name clearly, short of a bar, is a card: it is asked)
+            verdict = "none"
         if verdict in ("card", "uncertain") and not (t.reverify or t.recheck):
             # cards are laid one at a time: of two overlapping quads found at the same moment, one
             # is false (found across the pile); the clearer one is decided first, the other then
@@ -813,16 +816,17 @@ class Tracker:
         ``strip_area`` of a card's area lying :data:`STRIP_PILE` on them: a strip of a card
         reported (the part showing from under the cards laid on it), found as a card. Or a card
         ``card`` named under ``weak_named`` (mean confidence ``conf``) on a quad lying
-        ``inside_pile`` on them, as an unclear quad found across them would (none of them named
-        ``card``: that is the card found again)."""
+        ``inside_pile`` on them, as an unclear quad found across them would, or under
+        ``buried_named`` on a quad lying :data:`BURIED_PILE` on them, buried in the pile (none of
+        them named ``card``: that is the card found again)."""
         s = self.settings
-        if s.across_cards <= 0 and s.strip_area <= 0 and s.weak_named <= 0:
+        if s.across_cards <= 0 and s.strip_area <= 0 and s.weak_named <= 0 and s.buried_named <= 0:
             return False
         union, most = self._pile_shares(t)
         if self._a_strip(t, union):
             return True
-        if (conf < s.weak_named and union >= s.inside_pile
-                and self._lying(card, t) is None):
+        if ((conf < s.weak_named and union >= s.inside_pile) or (conf < s.buried_named and union >= BURIED_PILE)) \
+                and self._lying(card, t) is None:
             return True
         return 0 < s.across_cards <= union and most <= ACROSS_ONE
 

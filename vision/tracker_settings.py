@@ -16,6 +16,9 @@ from dataclasses import dataclass, fields, replace
 ACROSS_ONE = 0.6
 # a quad under ``strip_area`` of a card lying this much on the cards reported is a strip of one of them
 STRIP_PILE = 0.8
+# a quad lying this much on the cards reported is buried in the pile: named under ``buried_named``, no card
+# (a card laid on a trick lies on at most about 0.8 of the cards below it)
+BURIED_PILE = 0.95
 # a card named under this mean confidence gives the tracker no size to weigh other quads by (the first
 # card named may be a strip of a card still landing, and every whole card would then be cut in three)
 SIZE_CONFIDENCE = 0.8
@@ -83,6 +86,7 @@ class TrackerSettings:
     # ACROSS_ONE on any one of them, is a quad found across several cards: no event (0: off)
     weak_named: float = 0.7  # a card named with a mean confidence under this, on a quad lying inside_pile on the
     # cards reported (no card of that name among them), is a quad found across them too: no event (0: off)
+    buried_named: float = 0.9  # ... and under this, on a quad lying BURIED_PILE on them (0: off)
     strip_area: float = 0.6  # a card named on a quad under this many times a named card's area, lying
     # STRIP_PILE on the cards reported, is a strip of one of them found again: no event (0: off)
     landing: int = 5  # frames apart within which two overlapping quads come from one card laid

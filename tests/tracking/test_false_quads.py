@@ -174,7 +174,8 @@ def test_a_false_quad_across_several_cards_named_confidently_is_dropped():
 def test_a_false_quad_across_several_cards_named_weakly_is_dropped():
     """The same false quad named only weakly (0.65, under ``weak_named``) is no card even with the
     ``across_cards`` rule off: a quad lying ``inside_pile`` on the cards reported, named no surer
-    than that, is found across them, as an unclear one would be. Off, it is taken for a card laid."""
+    than that, is found across them, as an unclear one would be. Off (and ``buried_named``, which
+    this quad, wholly on the pile, meets too), it is taken for a card laid."""
     def scores(code, quad, view):
         return {"SK": 0.65} if code is None else {code: 0.97}
 
@@ -182,7 +183,7 @@ def test_a_false_quad_across_several_cards_named_weakly_is_dropped():
     laid = [("appeared", "H01"), ("appeared", "D03"), ("appeared", "C10"), ("appeared", "S10")]
     weak = TrackerSettings(landing=-1, across_cards=0.0)
     assert track(script, _ghost_between("C10", "S10"), scores, players=5, settings=weak)[0] == laid
-    off = TrackerSettings(landing=-1, across_cards=0.0, weak_named=0.0)
+    off = TrackerSettings(landing=-1, across_cards=0.0, weak_named=0.0, buried_named=0.0)
     assert ("appeared", "SK") in track(script, _ghost_between("C10", "S10"), scores, players=5, settings=off)[0]
 
 
@@ -202,8 +203,30 @@ def test_weak_named_needs_a_weak_naming_on_the_pile():
     assert across(on_left)  # named under 0.7 on the pile: found across it
     assert not across(on_left, card="H01")  # the card lying there, found again
     assert not across(rect(110, 130, 170, 230))  # 0.7 on the pile: a card laid on it
-    tracker.settings = TrackerSettings(weak_named=0.0)
+    tracker.settings = TrackerSettings(weak_named=0.0, buried_named=0.0)
     assert not across(on_left)
+
+
+def test_a_quad_buried_in_the_pile_needs_a_sure_naming():
+    """A quad lying ``BURIED_PILE`` (0.95) or more on the cards reported is buried in the pile (a
+    card laid on a trick lies on at most about four fifths of the cards below it): named under
+    ``buried_named`` (0.9), it is found across them, whatever share of it lies on one card. A sure
+    naming, a quad less deep in the pile, or the name of a card lying there are kept."""
+    from vision.tracks import Track
+
+    tracker = two_cards_side_by_side()
+    buried = rect(120, 100, 180, 200)  # wholly on the two cards, two thirds on the left one (over ACROSS_ONE)
+    shallow = rect(120, 110, 180, 210)  # nine tenths on them
+
+    def across(quad, card="C01", conf=0.86):
+        return tracker._across_cards(Track(9, quad, "middle", 5), card, conf)
+
+    assert across(buried)  # named at 0.86, buried: the card finder's quad across the pile
+    assert not across(buried, conf=0.92)  # a sure naming
+    assert not across(buried, card="H01")  # the card lying there, found again
+    assert not across(shallow)  # 0.9 on the pile (and over 0.7): a card laid on it
+    tracker.settings = TrackerSettings(buried_named=0.0)
+    assert not across(buried)
 
 
 def test_across_cards_needs_several_cards_under_the_quad():
@@ -400,6 +423,23 @@ def test_a_card_the_finder_finds_only_every_third_frame_is_named(glimpse, score,
 
     events, _ = track([Idle(3), Play(1, "C09"), Idle(15)], every_third, settings=TrackerSettings(glimpse_frames=glimpse),
                       scores=lambda code, quad, view: {code: score} if code else {"unknown": 0.9})
+    assert events == expected
+
+
+@pytest.mark.parametrize("named, expected", [
+    ({"C09": 0.9, "C10": 0.025}, [("uncertain", None)]),  # named clearly, C10 too close for the pip bar: asked
+    ({"C09": 0.5, "C03": 0.45}, []),  # unclear, as a strip or a quad across cards is: what a glimpse would have been
+])
+def test_a_card_found_only_every_third_frame_named_clearly_but_short_of_a_bar_is_asked(named, expected):
+    def every_third(frame, quads):  # in low light the card finder finds C09 only now and then
+        if frame.index % 3 == 0:
+            return quads
+        c09 = next((c for c in frame.cards if c.code == "C09"), None)
+        return quads if c09 is None else [q for q in quads if np.linalg.norm(q.mean(0) - c09.corners.mean(0)) > 10]
+
+    events, _ = track([Idle(3), Play(1, "C09"), Idle(15)], every_third,
+                      settings=TrackerSettings(glimpse_frames=2, pip_above_margin=40),
+                      scores=lambda code, quad, view: dict(named) if code else {"unknown": 0.9})
     assert events == expected
 
 
