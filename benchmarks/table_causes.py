@@ -185,6 +185,19 @@ def on_pile(scene: dict) -> list[float]:
     return [pile_shares(q, quads[:i])[0] for i, q in enumerate(quads) if i > 0]
 
 
+DEEP_PILE = 0.9  # a quad lying this much on the cards reported, for the line on cards reported from such quads
+
+
+def deep_reports(scene: dict, deep: float = DEEP_PILE) -> list[tuple[float, bool, float]]:
+    """(mean confidence, right, share on the pile) of each card the tracker reported (an
+    ``appeared`` or ``moved`` event at its verdict's frame) from a naming on a quad lying ``deep``
+    or more on the cards reported before it: where a quad across the pile, named as a card, hides."""
+    reported = {(e["frame"], e["card"]) for e in scene["events"] if e["type"] in ("appeared", "moved")}
+    return [(float(v["confidence"]), v["card"] == v.get("truth"), float(v["pile"])) for v in scene["votes"]
+            if v.get("what") == "verdict" and v.get("verdict") == "card" and not v.get("reverify")
+            and v.get("pile", 0.0) >= deep and (v["frame"], v["card"]) in reported]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("trace", type=Path, help="the folder bench_table.py --trace wrote")
@@ -204,6 +217,7 @@ def main() -> int:
         totals: Counter = Counter()
         sides: Counter = Counter()
         piled: list[float] = []
+        deep: list[tuple[float, bool, float]] = []
         for path in mine:
             spots = None
             for line in path.read_text(encoding="utf-8").splitlines():
@@ -213,6 +227,7 @@ def main() -> int:
                 causes += scene_causes(scene)
                 sides += trick_sides(scene, spots)
                 piled += on_pile(scene)
+                deep += deep_reports(scene)
                 for key in ("prompts", "wrong", "by_hand"):
                     totals[key] += scene[key]
         n = len(mine)
@@ -232,6 +247,10 @@ def main() -> int:
             piled.sort()
             print(f"  trick cards on the cards before them: {len(piled)} cards, at most {piled[-1]:.2f}, "
                   f"99 in 100 under {piled[min(len(piled) - 1, int(0.99 * len(piled)))]:.2f}")
+        print(f"  cards reported from a quad lying {DEEP_PILE:g} or more on the pile: {len(deep)}, "
+              f"{sum(not right for _, right, _ in deep)} wrong" + "".join(
+                  f"{';' if k else ':'} {conf:.2f} {'right' if right else 'WRONG'} ({pile:.2f} on it)"
+                  for k, (conf, right, pile) in enumerate(sorted(deep))))
     return 0
 
 

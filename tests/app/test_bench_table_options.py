@@ -289,3 +289,17 @@ def test_the_causes_judge_sides_by_the_seats_spots_and_skip_unclear_quads_shown_
     assert dict(found) == {("prompt", "real card, unclear (clear), best candidate right"): 1}
     found = causes.scene_causes({**scene, "no_card": [], "prompts": 2})
     assert found[("prompt", "false quad across cards already reported")] == 1
+
+
+def test_the_causes_list_the_cards_reported_from_quads_deep_in_the_pile():
+    from tests.benchmark_module import load_benchmark
+
+    causes = load_benchmark("table_causes")
+    verdict = {"what": "verdict", "verdict": "card", "reverify": False}
+    scene = {"events": [{"type": "appeared", "frame": 94, "card": "C01"}, {"type": "appeared", "frame": 30, "card": "C02"}],
+             "votes": [{**verdict, "frame": 94, "card": "C01", "truth": "C02", "confidence": 0.857, "pile": 0.996},
+                       {**verdict, "frame": 30, "card": "C02", "truth": "C02", "confidence": 0.92, "pile": 0.2},
+                       {**verdict, "frame": 50, "card": "CK", "truth": "CK", "confidence": 0.8, "pile": 0.97}]}
+    # the last one brought no event (a card found again where it lay)
+    assert causes.deep_reports(scene) == [(0.857, False, 0.996)]
+    assert causes.deep_reports(scene, deep=0.1) == [(0.857, False, 0.996), (0.92, True, 0.2)]
