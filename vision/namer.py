@@ -8,9 +8,10 @@ whose metadata says ``half_turn`` names each crop twice, as it is and turned
 half a turn (the model names cards both ways up), from the two views' mean
 logits: two looks at one crop whose errors are partly their own
 (``benchmarks/bench_half_turn.py``); the embedding stays the crop's own, so
-deck profiles and deck memories are unchanged. ``name(crops)`` returns one :class:`Naming` per crop: the card code,
-or ``None`` when the crop is rejected (the model says ``unknown``, or its
-confidence is under the threshold stored in the model). ``embed(crops)``
+deck profiles and deck memories are unchanged. ``name(crops)`` returns one
+:class:`Naming` per crop: the card code, or ``None`` when the crop is rejected
+(the model says ``unknown``, or its confidence is under the threshold stored
+in the model). ``embed(crops)``
 returns the model's L2-normalised embeddings (one row per crop), on which
 per-deck prototype heads can be built.
 """

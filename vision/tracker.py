@@ -85,8 +85,8 @@ from vision.motion import changed_pixels, small_grey
 from vision.possible import PossibleCards
 from vision.sources import Frame
 from vision.track_geometry import Quad, covered_fraction, moved_away, pile_shares, quad_distance, sides, similar_size
-from vision.tracker_settings import (ACROSS_ONE, BURIED_PILE, LAID_OVER_CONFIDENCE, PATCHY_CONFIDENCE, RENAMED_BELOW, RESTACK_CLEAR,
-                                     SIZE_CONFIDENCE, STRIP_PILE, TrackerSettings, with_bars)
+from vision.tracker_settings import (ACROSS_ONE, BURIED_PILE, LAID_OVER_CONFIDENCE, PATCHY_CONFIDENCE, RENAMED_BELOW,
+                                     RESTACK_CLEAR, SIZE_CONFIDENCE, STRIP_PILE, TrackerSettings, with_bars)
 from vision.tracks import IGNORED, NEW, PRESENT, Track
 from vision.zones import Zones, default_zones
 
@@ -825,8 +825,9 @@ class Tracker:
         union, most = self._pile_shares(t)
         if self._a_strip(t, union):
             return True
-        if ((conf < s.weak_named and union >= s.inside_pile) or (conf < s.buried_named and union >= BURIED_PILE)) \
-                and self._lying(card, t) is None:
+        weak = conf < s.weak_named and union >= s.inside_pile
+        buried = conf < s.buried_named and union >= BURIED_PILE
+        if (weak or buried) and self._lying(card, t) is None:
             return True
         return 0 < s.across_cards <= union and most <= ACROSS_ONE
 
