@@ -45,6 +45,17 @@ def starts_another(first: str, code: str) -> bool:
     return in_a_tercia and frozenset((first, code)) != PAIR and not completions([first, code], CODES)
 
 
+def laid_short(group: Sequence[str], code: str) -> bool:
+    """Whether ``code``, laid by a seat after ``group`` (the cards seen of the tercia it is
+    laying), shows that tercia laid short, the rest of it unseen: two cards seen (not the XXI +
+    Loco pair), ``code`` cannot make them 21 while other cards could; one card seen,
+    :func:`starts_another`."""
+    if len(group) == 2 and frozenset(group) != PAIR:
+        fits = completions(group, CODES)
+        return bool(fits) and code not in fits
+    return len(group) == 1 and starts_another(group[0], code)
+
+
 def placed(where: dict, code: str) -> bool:
     """Whether ``code`` lies where the table knows it (the olla, a laid group), by the engine's
     ``state.located()`` map."""
@@ -250,11 +261,7 @@ class TriviumController(Controller):
         if (event.type != APPEARED or code is None or not group or code in group
                 or self.let_be.get(seat) == tuple(group)):
             return None
-        if self._two_laid(event.zone) is not None:
-            fits = completions(group, CODES)
-            if not fits or code in fits:
-                return None
-        elif len(group) != 1 or not starts_another(group[0], code):
+        if not laid_short(group, code):
             return None
         self.held.insert(0, event)
         return self._ask_short(seat, laid=code)

@@ -153,9 +153,7 @@ class TriviumDemo(ScriptedDemo):
         seat's discard comes next, or the same seat's next tercia, whose first card cannot
         complete the two cards seen, or cannot be in one tercia with the one card seen (the
         table then knows the tercia was laid short)."""
-        from device.games.trivium.controller import starts_another
-        from engine.cards import CODES
-        from engine.trivium.combinations import completions
+        from device.games.trivium.controller import laid_short
 
         if scope["op"] != "lay_tercia":
             return False
@@ -168,10 +166,7 @@ class TriviumDemo(ScriptedDemo):
             return following["seat"] != scope["seat"]
         if following["op"] != "lay_tercia" or following["seat"] != scope["seat"]:
             return False
-        first = following["cards"][0]
-        if len(group) == 2:
-            return first not in completions(group, CODES)
-        return starts_another(group[0], first)
+        return laid_short(group, following["cards"][0])
 
     def enter_right(self, app: TableApp, right: dict) -> None:
         controller = app.controller
