@@ -218,6 +218,6 @@ class TarotMenus:
         from device.app.fixes import fixable
 
         possible = app.controller.possible_cards()  # a card already played is not offered again
-        free = None if possible is None else [c for c in CODES if possible.weight(c) > 0]
+        free = None if possible is None else [c for c in CODES if c in possible]
         return GameMenu(app.session.names, lang, style, fixable(app.session.state.operations), known_cards(app),
                         free=free or None)
