@@ -6,8 +6,9 @@ On held-out crops made like a real table (the crops of
 ``benchmarks/bench_calibration.py``: ``vision.training.data.make_batch`` with
 every crop at a real table, 60 % of them cut with the card finder's measured
 corner errors, 12 % not a card; seeds no training batch uses), the card model
-names every crop as it is, then turned half a turn, then from the two views'
-mean logits (:class:`vision.namer.Namer` with ``half_turn``). Per set (the
+names every crop as it is, then turned half a turn, then both ways as the
+namer does with ``half_turn`` (:class:`vision.namer.Namer`: the two views'
+mean logits). Per set (the
 decks the model was trained on, the held-out decks): the share named right
 (top class), and at the bars the table uses (the per-frame 0.3, the tracker's
 0.6, 0.9) the share of crops named right and named wrong (a card that is not
@@ -28,7 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.namer import Namer, softmax  # noqa: E402
+from vision.namer import Namer  # noqa: E402
 from vision.training.data import HELD_OUT_DECKS, UNKNOWN_INDEX, Recipe, make_batch  # noqa: E402
 
 SEED = 940_000_000  # bench_calibration.py's crops (training: 1e7 + ..., its held-out check: 9e8 + ...)
@@ -63,23 +64,20 @@ def main(argv=None) -> int:
     recipe = Recipe(a.decks, bg, (112, 192), unknown_rate=0.12, table_rate=1.0, negative_rate=0.5,
                     corner_errors=str(errors) if errors.is_file() else None, corner_error_rate=0.6 if errors.is_file() else 0.0)
     namer = Namer.load(a.models_dir, threads=1)
-    namer.half_turn = False  # the two views are named apart here, and fused below as the namer would
-    logits = {way: [] for way in WAYS[:2]}
+    probs = {way: [] for way in WAYS}
     labels, sources = [], []
     for i in range(max(1, a.crops // 80)):
         x, y, src = make_batch((SEED + i, 80, recipe))
         crops = [np.ascontiguousarray(c.transpose(1, 2, 0)[..., ::-1]) for c in x]  # BGR HWC, as the namer takes
-        for way, views in zip(WAYS, (crops, [c[::-1, ::-1] for c in crops])):
-            z, _ = namer.session.run(namer._outputs, {namer._input: namer._batch(views)})
-            logits[way].append(z.astype(np.float32))
+        for way, views, half_turn in zip(WAYS, (crops, [c[::-1, ::-1] for c in crops], crops), (False, False, True)):
+            namer.half_turn = half_turn  # the last: the namer's own half-turn naming
+            probs[way].append(namer.run(views)[0])
         labels.append(y)
         sources += src
         print(f"\rcrops {len(sources)}/{a.crops}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     labels = np.concatenate(labels)
-    z = {way: np.concatenate(v) for way, v in logits.items()}
-    z[WAYS[2]] = (z[WAYS[0]] + z[WAYS[1]]) / 2
-    probs = {way: softmax(v / np.float32(namer.temperature)) for way, v in z.items()}
+    probs = {way: np.concatenate(v) for way, v in probs.items()}
     held = np.array([s in HELD_OUT_DECKS for s in sources])
     res = {"model": str(namer.model_path), "crops": len(labels), "sets": {}}
     for name, mask in (("trained-on decks", ~held), ("held-out decks", held)):
