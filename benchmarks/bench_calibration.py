@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))  # chart.py
 
 from vision.calibration import ece, fit_temperature, reliability, scaled  # noqa: E402
 from vision.namer import Namer  # noqa: E402
-from vision.training.data import HELD_OUT_DECKS, UNKNOWN_INDEX, Recipe, make_batch  # noqa: E402
+from vision.training.data import HELD_OUT_DECKS, UNKNOWN_INDEX, namer_batches, real_table_recipe  # noqa: E402
 
 CAL_SEED = 940_000_000  # seeds of the calibration crops (training: 1e7 + ..., its held-out check: 9e8 + ...)
 
@@ -110,14 +110,10 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     decks = a.decks if Path(a.decks).is_dir() else None
     bg = a.backgrounds if Path(a.backgrounds).is_dir() else None
-    errors = ROOT / "models" / "training" / "corner_errors.npz"
-    recipe = Recipe(decks, bg, (112, 192), unknown_rate=0.12, table_rate=1.0, negative_rate=0.5,
-                    corner_errors=str(errors) if errors.is_file() else None, corner_error_rate=0.6 if errors.is_file() else 0.0)
+    recipe = real_table_recipe(decks, bg, ROOT / "models" / "training" / "corner_errors.npz")
     namer = Namer.load(a.models_dir, threads=1)
     probs, labels, sources = [], [], []
-    for i in range(max(1, a.crops // 80)):
-        x, y, src = make_batch((CAL_SEED + i, 80, recipe))
-        crops = [np.ascontiguousarray(c.transpose(1, 2, 0)[..., ::-1]) for c in x]  # back to BGR HWC, as the namer takes
+    for crops, y, src in namer_batches(recipe, a.crops, CAL_SEED):
         pr, _ = namer.run(crops)
         probs.append(pr)
         labels.append(y)

@@ -39,7 +39,7 @@ from vision.calibration import fit_temperature, scaled  # noqa: E402
 from vision.deck_memory import DeckMemory, MemoryNamer  # noqa: E402
 from vision.memory_head import fit_head, head_probs, out_of_fold_probs  # noqa: E402
 from vision.namer import Namer  # noqa: E402
-from vision.training.data import UNKNOWN_INDEX, Recipe, make_batch  # noqa: E402
+from vision.training.data import UNKNOWN_INDEX, Recipe, namer_batches, real_table_recipe  # noqa: E402
 
 
 SEED = 950_000_000  # the seeds of these crops (training: 1e7 + ..., its check 9e8 + ..., calibration 9.4e8 + ...)
@@ -49,9 +49,8 @@ HEAD_L2 = (0.02, 0.05, 0.2)  # pulls of the head fitted on the kept views toward
 
 def crops_of(recipe: Recipe, n: int, first_seed: int, report) -> tuple[list[np.ndarray], np.ndarray]:
     crops, labels = [], []
-    for i in range(max(1, n // 80)):
-        x, y, _ = make_batch((first_seed + i, 80, recipe))
-        crops += [np.ascontiguousarray(c.transpose(1, 2, 0)[..., ::-1]) for c in x]  # BGR HWC, as the namer takes
+    for batch, y, _ in namer_batches(recipe, n, first_seed):
+        crops += batch
         labels.append(y)
         report(f"crops {len(crops)}/{n}")
     return crops, np.concatenate(labels)
@@ -86,10 +85,8 @@ def main(argv=None) -> int:
         return 2
     others = tuple(d.name for d in decks.iterdir() if d.is_dir() and d.name != a.deck)
     bg = a.backgrounds if Path(a.backgrounds).is_dir() else None
-    errors = ROOT / "models" / "training" / "corner_errors.npz"
-    recipe = Recipe(str(decks), bg, (112, 192), unknown_rate=0.0, table_rate=1.0, exclude=others,
-                    corner_errors=str(errors) if errors.is_file() else None,
-                    corner_error_rate=0.6 if errors.is_file() else 0.0)
+    recipe = real_table_recipe(str(decks), bg, ROOT / "models" / "training" / "corner_errors.npz",
+                               unknown_rate=0.0, negative_rate=0.0, exclude=others)
     namer = Namer.load(a.models_dir, threads=1)
 
     def report(text):

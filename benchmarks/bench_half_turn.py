@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.namer import Namer  # noqa: E402
-from vision.training.data import HELD_OUT_DECKS, UNKNOWN_INDEX, Recipe, make_batch  # noqa: E402
+from vision.training.data import HELD_OUT_DECKS, UNKNOWN_INDEX, namer_batches, real_table_recipe  # noqa: E402
 
 SEED = 940_000_000  # bench_calibration.py's crops (training: 1e7 + ..., its held-out check: 9e8 + ...)
 BARS = (0.3, 0.6, 0.9)
@@ -60,15 +60,11 @@ def main(argv=None) -> int:
         print(f"bench_half_turn: no decks in {a.decks} (the crops are drawn from deck scans)", file=sys.stderr)
         return 2
     bg = a.backgrounds if Path(a.backgrounds).is_dir() else None
-    errors = ROOT / "models" / "training" / "corner_errors.npz"
-    recipe = Recipe(a.decks, bg, (112, 192), unknown_rate=0.12, table_rate=1.0, negative_rate=0.5,
-                    corner_errors=str(errors) if errors.is_file() else None, corner_error_rate=0.6 if errors.is_file() else 0.0)
+    recipe = real_table_recipe(a.decks, bg, ROOT / "models" / "training" / "corner_errors.npz")
     namer = Namer.load(a.models_dir, threads=1)
     probs = {way: [] for way in WAYS}
     labels, sources = [], []
-    for i in range(max(1, a.crops // 80)):
-        x, y, src = make_batch((SEED + i, 80, recipe))
-        crops = [np.ascontiguousarray(c.transpose(1, 2, 0)[..., ::-1]) for c in x]  # BGR HWC, as the namer takes
+    for crops, y, src in namer_batches(recipe, a.crops, SEED):
         for way, views, half_turn in zip(WAYS, (crops, [c[::-1, ::-1] for c in crops], crops), (False, False, True)):
             namer.half_turn = half_turn  # the last: the namer's own half-turn naming
             probs[way].append(namer.run(views)[0])

@@ -9,7 +9,8 @@ import pytest
 from engine.cards import CODES
 from vision.training import build_models
 from vision.training.data import (
-    HELD_OUT_DECKS, Recipe, deck_names, make_batch, parse_exclude, trained_deck_folders, training_decks,
+    HELD_OUT_DECKS, Recipe, deck_names, make_batch, namer_batches, parse_exclude, real_table_recipe,
+    trained_deck_folders, training_decks,
 )
 
 
@@ -87,3 +88,28 @@ def test_build_models_refuses_an_unknown_deck(decks, tmp_path, capsys):
     assert code == 2
     assert "cannot exclude gamma" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_namer_batches_are_the_batches_as_bgr_crops(decks):
+    recipe = Recipe(str(decks), None, (28, 48), unknown_rate=0.3)
+    batches = list(namer_batches(recipe, 10, 7, batch=4))
+    assert len(batches) == 2  # whole batches only
+    for k, (crops, labels, sources) in enumerate(batches):
+        x, y, src = make_batch((7 + k, 4, recipe))
+        assert [c.shape for c in crops] == [(48, 28, 3)] * 4
+        assert all(c.flags.c_contiguous for c in crops)
+        np.testing.assert_array_equal(np.stack(crops), x.transpose(0, 2, 3, 1)[..., ::-1])
+        np.testing.assert_array_equal(labels, y)
+        assert sources == src
+    assert len(list(namer_batches(recipe, 0, 7, batch=4))) == 1  # at least one batch
+
+
+def test_real_table_recipe(tmp_path):
+    recipe = real_table_recipe(None, None, tmp_path / "missing.npz")
+    assert (recipe.size, recipe.table_rate, recipe.unknown_rate) == ((112, 192), 1.0, 0.12)
+    assert recipe.corner_errors is None and recipe.corner_error_rate == 0.0  # no file: no corner errors
+    errors = tmp_path / "errors.npz"
+    errors.write_bytes(b"")
+    recipe = real_table_recipe(None, None, errors, unknown_rate=0.0, exclude=("alpha",))
+    assert (recipe.corner_errors, recipe.corner_error_rate) == (str(errors), 0.6)
+    assert (recipe.unknown_rate, recipe.exclude, recipe.negative_rate) == (0.0, ("alpha",), 0.5)

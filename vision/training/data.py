@@ -204,3 +204,25 @@ def make_batch(args: tuple[int, int, Recipe]) -> tuple[np.ndarray, np.ndarray, l
         y[i] = label
         src.append(origin)
     return x, y, src
+
+
+def real_table_recipe(decks_dir: str | None, backgrounds_dir: str | None, corner_errors: str | Path | None,
+                      **changes) -> Recipe:
+    """The held-out crops the benchmarks name (``bench_calibration``, ``bench_half_turn``,
+    ``bench_deck_memory``): every card crop drawn at a real table, 60 % of them cut with the card
+    finder's measured corner errors when ``corner_errors`` is a file (none otherwise), 12 % not a
+    card (half of those screens, text, hands...), at the namer's crop size. ``changes`` sets any
+    other field of :class:`Recipe` (``exclude``, ``unknown_rate``...)."""
+    errors = corner_errors is not None and Path(corner_errors).is_file()
+    fields = {"unknown_rate": 0.12, "table_rate": 1.0, "negative_rate": 0.5,
+              "corner_errors": str(corner_errors) if errors else None, "corner_error_rate": 0.6 if errors else 0.0}
+    return Recipe(decks_dir, backgrounds_dir, (112, 192), **{**fields, **changes})
+
+
+def namer_batches(recipe: Recipe, crops: int, first_seed: int, batch: int = 80):
+    """``crops`` crops of ``recipe`` (at least one batch) as the namer takes them, a batch at a time:
+    ``(crops, labels, sources)`` for the seeds ``first_seed``, ``first_seed + 1``, ...; each crop BGR,
+    height × width × 3 (:func:`make_batch` gives RGB channels first)."""
+    for i in range(max(1, crops // batch)):
+        x, y, src = make_batch((first_seed + i, batch, recipe))
+        yield [np.ascontiguousarray(c.transpose(1, 2, 0)[..., ::-1]) for c in x], y, src
