@@ -23,7 +23,7 @@ from typing import Sequence
 import numpy as np
 
 from vision.track_geometry import Quad, quad_distance, row_pieces, sides
-from vision.tracker_settings import TrackerSettings
+from vision.tracker_settings import NEAR_ROW_CARDS, NEAR_ROW_SCALE, TrackerSettings
 from vision.tracks import IGNORED, NEW, PRESENT, Track
 
 
@@ -42,9 +42,11 @@ def split_rows(quads: list[Quad], shape: tuple[float, float] | None, s: TrackerS
     Cards laid side by side in a row may be found as one wide quad (a row of three upright
     cards is shaped like one card lying across): a quad ``row_area`` times a card's area
     (``shape``: the named cards' sides) or more, whose short side is as long as a card, is
-    replaced by the card-sized quads the row holds, each moved onto the card's edges in
-    ``image``; a piece lying on another quad found is left out (that one is kept). Any other
-    quad ``max_area`` times a card's area or more spans several cards: it is left out (it
+    replaced by the card-sized quads the row holds; so is a quad up to :data:`NEAR_ROW_SCALE`
+    times as tall, at least :data:`NEAR_ROW_CARDS` of its cards long, cut into cards of its own
+    height (under a tilted camera a row at the seat nearest it looks larger). Each piece is
+    moved onto the card's edges in ``image``; a piece lying on another quad found is left out
+    (that one is kept). Any other quad ``max_area`` times a card's area or more spans several cards: it is left out (it
     would be named as none of them); so is one under ``min_area`` times a card's area, a strip
     of a card (named, it reads as whatever its few pips look like). Before any card is named,
     the quads are kept as found."""
@@ -56,6 +58,8 @@ def split_rows(quads: list[Quad], shape: tuple[float, float] | None, s: TrackerS
         a, b = sides(q)
         if a * b >= s.row_area * short * long and abs(a - long) <= 0.15 * long and b >= 1.8 * short:
             pieces += row_pieces(q, short)
+        elif 1.15 * long < a <= NEAR_ROW_SCALE * long and b >= NEAR_ROW_CARDS * short * a / long:
+            pieces += row_pieces(q, short * a / long)  # a row nearer a tilted camera: cards of its own height
         elif s.min_area * short * long <= a * b < s.max_area * short * long:
             singles.append(q)
     if not pieces:

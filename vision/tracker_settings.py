@@ -14,6 +14,13 @@ from dataclasses import dataclass, fields, replace
 
 # a quad found across several cards of a pile lies on no one of them more than this much (``across_cards``)
 ACROSS_ONE = 0.6
+# a quad up to this many times as tall as a named card is long may still be a row of cards side by side:
+# under a tilted camera a Trivium tercia laid at the seat nearest it looks about a fifth larger than the
+# cards named elsewhere ...
+NEAR_ROW_SCALE = 1.3
+# ... when it is at least this many of its own cards long (a row of three or more); a shorter one may be two
+# cards overlapping and a hand, not a row
+NEAR_ROW_CARDS = 2.5
 # a quad under ``strip_area`` of a card lying this much on the cards reported is a strip of one of them
 STRIP_PILE = 0.8
 # a quad lying this much on the cards reported is buried in the pile: named under ``buried_named``, no card

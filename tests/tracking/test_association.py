@@ -38,3 +38,24 @@ def test_a_quad_is_kept_exactly_between_min_area_and_max_area(scale, bar):
         assert len(kept) == 1
     elif area < bar * 0.999 or area > 1.5 * 1.001:
         assert kept == []
+
+
+def row(cards: int, scale: float, x: float = 400.0) -> np.ndarray:
+    """Three (or ``cards``) cards side by side at the seat slots' pitch (1.12 widths), each
+    ``scale`` times a named card's sides, found as one quad."""
+    short, long = SHAPE[0] * scale, SHAPE[1] * scale
+    width = short * (cards + 0.12 * (cards - 1))
+    return card_quad(np.array([x, 300.0]), width, 0.05, width / long)
+
+
+def test_a_row_nearer_a_tilted_camera_is_cut_into_cards_of_its_own_height():
+    """Under a tilted camera a tercia laid at the near seat looks a fifth larger than the cards
+    named elsewhere: it is still a row, cut into its three cards (not several cards left out);
+    two such cards (or two overlapping and a hand) are not taken for a row."""
+    for scale, width in ((1.0, SHAPE[0]), (1.2, 1.2 * SHAPE[0])):
+        kept, pieces = split_rows([row(3, scale)], SHAPE, TrackerSettings())
+        assert len(pieces) == 3 and len(kept) == 3, scale
+        widths = [min(np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[1])) for p in pieces]
+        assert np.allclose(widths, width, rtol=0.02), scale
+    for quads in ([row(2, 1.2)], [row(3, 1.45)]):
+        assert split_rows(quads, SHAPE, TrackerSettings()) == ([], [])  # several cards: left out
