@@ -303,3 +303,16 @@ def test_the_causes_list_the_cards_reported_from_quads_deep_in_the_pile():
     # the last one brought no event (a card found again where it lay)
     assert causes.deep_reports(scene) == [(0.857, False, 0.996)]
     assert causes.deep_reports(scene, deep=0.1) == [(0.857, False, 0.996), (0.92, True, 0.2)]
+
+
+def test_the_report_gives_the_share_of_cards_on_time(capsys):
+    bench = _bench()
+    summary = dict.fromkeys(bench.FIELDS, 0)
+    runs = [{"conditions": "hard", "helped": True, "summary": summary, "latencies": [3, 4, 8, 9], "sweeps": [2]},
+            {"conditions": "hard", "helped": True, "summary": summary, "latencies": [5, 34, 4, 6], "sweeps": [3]}]
+    bench.report(runs)
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("hard"))
+    assert "75.0%" in row.split()  # 6 of the 8 cards within 8 frames
+    assert "[MISSED] a card at rest gets its event within 8 frames" in out
+    assert bench.on_time([]) == "-"
