@@ -46,10 +46,10 @@ def split_rows(quads: list[Quad], shape: tuple[float, float] | None, s: TrackerS
     times as tall, at least :data:`NEAR_ROW_CARDS` of its cards long, cut into cards of its own
     height (under a tilted camera a row at the seat nearest it looks larger). Each piece is
     moved onto the card's edges in ``image``; a piece lying on another quad found is left out
-    (that one is kept). Any other quad ``max_area`` times a card's area or more spans several cards: it is left out (it
-    would be named as none of them); so is one under ``min_area`` times a card's area, a strip
-    of a card (named, it reads as whatever its few pips look like). Before any card is named,
-    the quads are kept as found."""
+    (that one is kept). Any other quad ``max_area`` times a card's area or more spans several
+    cards: it is left out (it would be named as none of them); so is one under ``min_area``
+    times a card's area, a strip of a card (named, it reads as whatever its few pips look
+    like). Before any card is named, the quads are kept as found."""
     if shape is None:
         return quads, []
     short, long = shape
