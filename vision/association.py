@@ -23,7 +23,7 @@ from typing import Sequence
 import numpy as np
 
 from vision.track_geometry import Quad, quad_distance, row_pieces, sides
-from vision.tracker_settings import NEAR_ROW_CARDS, NEAR_ROW_SCALE, TrackerSettings
+from vision.tracker_settings import NEAR_ROW_CARDS, NEAR_ROW_SCALE, ROW_HEIGHT, TrackerSettings
 from vision.tracks import IGNORED, NEW, PRESENT, Track
 
 
@@ -56,9 +56,9 @@ def split_rows(quads: list[Quad], shape: tuple[float, float] | None, s: TrackerS
     singles, pieces = [], []
     for q in quads:
         a, b = sides(q)
-        if a * b >= s.row_area * short * long and abs(a - long) <= 0.15 * long and b >= 1.8 * short:
+        if a * b >= s.row_area * short * long and abs(a - long) <= ROW_HEIGHT * long and b >= 1.8 * short:
             pieces += row_pieces(q, short)
-        elif 1.15 * long < a <= NEAR_ROW_SCALE * long and b >= NEAR_ROW_CARDS * short * a / long:
+        elif (1 + ROW_HEIGHT) * long < a <= NEAR_ROW_SCALE * long and b >= NEAR_ROW_CARDS * short * a / long:
             pieces += row_pieces(q, short * a / long)  # a row nearer a tilted camera: cards of its own height
         elif s.min_area * short * long <= a * b < s.max_area * short * long:
             singles.append(q)

@@ -14,7 +14,9 @@ from dataclasses import dataclass, fields, replace
 
 # a quad found across several cards of a pile lies on no one of them more than this much (``across_cards``)
 ACROSS_ONE = 0.6
-# a quad up to this many times as tall as a named card is long may still be a row of cards side by side:
+# a row of cards side by side is as tall as a named card is long, within this share of it
+ROW_HEIGHT = 0.15
+# a quad taller than that, up to this many times as tall as a named card is long, may still be such a row:
 # under a tilted camera a Trivium tercia laid at the seat nearest it looks about a fifth larger than the
 # cards named elsewhere ...
 NEAR_ROW_SCALE = 1.3
