@@ -23,13 +23,14 @@ within ``ON_TIME`` frames; and from a trick's pile leaving the middle to its
 ``--sequence N`` plays instead one game of N deals at each table (easy and
 hard, 4 players, the rules' help on), the same table and deck all evening,
 and prints the questions of each deal and those of deals 1–5 against 6–10
-(what a table that learns its deck should show falling); ``--learn-deck``
-lets the table learn its deck as it plays (``tarotmate demo --learn-deck``),
-``--deck DIR`` draws the cards from a folder of scans (a deck never trained
-on), ``--table`` plays one table only::
+(what a table that learns its deck should show falling); the table learns
+its deck as it plays, as the demo and the device do (``--no-learn-deck``:
+the card model alone, ``tarotmate demo --no-learn-deck``), ``--deck DIR``
+draws the cards from a folder of scans (a deck never trained on),
+``--table`` plays one table only::
 
     .venv/bin/python benchmarks/bench_table.py --sequence 10
-    .venv/bin/python benchmarks/bench_table.py --sequence 10 --table hard --learn-deck --deck ../shared/decks/DECK
+    .venv/bin/python benchmarks/bench_table.py --sequence 10 --table hard --deck ../shared/decks/DECK [--no-learn-deck]
 
 ``--trace DIR`` writes, per deal and help, one JSON line per scene: every
 view the tracker took with the card truly under it, its verdicts and events,
@@ -88,7 +89,7 @@ def demo_overrides(models: str | None, tracker: dict | None, follow: float | Non
 
 def play(seed: int, players: int, conditions: str, helped: bool, fast: bool, trace: str | None = None,
          models: str | None = None, tracker: dict | None = None, follow: float | None = None,
-         sides: bool = True) -> dict:
+         sides: bool = True, learn: bool | None = None) -> dict:
     """One demo deal; its summary figures and latencies."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
@@ -100,6 +101,7 @@ def play(seed: int, players: int, conditions: str, helped: bool, fast: bool, tra
     with tempfile.TemporaryDirectory(prefix="bench-table-") as out:
         settings = DemoSettings(game="french-tarot", players=players, seed=seed, out=Path(out), fast=fast,
                                 display="none", fresh=True, conditions=conditions, rules_help=helped,
+                                **({} if learn is None else {"learn_deck": learn}),
                                 trace=None if trace is None else
                                 Path(trace) / f"{seed}-{players}p-{conditions}-{'help' if helped else 'none'}.jsonl",
                                 **demo_overrides(models, tracker, follow, sides))
@@ -165,7 +167,7 @@ def report(runs: list[dict]) -> None:
 
 
 def play_sequence(seed: int, players: int, conditions: str, deals: int, fast: bool,
-                  models: str | None = None, tracker: dict | None = None, learn: bool = False,
+                  models: str | None = None, tracker: dict | None = None, learn: bool | None = None,
                   deck: str | None = None, trace: str | None = None) -> dict:
     """One game of ``deals`` deals at one table; its ``per_deal`` figures (and, when the table
     learns its deck, how many views it learned)."""
@@ -178,14 +180,22 @@ def play_sequence(seed: int, players: int, conditions: str, deals: int, fast: bo
 
     with tempfile.TemporaryDirectory(prefix="bench-table-") as out:
         settings = DemoSettings(game="french-tarot", players=players, seed=seed, deals=deals, out=Path(out), fast=fast,
-                                display="none", fresh=True, conditions=conditions, learn_deck=learn, deck=deck,
+                                display="none", fresh=True, conditions=conditions, deck=deck,
+                                **({} if learn is None else {"learn_deck": learn}),
                                 trace=None if trace is None else Path(trace) / f"{seed}-{players}p-{conditions}-help.jsonl",
                                 **demo_overrides(models, tracker))
         started = time.perf_counter()
         result = run_demo(settings, report=lambda text: None)
         return {"conditions": conditions, "players": players, "seed": seed, "per_deal": result["stats"].per_deal(),
                 "seconds": time.perf_counter() - started, "recognition": result["stats"].recognition,
-                "learned": learned_views(Path(out)) if learn else None, "deck": deck}
+                "learned": learned_views(Path(out)) if settings.learn_deck else None, "deck": deck}
+
+
+def learning(learn: bool | None) -> bool:
+    """Whether the table learns its deck: ``learn``, or the demo's default when None."""
+    from device.demo.table import DemoSettings
+
+    return DemoSettings.learn_deck if learn is None else learn
 
 
 def learned_views(out: Path) -> int | None:
@@ -224,7 +234,9 @@ def main() -> int:
     parser.add_argument("--only", choices=("help", "none"), help="play each deal only with (help) or without the rules' help")
     parser.add_argument("--sequence", type=int, default=0, metavar="N",
                         help="instead: one game of N deals at the easy and at the hard table (4 players, help on)")
-    parser.add_argument("--learn-deck", action="store_true", help="with --sequence: the table learns its deck as it plays")
+    parser.add_argument("--learn-deck", action=argparse.BooleanOptionalAction, default=None,
+                        help="the table learns its deck as it plays, or not (--no-learn-deck); default: as the demo "
+                             "and the device do (on)")
     parser.add_argument("--deck", metavar="DIR", help="with --sequence: draw the cards from a folder of scans (CODE.jpg/png)")
     parser.add_argument("--table", choices=("easy", "hard"), help="with --sequence: play at this table only")
     parser.add_argument("--models-dir", metavar="DIR", help="the card model of DIR (cards.onnx, labels.txt), and its card "
@@ -254,7 +266,7 @@ def main() -> int:
         tables = [args.table] if args.table else ["easy", "hard"]
         where = f"the {args.table} table" if args.table else "the easy and at the hard table"
         print(f"Tarotmate table benchmark: one game of {args.sequence} deals at {where}"
-              f"{', the table learning its deck' if args.learn_deck else ''}", flush=True)
+              f"{', the table learning its deck' if learning(args.learn_deck) else ', the card model alone'}", flush=True)
         n = len(tables)
         with ProcessPoolExecutor(max_workers=max(1, min(n, args.jobs))) as pool:
             runs = list(pool.map(play_sequence, [args.seed] * n, [4] * n, tables, [args.sequence] * n,
@@ -264,11 +276,12 @@ def main() -> int:
         return 0
     helps = {"help": (True,), "none": (False,), None: (True, False)}[args.only]
     jobs = [(seed, players, cond, helped, not args.full_size, args.trace, args.models_dir, tracker, args.follow_weight,
-             not args.no_seat_sides)
+             not args.no_seat_sides, args.learn_deck)
             for seed, players, cond in plan(args.deals, args.seed) for helped in helps]
     print(f"Tarotmate table benchmark: {args.deals} French tarot deals (3/4/5 players, easy and hard tables), "
           f"each with and without the rules' help; {'1280x720' if args.full_size else '960x540 --fast'} frames, "
-          f"{args.jobs} at once", flush=True)
+          f"{args.jobs} at once; {'the table learning its deck' if learning(args.learn_deck) else 'the card model alone'}",
+          flush=True)
     started = time.perf_counter()
     runs = []
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:

@@ -84,7 +84,7 @@ class CameraConfig:
     max_gain: float = 8.0
     hfov_deg: float = 66.0
     check_at_start: bool = True
-    learn_deck: bool = False  # the table learns its deck as it plays (device.app.deck_learning)
+    learn_deck: bool = True  # the table learns its deck as it plays (device.app.deck_learning)
 
 
 @dataclass(frozen=True)
@@ -510,7 +510,8 @@ SCHEMA: tuple[Section, ...] = (
         Key("check_at_start", boolean(), "Show the camera check on the OLED at start when it has advice (a camera, not a\nvideo, a folder or the simulator)."),
         Key("learn_deck", boolean(), "Learn the deck in play from the cards whose names are proven (answered, or\n"
             "undisputed until the deal is scored), kept in deck-memory.db beside the deal log\n"
-            "(`tarotmate deck memory`); off until its effect on the questions is measured."),
+            "(`tarotmate deck memory`; forgotten from the setup menu or with `--reset`). On by\n"
+            "default: a table learning its deck asks fewer questions deal after deal (docs/enrollment.md)."),
     ), _finish_camera),
     Section("display", DisplayConfig, (
         Key("kind", choice(DISPLAY_KINDS),

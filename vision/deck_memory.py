@@ -37,6 +37,9 @@ from vision.calibration import fit_temperature, scaled
 
 SCHEMA_VERSION = 2  # 2: each view may keep the model's probabilities of it
 MIN_CALIBRATION_VIEWS = 40  # views with probabilities before the memory calibrates its fused probabilities
+# views kept before the memory weighs the namings at all: a fresh memory holding a few answers of the first deal
+# would make the cards it has a view of surer than those it has none of, uncalibrated (docs/enrollment.md)
+MIN_WEIGHING_VIEWS = MIN_CALIBRATION_VIEWS
 PER_CARD = 8
 SAME_VIEW = 0.995  # a new view this similar to one kept adds nothing
 SOURCES = ("answer", "by_hand", "confirmed", "enrolled")
@@ -385,14 +388,16 @@ def reset_file(path: Path | str) -> int:
 
 class MemoryNamer:
     """A namer whose probabilities are weighed by what the table's deck memory has kept
-    (:func:`fuse`); everything else (labels, threshold, input size, model id) is the base
-    namer's. With an empty memory it names exactly as the base namer does."""
+    (:func:`fuse`) once it keeps ``min_views`` views; everything else (labels, threshold, input
+    size, model id) is the base namer's. Until then it names exactly as the base namer does."""
 
-    def __init__(self, base, memory: DeckMemory, sharpness: float = 20.0, floor: float = 0.6):
+    def __init__(self, base, memory: DeckMemory, sharpness: float = 20.0, floor: float = 0.6,
+                 min_views: int = MIN_WEIGHING_VIEWS):
         self.base = base
         self.memory = memory
         self.sharpness = sharpness  # how much a close kept view weighs (fuse)
         self.floor = floor  # the cosine over which a kept view counts at all
+        self.min_views = max(1, min_views)  # views kept before the memory weighs the namings
 
     def __getattr__(self, name):
         return getattr(self.base, name)
@@ -404,7 +409,7 @@ class MemoryNamer:
 
     def run(self, crops):
         probs, emb = self.base.run(crops)
-        if len(probs) == 0 or self.memory.views_count() == 0:
+        if len(probs) == 0 or self.memory.views_count() < self.min_views:
             return probs, emb
         unit = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
         fused = fuse(probs, self.memory.similarity(unit), self.base.labels, self.sharpness, self.floor)

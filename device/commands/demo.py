@@ -44,9 +44,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "a tilted camera, blur; drawn from --seed)")
     parser.add_argument("--no-rules-help", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--fresh", action="store_true", help="forget the demo's log in --out and start over")
-    parser.add_argument("--learn-deck", action="store_true",
+    parser.add_argument("--learn-deck", action=argparse.BooleanOptionalAction, default=True,
                         help="the table learns its deck as it plays: the views of cards whose name is proven "
-                             "(answered, or undisputed until the deal is scored) weigh the naming of the next ones")
+                             "(answered, or undisputed until the deal is scored) weigh the naming of the next ones "
+                             "(default: on; --no-learn-deck plays each deal with the card model alone)")
     parser.add_argument("--max-seconds", type=float, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--frame-width", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--speed", type=float, default=None, help=argparse.SUPPRESS)

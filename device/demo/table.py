@@ -63,7 +63,7 @@ class DemoSettings:
     follow_weight: float | None = None  # French tarot, for measuring: the prior of a card not following the trick
     seat_sides: bool = True  # a trick's card on a later player's side asks for the missed one (game.played_in_front)
     trace: Path | None = None  # for diagnosis: one JSON line per scene (truth, votes, events, outcome)
-    learn_deck: bool = False  # the table learns its deck as it plays (device.app.deck_learning)
+    learn_deck: bool = True  # the table learns its deck as it plays (device.app.deck_learning)
     models: Path | None = None  # the card model's folder (default: the shipped models/), for measuring another (its locator.onnx too, when there)
     tracker: Any = None  # for measuring: a dict of tracker settings over the card model's own, or a whole TrackerSettings
 

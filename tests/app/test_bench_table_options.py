@@ -103,8 +103,10 @@ def test_a_sequence_can_learn_its_deck_on_a_deck_of_scans_and_says_what_it_learn
     assert seen["settings"].learn_deck and seen["settings"].deck == str(tmp_path / "my-deck")
     assert seen["settings"].deals == 10 and seen["settings"].conditions == "hard"
     assert run["learned"] == 2 and run["deck"].endswith("my-deck")
-    plain = bench.play_sequence(3, 4, "easy", 10, True)
+    plain = bench.play_sequence(3, 4, "easy", 10, True, learn=False)
     assert not seen["settings"].learn_deck and seen["settings"].deck is None and plain["learned"] is None
+    shipped = bench.play_sequence(3, 4, "easy", 10, True)  # no choice: what the demo and the device do
+    assert seen["settings"].learn_deck and shipped["learned"] == 2
     bench.report_sequences([run])
     out = capsys.readouterr().out
     assert "deck my-deck" in out and "2 views learned" in out

@@ -179,6 +179,22 @@ def test_demo_conditions_on_the_command_line(tmp_path, capsys):
     assert "easy" in err and "hard" in err and not out.exists()
 
 
+@pytest.mark.parametrize("flags, learns", [([], True), (["--learn-deck"], True), (["--no-learn-deck"], False)])
+def test_the_demo_learns_its_deck_unless_told_not_to(tmp_path, monkeypatch, flags, learns):
+    import device.demo.table as table
+    from device.cli import main
+
+    seen = {}
+
+    def fake_run_demo(settings, report=None):
+        seen["settings"] = settings
+        return {"text": "", "seconds": 0.0}
+
+    monkeypatch.setattr(table, "run_demo", fake_run_demo)
+    assert main(["demo", "--out", str(tmp_path), "--display", "none", *flags]) == 0
+    assert seen["settings"].learn_deck is learns
+
+
 def test_a_trace_says_for_every_scene_what_the_camera_saw_and_what_lay_there(tmp_path):
     trace = tmp_path / "trace.jsonl"
     run_demo(DemoSettings(seed=3, out=tmp_path / "out", trace=trace, **QUICK), report=lambda t: None)

@@ -264,7 +264,7 @@ def test_a_new_configuration_closes_the_old_game(tmp_path):
         assert log.deals(game.id)[0].finished is not None
 
 
-@pytest.mark.parametrize("learn", [False, True])
+@pytest.mark.parametrize("learn", [False, True, None])
 def test_camera_learn_deck_lets_the_table_learn_its_deck(tmp_path, learn):
     from vision.deck_memory import MemoryNamer, memory_path_beside
     from vision.namer import MODEL_FILE, Namer, models_dir
@@ -279,7 +279,9 @@ def test_camera_learn_deck_lets_the_table_learn_its_deck(tmp_path, learn):
     config = config_from_dict({
         "game": {"dealer": truth.dealer, "names": ["Ana", "Luis", "Marta", "Pau"]},
         "display": {"kind": "dummy"}, "ui": {"buzzer": False}, "store": {"path": str(tmp_path / "device.db")},
-        "camera": {"learn_deck": learn}})
+        "camera": {} if learn is None else {"learn_deck": learn}})
+    learn = config.camera.learn_deck if learn is None else learn
+    assert config.camera.learn_deck is learn  # said, or on by default
     rc = run_device(config, source=frames, tracker=tracker, buttons=ScriptedButtons({}),
                     outputs=Outputs([open_display("dummy")]), report=lambda t: None)
     assert rc == 0
