@@ -409,11 +409,14 @@ class MemoryNamer:
 
     def run(self, crops):
         probs, emb = self.base.run(crops)
-        if len(probs) == 0 or self.memory.views_count() < self.min_views:
+        try:
+            if len(probs) == 0 or self.memory.views_count() < self.min_views:
+                return probs, emb
+            unit = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
+            fused = fuse(probs, self.memory.similarity(unit), self.base.labels, self.sharpness, self.floor)
+            t = self.memory.temperature(self.base.labels, self.sharpness, self.floor)
+        except sqlite3.Error:  # the memory cannot be read any more (its file damaged or gone): the model alone
             return probs, emb
-        unit = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
-        fused = fuse(probs, self.memory.similarity(unit), self.base.labels, self.sharpness, self.floor)
-        t = self.memory.temperature(self.base.labels, self.sharpness, self.floor)
         return (fused if t == 1.0 else scaled(fused, t).astype(np.float32)), emb
 
     def name(self, crops):

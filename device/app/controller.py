@@ -429,8 +429,9 @@ class Controller:
         """The menu's "Forget the deck?": the table's deck memory starts again."""
         if self.learner is None:
             return [Notice(INFO, "the table does not learn its deck")]
-        n = self.learner.memory.reset()
-        self.learner.new_deal()
+        n = self.learner.forget_all()
+        if n is None:
+            return [Notice(INFO, self.learner.stopped or "the table does not learn its deck")]
         return [Notice(INFO, f"the table forgot its deck ({n} views)")]
 
     @decides("fix_card")

@@ -12,9 +12,15 @@ aside. See :mod:`vision.deck_memory` for the memory itself.
 
 from __future__ import annotations
 
-from typing import Any
+import sqlite3
+from typing import Any, Callable
 
+from engine.errors import TarotmateError
 from vision.deck_memory import DeckMemory
+
+# what a deck memory that cannot be written or read any more raises (a full or read-only disk, a file
+# damaged or taken away during the game): the table stops learning, the game goes on
+MEMORY_FAILURES = (sqlite3.Error, OSError, TarotmateError)
 
 
 def ref_of(session, index: int) -> str:
@@ -23,16 +29,31 @@ def ref_of(session, index: int) -> str:
 
 
 class TableLearner:
-    """Feeds a :class:`DeckMemory` from the controller (see the module doc)."""
+    """Feeds a :class:`DeckMemory` from the controller (see the module doc). A memory that fails
+    (:data:`MEMORY_FAILURES`) stops the learning, said once through ``report``; the game goes on."""
 
-    def __init__(self, memory: DeckMemory):
+    def __init__(self, memory: DeckMemory, report: Callable[[str], None] | None = None):
         self.memory = memory
+        self.report = report
+        self.stopped: str | None = None  # why the table stopped learning its deck (None: it learns)
         # (operation index, card, view, the model's probabilities of the view) committed this deal
         self._aside: list[tuple[int, str, Any, Any]] = []
         self._learned: list[int] = []  # operation indexes of this deal whose views are learned
 
+    def _safely(self, what: Callable[[], Any], default: Any = None) -> Any:
+        if self.stopped is not None:
+            return default
+        try:
+            return what()
+        except MEMORY_FAILURES as exc:
+            self.stopped = f"the table stopped learning its deck ({exc})"
+            if self.report is not None:
+                self.report(self.stopped)
+            return default
+
     def answered(self, session, card: str, view, index: int, probs=None) -> None:
-        if view is not None and self.memory.learn(card, view, "answer", ref_of(session, index), probs=probs):
+        if view is not None and self._safely(
+                lambda: self.memory.learn(card, view, "answer", ref_of(session, index), probs=probs), False):
             self._learned.append(index)
 
     def committed(self, session, card: str, view, index: int, probs=None) -> None:
@@ -43,7 +64,7 @@ class TableLearner:
         """The deal went back to ``count`` operations: what came after is forgotten."""
         self._aside = [a for a in self._aside if a[0] < count]
         for index in [i for i in self._learned if i >= count]:
-            self.memory.forget(ref_of(session, index))
+            self._safely(lambda: self.memory.forget(ref_of(session, index)))
         self._learned = [i for i in self._learned if i < count]
 
     def renamed(self, session, index: int, wrong: str, right: str) -> None:
@@ -51,13 +72,19 @@ class TableLearner:
         under the wrong name now waits under the right one; one learned is forgotten."""
         self._aside = [(i, right if (i == index and c == wrong) else c, v, p) for i, c, v, p in self._aside]
         if index in self._learned:
-            self.memory.forget(ref_of(session, index))
+            self._safely(lambda: self.memory.forget(ref_of(session, index)))
             self._learned.remove(index)
 
     def deal_scored(self, session) -> int:
         """The deal was scored: what was kept aside is proven. How many views were learned."""
-        n = self.memory.learn_many([(card, view, ref_of(session, index), probs)
-                                    for index, card, view, probs in self._aside], "confirmed")
+        views = [(card, view, ref_of(session, index), probs) for index, card, view, probs in self._aside]
+        n = self._safely(lambda: self.memory.learn_many(views, "confirmed"), 0)
+        self.new_deal()
+        return n
+
+    def forget_all(self) -> int | None:
+        """The menu's "Forget the deck?": how many views went (None: the memory failed)."""
+        n = self._safely(self.memory.reset)
         self.new_deal()
         return n
 
@@ -69,14 +96,14 @@ class TableLearner:
 def known_cards(app) -> int | None:
     """How many cards the table knows by sight (None: it does not learn its deck)."""
     learner = getattr(app.controller, "learner", None)
-    return None if learner is None else len(learner.memory.known_cards())
+    return None if learner is None else learner._safely(lambda: len(learner.memory.known_cards()))
 
 
-def attach(controller, namer, log_path):
+def attach(controller, namer, log_path, report: Callable[[str], None] | None = None):
     """Let the table learn its deck: returns the namer to give the tracker (``namer`` weighed by
     the memory kept beside the deal log ``log_path``) and feeds the memory from ``controller``.
     A namer that gives no embeddings (the simulator's truth) is returned as it is, and nothing
-    is learned."""
+    is learned. ``report``: where a memory failing during the game is said."""
     import numpy as np
 
     from vision.deck_memory import MemoryNamer, memory_path_beside
@@ -86,7 +113,7 @@ def attach(controller, namer, log_path):
     w, h = namer.input_size
     dimension = int(namer.embed([np.zeros((h, w, 3), np.uint8)]).shape[1])
     memory = DeckMemory(memory_path_beside(log_path), str(namer.model_id), dimension)
-    learner = TableLearner(memory)
+    learner = TableLearner(memory, report)
     controller.learner = learner
     session = controller.session
     session.on_deal_scored.append(learner.deal_scored)  # the deal is scored: its undisputed cards are proven

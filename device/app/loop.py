@@ -231,7 +231,7 @@ def start_game(config, store, rules, outputs: Outputs, tracker, report: Callable
             from device.app.deck_learning import attach
 
             try:
-                learning = attach(app.controller, tracker.namer, log.path)  # the table learns its deck
+                learning = attach(app.controller, tracker.namer, log.path, report)  # the table learns its deck
             except TarotmateError as exc:  # no card model, a damaged memory: the game goes on without
                 report(f"the table does not learn its deck: {exc}")
             else:

@@ -285,7 +285,7 @@ def play_deals(session: GameSession, app: TableApp, demo, settings: DemoSettings
             if getattr(settings, "learn_deck", False) and recognition.namer is not None:
                 from device.app.deck_learning import attach
 
-                recognition.namer = attach(app.controller, recognition.namer, session.log.path)
+                recognition.namer = attach(app.controller, recognition.namer, session.log.path, report)
                 demo.stats.recognition += ", learning the deck"
         demo.play(app, recognition, deadline)
         demo.check_against_truth(session)

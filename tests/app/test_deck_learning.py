@@ -64,6 +64,25 @@ def test_the_models_probabilities_of_a_view_are_kept_with_it(table):
     assert kept == {"T07": 1, "T10": 1, "T09": 0}
 
 
+def test_a_memory_that_fails_stops_the_learning_not_the_game(table):
+    from device.app.deck_learning import known_cards
+
+    learner, session, memory = table
+    said = []
+    learner.report = said.append
+    learner.answered(session, "T07", view(1), 0)
+    app = SimpleNamespace(controller=SimpleNamespace(learner=learner))
+    assert known_cards(app) == 1 and learner.stopped is None
+    memory._db.close()  # the file cannot be written any more (a full disk, the card pulled out)
+    learner.answered(session, "T08", view(2), 1)  # said, not raised
+    learner.committed(session, "T09", view(3), 2)
+    assert learner.deal_scored(session) == 0
+    learner.undone(session, 0)
+    learner.renamed(session, 0, "T07", "T06")
+    assert learner.forget_all() is None and known_cards(app) is None
+    assert said == [learner.stopped] and said[0].startswith("the table stopped learning its deck (")
+
+
 def test_no_view_no_learning(table):
     learner, session, memory = table
     learner.answered(session, "T07", None, 0)
@@ -129,3 +148,5 @@ def test_the_game_menus_show_the_cards_known_and_forget_them(tmp_path):
         notices = c.on_decision(("forget_deck",))
         assert notices[0].kind == INFO and "1 views" in notices[0].text and memory.views_count() == 0
         memory.close()
+        notices = c.on_decision(("forget_deck",))  # a memory that fails: said on the screen, no traceback
+        assert notices[0].kind == INFO and notices[0].text.startswith("the table stopped learning its deck")

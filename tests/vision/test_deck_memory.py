@@ -173,6 +173,25 @@ def test_a_memory_weighs_nothing_until_it_keeps_enough_views(tmp_path):
     memory.close()
 
 
+def test_a_memory_that_cannot_be_read_leaves_the_namings_to_the_model(tmp_path):
+    from vision.deck_memory import MemoryNamer
+
+    class Base:
+        labels = list(CODES) + ["unknown"]
+
+        def run(self, crops):
+            p = np.full((len(crops), 79), 0.2 / 77, np.float32)
+            p[:, CODES.index("S07")] = p[:, CODES.index("S08")] = 0.4
+            return p, np.tile(np.array([1.0, 0, 0, 0], np.float32), (len(crops), 1))
+
+    memory = DeckMemory(tmp_path / "m.db", "model-a", 4)
+    memory.learn("S08", np.array([1.0, 0.1, 0, 0], np.float32), "answer", "op 1")
+    namer = MemoryNamer(Base(), memory, min_views=1)
+    assert namer.run([None])[0][0, CODES.index("S08")] > 0.9
+    memory._db.close()  # its file gone from under it
+    assert namer.run([None])[0][0, CODES.index("S08")] == pytest.approx(0.4)
+
+
 def test_the_memory_namer_carries_the_learning_bars_over_the_models_own(tmp_path):
     from vision.deck_memory import LEARNING_BARS, MemoryNamer
     from vision.tracker import settings_for
