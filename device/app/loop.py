@@ -227,15 +227,16 @@ def start_game(config, store, rules, outputs: Outputs, tracker, report: Callable
             report(f"resumed deal {session.deal.number}: {session.replayed} operations replayed from {log.path}")
         app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
         app.controller.seat_sides = config.game.played_in_front
-        if config.camera.learn_deck and tracker is not None:
-            from device.app.deck_learning import attach
+        if config.camera.learn_deck and tracker is not None and hasattr(type(tracker), "namer"):
+            from device.app.deck_learning import MEMORY_FAILURES, attach
 
             try:
-                learning = attach(app.controller, tracker.namer, log.path, report)  # the table learns its deck
-            except TarotmateError as exc:  # no card model, a damaged memory: the game goes on without
+                namer = tracker.namer
+                learning = attach(app.controller, namer, log.path, report)  # the table learns its deck
+            except MEMORY_FAILURES as exc:  # no card model, a damaged or unwritable memory: the game goes on without
                 report(f"the table does not learn its deck: {exc}")
             else:
-                if learning is not tracker.namer:  # its namings weighed by the memory: the bars that go with it
+                if learning is not namer:  # its namings weighed by the memory: the bars that go with it
                     from vision.deck_memory import LEARNING_BARS
                     from vision.tracker_settings import with_bars
 
