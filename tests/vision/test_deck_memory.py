@@ -143,18 +143,21 @@ def test_the_memory_namer_weighs_its_views_as_told(tmp_path):
     memory.close()
 
 
+class UnsureNamer:
+    """A card model torn between S07 and S08 (0.4 each), every crop's embedding the first axis."""
+
+    labels = list(CODES) + ["unknown"]
+
+    def run(self, crops):
+        p = np.full((len(crops), 79), 0.2 / 77, np.float32)
+        p[:, CODES.index("S07")] = p[:, CODES.index("S08")] = 0.4
+        return p, np.tile(np.array([1.0, 0, 0, 0], np.float32), (len(crops), 1))
+
+
 def test_a_memory_weighs_nothing_until_it_keeps_enough_views(tmp_path):
     """A fresh memory holding a few answers would make the cards they show surer than the cards it
     has no view of: it weighs the namings from MIN_WEIGHING_VIEWS views on."""
     from vision.deck_memory import MIN_WEIGHING_VIEWS, MemoryNamer
-
-    class Base:
-        labels = list(CODES) + ["unknown"]
-
-        def run(self, crops):
-            p = np.full((len(crops), 79), 0.2 / 77, np.float32)
-            p[:, CODES.index("S07")] = p[:, CODES.index("S08")] = 0.4
-            return p, np.tile(np.array([1.0, 0, 0, 0], np.float32), (len(crops), 1))
 
     memory = DeckMemory(tmp_path / "m.db", "model-a", 4)
     rng = np.random.default_rng(1)
@@ -164,11 +167,11 @@ def test_a_memory_weighs_nothing_until_it_keeps_enough_views(tmp_path):
     while memory.views_count() < MIN_WEIGHING_VIEWS - 1:  # other cards' views, far from the crop
         memory.learn(CODES[k % 40 + 22], np.r_[0.0, rng.normal(size=3)].astype(np.float32), "answer", f"op {k}")
         k += 1
-    probs, _ = MemoryNamer(Base(), memory).run([None])
+    probs, _ = MemoryNamer(UnsureNamer(), memory).run([None])
     assert probs[0, s08] == pytest.approx(0.4, abs=1e-6)  # not yet: the model's own
     memory.learn("H01", np.array([0, 0, 1.0, 0], np.float32), "answer", "op last")
     assert memory.views_count() == MIN_WEIGHING_VIEWS
-    probs, _ = MemoryNamer(Base(), memory).run([None])
+    probs, _ = MemoryNamer(UnsureNamer(), memory).run([None])
     assert probs[0, s08] > 0.9  # now the S08 it has seen weighs
     memory.close()
 
@@ -176,17 +179,9 @@ def test_a_memory_weighs_nothing_until_it_keeps_enough_views(tmp_path):
 def test_a_memory_that_cannot_be_read_leaves_the_namings_to_the_model(tmp_path):
     from vision.deck_memory import MemoryNamer
 
-    class Base:
-        labels = list(CODES) + ["unknown"]
-
-        def run(self, crops):
-            p = np.full((len(crops), 79), 0.2 / 77, np.float32)
-            p[:, CODES.index("S07")] = p[:, CODES.index("S08")] = 0.4
-            return p, np.tile(np.array([1.0, 0, 0, 0], np.float32), (len(crops), 1))
-
     memory = DeckMemory(tmp_path / "m.db", "model-a", 4)
     memory.learn("S08", np.array([1.0, 0.1, 0, 0], np.float32), "answer", "op 1")
-    namer = MemoryNamer(Base(), memory, min_views=1)
+    namer = MemoryNamer(UnsureNamer(), memory, min_views=1)
     assert namer.run([None])[0][0, CODES.index("S08")] > 0.9
     memory._db.close()  # its file gone from under it
     assert namer.run([None])[0][0, CODES.index("S08")] == pytest.approx(0.4)
