@@ -101,7 +101,7 @@ def play(seed: int, players: int, conditions: str, helped: bool, fast: bool, tra
     with tempfile.TemporaryDirectory(prefix="bench-table-") as out:
         settings = DemoSettings(game="french-tarot", players=players, seed=seed, out=Path(out), fast=fast,
                                 display="none", fresh=True, conditions=conditions, rules_help=helped,
-                                **({} if learn is None else {"learn_deck": learn}),
+                                learn_deck=learning(learn),
                                 trace=None if trace is None else
                                 Path(trace) / f"{seed}-{players}p-{conditions}-{'help' if helped else 'none'}.jsonl",
                                 **demo_overrides(models, tracker, follow, sides))
@@ -181,7 +181,7 @@ def play_sequence(seed: int, players: int, conditions: str, deals: int, fast: bo
     with tempfile.TemporaryDirectory(prefix="bench-table-") as out:
         settings = DemoSettings(game="french-tarot", players=players, seed=seed, deals=deals, out=Path(out), fast=fast,
                                 display="none", fresh=True, conditions=conditions, deck=deck,
-                                **({} if learn is None else {"learn_deck": learn}),
+                                learn_deck=learning(learn),
                                 trace=None if trace is None else Path(trace) / f"{seed}-{players}p-{conditions}-help.jsonl",
                                 **demo_overrides(models, tracker))
         started = time.perf_counter()
@@ -196,6 +196,11 @@ def learning(learn: bool | None) -> bool:
     from device.demo.table import DemoSettings
 
     return DemoSettings.learn_deck if learn is None else learn
+
+
+def who_names(learn: bool | None) -> str:
+    """What names the cards, as the benchmark's first line says it."""
+    return "the table learning its deck" if learning(learn) else "the card model alone"
 
 
 def learned_views(out: Path) -> int | None:
@@ -266,7 +271,7 @@ def main() -> int:
         tables = [args.table] if args.table else ["easy", "hard"]
         where = f"the {args.table} table" if args.table else "the easy and at the hard table"
         print(f"Tarotmate table benchmark: one game of {args.sequence} deals at {where}"
-              f"{', the table learning its deck' if learning(args.learn_deck) else ', the card model alone'}", flush=True)
+              f", {who_names(args.learn_deck)}", flush=True)
         n = len(tables)
         with ProcessPoolExecutor(max_workers=max(1, min(n, args.jobs))) as pool:
             runs = list(pool.map(play_sequence, [args.seed] * n, [4] * n, tables, [args.sequence] * n,
@@ -280,8 +285,7 @@ def main() -> int:
             for seed, players, cond in plan(args.deals, args.seed) for helped in helps]
     print(f"Tarotmate table benchmark: {args.deals} French tarot deals (3/4/5 players, easy and hard tables), "
           f"each with and without the rules' help; {'1280x720' if args.full_size else '960x540 --fast'} frames, "
-          f"{args.jobs} at once; {'the table learning its deck' if learning(args.learn_deck) else 'the card model alone'}",
-          flush=True)
+          f"{args.jobs} at once; {who_names(args.learn_deck)}", flush=True)
     started = time.perf_counter()
     runs = []
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:

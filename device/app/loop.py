@@ -227,11 +227,11 @@ def start_game(config, store, rules, outputs: Outputs, tracker, report: Callable
             report(f"resumed deal {session.deal.number}: {session.replayed} operations replayed from {log.path}")
         app = TableApp(session, outputs, lang=config.ui.language, style=config.ui.card_style, report=report)
         app.controller.seat_sides = config.game.played_in_front
-        if config.camera.learn_deck and tracker is not None and hasattr(type(tracker), "namer"):
+        if config.camera.learn_deck and tracker is not None:
             from device.app.deck_learning import MEMORY_FAILURES, attach
 
             try:
-                namer = tracker.namer
+                namer = getattr(tracker, "namer", None)  # a stand-in tracker may have none: attach leaves it be
                 learning = attach(app.controller, namer, log.path, report)  # the table learns its deck
             except MEMORY_FAILURES as exc:  # no card model, a damaged or unwritable memory: the game goes on without
                 report(f"the table does not learn its deck: {exc}")
