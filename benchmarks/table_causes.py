@@ -37,9 +37,12 @@ play's, so a card missed before it goes unasked): by the zones' directions
 earlier in the deal (``vision.seat_spots``, what the game judges by once
 every seat has laid a card).
 And how much of each card reported in a trick lay on the trick's cards
-reported before it (the largest share, and the share 99 in 100 stay under):
-the tracker's ``across_cards`` bar drops a quad named as a card lying more
-than that on the pile.
+reported before it, and on the one of them it lay on most (the largest
+shares, and the shares 99 in 100 stay under): the tracker's ``across_cards``
+bar drops a quad named as a card lying more than that on the pile, and its
+``from_under`` bar takes a quad lying more than that on one card reported,
+named as another card, for that card showing from under the new one (the
+namings so taken are counted, with whether each was the card under the quad).
 
     .venv/bin/python benchmarks/bench_table.py --deals 6 --jobs 1 --trace /tmp/trace
     .venv/bin/python benchmarks/table_causes.py /tmp/trace          # with the rules' help
@@ -173,16 +176,26 @@ def trick_sides(scene: dict, spots=None) -> Counter:
     return found
 
 
-def on_pile(scene: dict) -> list[float]:
+def on_pile(scene: dict) -> list[tuple[float, float]]:
     """For each card reported in the middle of a traced trick (appeared, with corners): the
-    share of its quad lying on the union of the trick's cards reported before it."""
+    shares of its quad lying on the union of the trick's cards reported before it, and on the
+    one of them it lies on most."""
     from vision.track_geometry import pile_shares
 
     if not scene["scene"].startswith("trick"):
         return []
     quads = [e["corners"] for e in scene["events"]
              if e.get("zone") == "middle" and e["type"] == "appeared" and e.get("corners")]
-    return [pile_shares(q, quads[:i])[0] for i, q in enumerate(quads) if i > 0]
+    return [pile_shares(q, quads[:i]) for i, q in enumerate(quads) if i > 0]
+
+
+def below_showing(scene: dict) -> list[tuple[str, bool]]:
+    """(what the tracker did, whether the naming was the card truly under the quad) for each
+    naming taken for the card below showing from under the new one (``from_under``): ``asked``
+    (no quad found with it) or ``gave way`` (to the new card found with it). A naming that was
+    the card under the quad was a card laid: a question more; any other was a wrong card spared."""
+    return [(v["from_under"], v["card"] == v.get("truth")) for v in scene["votes"]
+            if v.get("what") == "verdict" and v.get("from_under")]
 
 
 DEEP_PILE = 0.9  # a quad lying this much on the cards reported, for the line on cards reported from such quads
@@ -216,7 +229,8 @@ def main() -> int:
         causes: Counter = Counter()
         totals: Counter = Counter()
         sides: Counter = Counter()
-        piled: list[float] = []
+        piled: list[tuple[float, float]] = []
+        below: list[tuple[str, bool]] = []
         deep: list[tuple[float, bool, float]] = []
         for path in mine:
             spots = None
@@ -228,6 +242,7 @@ def main() -> int:
                 sides += trick_sides(scene, spots)
                 piled += on_pile(scene)
                 deep += deep_reports(scene)
+                below += below_showing(scene)
                 for key in ("prompts", "wrong", "by_hand"):
                     totals[key] += scene[key]
         n = len(mine)
@@ -244,9 +259,14 @@ def main() -> int:
                     f"{p} players {sides[p, nobody]}/{sides[p, 'cards']} ({sides[p, nobody] / sides[p, 'cards']:.0%})"
                     f" / {sides[p, astray]}" for p in sizes))
         if piled:
-            piled.sort()
-            print(f"  trick cards on the cards before them: {len(piled)} cards, at most {piled[-1]:.2f}, "
-                  f"99 in 100 under {piled[min(len(piled) - 1, int(0.99 * len(piled)))]:.2f}")
+            union, one = sorted(u for u, _ in piled), sorted(o for _, o in piled)
+            k = min(len(piled) - 1, int(0.99 * len(piled)))
+            print(f"  trick cards on the cards before them: {len(piled)} cards, at most {union[-1]:.2f}, "
+                  f"99 in 100 under {union[k]:.2f}; on any one of them at most {one[-1]:.2f}, 99 in 100 under {one[k]:.2f}")
+        print(f"  namings taken for the card below showing (from_under): {len(below)}, "
+              f"{sum(a == 'asked' for a, _ in below)} asked, {sum(a == 'gave way' for a, _ in below)} gave way to the card "
+              f"found with them; {sum(not right for _, right in below)} were not the card under the quad (wrong cards spared), "
+              f"{sum(right for _, right in below)} were (a card laid: a question more, or a card dropped)")
         print(f"  cards reported from a quad lying {DEEP_PILE:g} or more on the pile: {len(deep)}, "
               f"{sum(not right for _, right, _ in deep)} wrong" + "".join(
                   f"{';' if k else ':'} {conf:.2f} {'right' if right else 'WRONG'} ({pile:.2f} on it)"

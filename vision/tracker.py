@@ -692,6 +692,8 @@ class Tracker:
 
     def _conclude(self, frame: Frame, t: Track, final: bool, lost: bool = False) -> list[TableEvent]:
         verdict, card, conf = voting.verdict(t.votes, self.settings, final, t.piece)
+        withheld = False  # an uncertain whose views are not the card's own for sure: asked without a view
+        gave_way = False  # the card below showing, dropped for the new card found with it (from_under)
         if verdict == "wait":
             return []
         if lost:
@@ -713,7 +715,11 @@ class Tracker:
             # is false (found across the pile); the clearer one is decided first, the other then
             # dropped (a card seen as the same card is left to the twin rules below)
             twin = self._landing_twin(t)
+            under = verdict == "card" and self._from_under(t, card)
+            if under and twin is not None and twin.state == NEW and not final and not self._twin_from_under(twin):
+                return []  # the part of a card below showing: the quad found with it is the new card
             if (twin is not None and twin.state == NEW and not final and len(t.votes) < 2 * self.settings.votes
+                    and not self._twin_from_under(twin)
                     and (verdict == "uncertain" or not twin.votes or voting.best_score(twin.votes) > voting.best_score(t.votes))):
                 return []  # wait for it
             if (twin is not None and twin.state == PRESENT and twin.card is not None
@@ -723,11 +729,16 @@ class Tracker:
                 verdict = "none"  # a quad found across the cards reported (a new card lies on top of them)
             elif verdict == "card" and self._across_cards(t, card, conf):
                 verdict = "none"  # named, but it lies on several cards reported: no card lies there alone
+            elif under and twin is not None and twin.state == PRESENT:
+                verdict, gave_way = "none", True  # the new card found with it is reported: the card below showing
+            elif under:
+                verdict, withheld = "uncertain", True  # asked; its views may be the card below: not learned from
         if self.trace is not None:
             union, most = self._pile_shares(t)  # for diagnosis: how it lay on the cards reported
             self.trace("verdict", frame.index, t.ident, t.quad,
                        {"verdict": verdict, "card": card, "confidence": conf, "votes": len(t.votes),
-                        "reverify": t.reverify, "pile": round(union, 3), "on_one": round(most, 3)})
+                        "reverify": t.reverify, "pile": round(union, 3), "on_one": round(most, 3),
+                        "from_under": "asked" if withheld else "gave way" if gave_way else None})
         votes, t.votes = t.votes, []
         before, t.before = t.before, None  # decided: the table before it is no longer needed (but by _named_by_hand)
         if t.recheck:
@@ -782,8 +793,8 @@ class Tracker:
         self._named_by_hand(frame, t, before)
         best = cands[0][1] if cands else None
         excluded = voting.excluded_card(votes, getattr(self.namer, "labels", None), self._possible_now())
-        return [self._event(UNCERTAIN, frame, t, confidence=best, candidates=cands, view=voting.best_vote(votes),
-                            excluded=excluded)]
+        return [self._event(UNCERTAIN, frame, t, confidence=best, candidates=cands,
+                            view=None if withheld else voting.best_vote(votes), excluded=excluded)]
 
     def _one_sure_view(self, votes) -> bool:
         """Whether a lost card's only view named it at ``lost_single`` or more (0: never)."""
@@ -843,6 +854,29 @@ class Tracker:
             return False
         a, b = sides(t.quad)
         return a * b < bar * shape[0] * shape[1]
+
+    def _from_under(self, t: Track, card: str | None) -> bool:
+        """Whether ``t``'s quad, named ``card``, lies ``from_under`` or more on one card reported
+        that is not ``card``: a card laid on a trick lies on a fifth to a half of the card below,
+        the card finder's quad on the part of that card still showing lies on it almost wholly
+        (and a misreading of that part is a card the player did not play)."""
+        bar = self.settings.from_under
+        if bar <= 0 or card is None:
+            return False
+        below, most = None, 0.0
+        for o in self._tracks:
+            if o is t or o.state != PRESENT:
+                continue
+            share = pile_shares(t.quad, [o.rest_quad if o.rest_quad is not None else o.quad], 0.25)[1]
+            if share > most:
+                below, most = o, share
+        return below is not None and most >= bar and below.card != card
+
+    def _twin_from_under(self, twin: Track) -> bool:
+        """Whether a card still being named is, by its views so far, :meth:`_from_under` (the
+        quad found with it then waits for it no longer)."""
+        best = voting.candidates(twin.votes, 1)
+        return bool(best) and self._from_under(twin, best[0][0])
 
     def _inside_pile(self, t: Track) -> float:
         """How much of ``t``'s quad lies on the cards reported so far (named or asked; their union)."""

@@ -99,6 +99,9 @@ class TrackerSettings:
     strip_area: float = 0.6  # a card named on a quad under this many times a named card's area, lying
     # STRIP_PILE on the cards reported, is a strip of one of them found again: no event (0: off)
     landing: int = 5  # frames apart within which two overlapping quads come from one card laid
+    from_under: float = 0.0  # a card named on a quad lying this much on one card reported, named as another card,
+    # is that card showing from under the new one: it waits for a quad found with it and is dropped once that is
+    # reported; with none, it is asked and not learned from (0: off)
     restack: bool = False  # a reported card whose place looks different while still, no card seen on it, is named
     # again: another card there was laid squarely on it (appeared), a card reported below it, the top one taken (removed)
     max_area: float = 1.5  # any other quad this many times a named card's area is several cards: not named

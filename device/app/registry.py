@@ -29,6 +29,9 @@ from engine.errors import TarotmateError
 # card widths a reported card nudged on an overlapping trick is named again at (docs/tracking.md,
 # "A card carried over a reported one": bench_table.py, the hard table, 0.2 against off)
 NUDGE_RENAME = 0.2
+# the share of a quad lying on one card reported from which a naming of it as another card is taken for
+# that card showing from under the new one (docs/tracking.md, "The card below showing": bench_table.py)
+FROM_UNDER = 0.75
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,7 @@ class Game:
             changes["restack"] = True
         if self.overlaps:
             changes["nudge_rename"] = NUDGE_RENAME
+            changes["from_under"] = FROM_UNDER
         return changes
 
     # ------------------------------------------------------------ the engine, for the session

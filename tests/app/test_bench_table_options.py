@@ -254,8 +254,23 @@ def test_the_causes_measure_how_much_a_trick_card_lies_on_the_cards_before_it():
               card(100, 100, 40, 60)]
     shares = causes.on_pile({"scene": "trick 2", "events": events})
     assert len(shares) == 2
-    assert abs(shares[0] - 0.5) < 0.05 and shares[1] > 0.99  # half on the first; wholly on the two
+    (union, one), (union2, one2) = shares
+    assert abs(union - 0.5) < 0.05 and abs(one - 0.5) < 0.05  # half on the first
+    assert union2 > 0.99 and one2 > 0.99  # wholly on the two, and wholly on the first
     assert causes.on_pile({"scene": "the chien (6 cards)", "events": events}) == []
+
+
+def test_the_causes_count_the_namings_taken_for_the_card_below_showing():
+    spec = importlib.util.spec_from_file_location("table_causes", ROOT / "benchmarks" / "table_causes.py")
+    causes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(causes)
+    votes = [{"what": "vote", "track": 3, "card": "D04", "truth": "C09"},
+             {"what": "verdict", "track": 3, "verdict": "uncertain", "card": "D04", "truth": "C09", "from_under": "asked"},
+             {"what": "verdict", "track": 4, "verdict": "none", "card": "SK", "truth": "SN", "from_under": "gave way"},
+             {"what": "verdict", "track": 5, "verdict": "uncertain", "card": "D05", "truth": "D05", "from_under": "asked"},
+             {"what": "verdict", "track": 6, "verdict": "card", "card": "H01", "truth": "H01", "from_under": None},
+             {"what": "verdict", "track": 7, "verdict": "card", "card": "H02", "truth": "H02"}]  # an older trace
+    assert causes.below_showing({"votes": votes}) == [("asked", False), ("gave way", False), ("asked", True)]
 
 
 def test_the_causes_judge_sides_by_the_seats_spots_and_skip_unclear_quads_shown_to_be_none():
