@@ -514,14 +514,15 @@ class Tracker:
         """A reported card followed to a new place and named there as another card ``card``: the
         card finder lost it under a card being laid (the new card, carried over it, was taken for
         it and followed to where it came to rest). Unless ``card`` is one its own views hesitated
-        with when it was named (the same card seen better), lies elsewhere on the table, or the
-        quad lies across several cards reported, ``card`` is a card of its own (appeared) and the
+        with when it was named (the same card seen better), lies elsewhere on the table, the quad
+        is the card's own part still showing (:meth:`_own_part`) or lies across several cards
+        reported, ``card`` is a card of its own (appeared) and the
         card it was taken for lies where it was reported, when named at :data:`LAID_OVER_CONFIDENCE`
         or more (the quad may be the card below, half hidden by the new one, and misread). Nothing
         otherwise, nor for a card that was asked about rather than named (no ``rivals``): its views
         were unclear already, and another name for it is no proof of another card."""
         if (t.rest_quad is None or not t.rivals or conf < LAID_OVER_CONFIDENCE or card in t.rivals
-                or self._lying(card, t) is not None):
+                or self._lying(card, t) is not None or self._own_part(t)):
             return []
         new = Track(self._next_id, t.quad, t.seen_zone or t.zone, frame.index, PRESENT, anchor=t.quad, card=card,
                     confidence=conf, rest_quad=t.quad, matched=True, seen=True, seen_zone=t.seen_zone)
@@ -871,6 +872,13 @@ class Tracker:
             if share > most:
                 below, most = o, share
         return below is not None and most >= bar and below.card != card
+
+    def _own_part(self, t: Track) -> bool:
+        """Whether a reported card's quad, followed to where it rests, lies ``from_under`` or more
+        on the card's own place: the part of it still showing from under a card laid on it (a
+        card laid over it lies on it as a trick's cards do, a fifth to a half)."""
+        bar = self.settings.from_under
+        return bar > 0 and t.rest_quad is not None and pile_shares(t.quad, [t.rest_quad], 0.25)[1] >= bar
 
     def _twin_from_under(self, twin: Track) -> bool:
         """Whether a card still being named is, by its views so far, :meth:`_from_under` (the
