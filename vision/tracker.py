@@ -717,10 +717,11 @@ class Tracker:
             # dropped (a card seen as the same card is left to the twin rules below)
             twin = self._landing_twin(t)
             under = verdict == "card" and self._from_under(t, card)
-            if under and twin is not None and twin.state == NEW and not final and not self._twin_from_under(twin):
+            # a new card found with it, itself the part of a card below showing, is not waited for
+            twin_new = twin is not None and twin.state == NEW and not final and not self._twin_from_under(twin)
+            if under and twin_new:
                 return []  # the part of a card below showing: the quad found with it is the new card
-            if (twin is not None and twin.state == NEW and not final and len(t.votes) < 2 * self.settings.votes
-                    and not self._twin_from_under(twin)
+            if (twin_new and len(t.votes) < 2 * self.settings.votes
                     and (verdict == "uncertain" or not twin.votes or voting.best_score(twin.votes) > voting.best_score(t.votes))):
                 return []  # wait for it
             if (twin is not None and twin.state == PRESENT and twin.card is not None

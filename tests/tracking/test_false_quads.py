@@ -754,14 +754,11 @@ class EmbeddingNamer(ScoredNamer):
         return probs, np.ones((len(probs), 4), np.float32) / 2
 
 
-def card_below_showing(with_new_card: bool, settings: TrackerSettings, namer=None):
+def card_below_showing(with_new_card: bool, settings: TrackerSettings, namer_class=ScoredNamer):
     """H01 reported; then D03 laid a third over it, found by the card finder (``with_new_card``) or not,
     which also finds the part of H01 still showing — 55 of its 60 px, wholly on it — read surely as SK.
     The events, as (type, card, whether it carries a view)."""
-    def card(x0, x1):
-        return np.array([[x0, 100], [x1, 100], [x1, 210], [x0, 210]], np.float32)
-
-    h01, d03, showing = card(100, 160), card(140, 200), card(100, 155)
+    h01, d03, showing = rect(100, 100, 160, 210), rect(140, 100, 200, 210), rect(100, 100, 155, 210)
 
     def localise(image):
         k = frames[0]
@@ -775,8 +772,7 @@ def card_below_showing(with_new_card: bool, settings: TrackerSettings, namer=Non
         return {"SK": 0.99} if code is None else {code: 0.97}
 
     frames = [0]
-    tracker = Tracker(default_zones(), localiser=localise, namer=namer or ScoredNamer(scores), cropper=crop,
-                      settings=settings)
+    tracker = Tracker(default_zones(), localiser=localise, namer=namer_class(scores), cropper=crop, settings=settings)
     before = np.zeros((360, 640, 3), np.uint8)
     cv2.fillConvexPoly(before, h01.astype(np.int32), (255, 255, 255))
     after = before.copy()
@@ -803,10 +799,9 @@ def test_the_card_below_showing_alone_is_asked_and_not_learned_from():
     """With no quad found with it, the part of the card below read as another card may yet be the
     card laid (found only there): it is asked, never named, and its views, which may be the card
     below, teach the table's deck nothing (the event carries no view)."""
-    scores = (lambda code, quad, view: {"SK": 0.99} if code is None else {code: 0.97})
-    asked = card_below_showing(False, TrackerSettings(from_under=0.75), EmbeddingNamer(scores))
+    asked = card_below_showing(False, TrackerSettings(from_under=0.75), EmbeddingNamer)
     assert asked == [("appeared", "H01", True), ("uncertain", None, False)]
-    named = card_below_showing(False, TrackerSettings(), EmbeddingNamer(scores))
+    named = card_below_showing(False, TrackerSettings(), EmbeddingNamer)
     assert named == [("appeared", "H01", True), ("appeared", "SK", True)]
 
 
@@ -814,8 +809,7 @@ def followed_to_its_own_part(named: str, settings: TrackerSettings):
     """H01 reported (60 x 110 px); then a card laid over its lower part hides it, the card finder
     finds only the part still showing (its upper 75 px, wholly on H01, its centre 17 px off: a
     nudge of more than a fifth of a card's width), follows H01 to it and names it ``named``."""
-    a = np.array([[100, 100], [160, 100], [160, 210], [100, 210]], np.float32)
-    showing = np.array([[100, 100], [160, 100], [160, 175], [100, 175]], np.float32)
+    a, showing = rect(100, 100, 160, 210), rect(100, 100, 160, 175)
 
     def localise(image):
         return [a] if frames[0] < 15 else [showing]
