@@ -63,8 +63,11 @@ def trace_vote(row: dict) -> Vote:
     """A traced view as the vote the tracker read (its rescored top cards; the "not a card"
     weight from them when it is among them)."""
     top = [(c, float(p)) for c, p in row["top"]]
-    return Vote(row.get("card"), top[0][1] if top else 0.0, top, bool(row.get("conflict")),
+    vote = Vote(row.get("card"), top[0][1] if top else 0.0, top, bool(row.get("conflict")),
                 next((p for c, p in top if c is None), 0.0))
+    if row.get("model"):  # the card model's own best cards, before the deck memory weighed them
+        vote.model_top = [(c, float(p)) for c, p in row["model"]]
+    return vote
 
 
 def decided_cards(scene: dict) -> list[tuple[str, str | None, str | None, list[Vote], list[int]]]:

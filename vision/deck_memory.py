@@ -44,8 +44,9 @@ PER_CARD = 8
 SAME_VIEW = 0.995  # a new view this similar to one kept adds nothing
 SOURCES = ("answer", "by_hand", "confirmed", "enrolled")
 # the tracker's bars while the memory weighs the namings: it makes a card's twin in the other
-# suit of its colour (CQ for SQ) surer as often as the card itself (docs/enrollment.md)
-LEARNING_BARS = {"suit_margin": 5.0}
+# suit of its colour (CQ for SQ) surer as often as the card itself, also where the card model
+# itself could not tell the two apart (docs/enrollment.md)
+LEARNING_BARS = {"suit_margin": 5.0, "model_suit_margin": 2.0}
 
 
 class DeckMemoryError(TarotmateError):
@@ -408,16 +409,23 @@ class MemoryNamer:
         return {**(getattr(self.base, "tracker_bars", None) or {}), **LEARNING_BARS}
 
     def run(self, crops):
+        probs, emb, _ = self.run_with_model(crops)
+        return probs, emb
+
+    def run_with_model(self, crops):
+        """:meth:`run`'s probabilities and embeddings, and the card model's own probabilities
+        before the memory weighed them (what the tracker holds a card against its colour twin
+        with: ``model_suit_margin``, :func:`vision.votes.model_suit_margin`)."""
         probs, emb = self.base.run(crops)
         try:
             if len(probs) == 0 or self.memory.views_count() < self.min_views:
-                return probs, emb
+                return probs, emb, probs
             unit = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
             fused = fuse(probs, self.memory.similarity(unit), self.base.labels, self.sharpness, self.floor)
             t = self.memory.temperature(self.base.labels, self.sharpness, self.floor)
         except sqlite3.Error:  # the memory cannot be read any more (its file damaged or gone): the model alone
-            return probs, emb
-        return (fused if t == 1.0 else scaled(fused, t).astype(np.float32)), emb
+            return probs, emb, probs
+        return (fused if t == 1.0 else scaled(fused, t).astype(np.float32)), emb, probs
 
     def name(self, crops):
         return self.base.namings(*self.run(crops))

@@ -42,9 +42,10 @@ class TableEvent:
     * ``view``: for ``appeared`` and ``uncertain``, the card model's embedding
       of the card's best view, when the namer gives one (what the table's deck
       memory learns once the card's name is proven), and ``view_probs`` the
-      model's own probabilities of that view (its labels' order, before the
-      rules rescored them: what the memory calibrates itself on); not part of
-      :meth:`to_dict` nor of equality.
+      namer's probabilities of that view (its labels' order, before the rules
+      rescored them: what the memory calibrates itself on): the card model's,
+      and once the memory weighs the namings the memory's own (fused); not part
+      of :meth:`to_dict` nor of equality.
     * ``toward``: for card events with corners, the seat (1-based, as the zone file numbers
       them) on whose side of its zone the card lies, when one is clear
       (:meth:`vision.zones.Zones.seat_toward`: players lay a trick's card in front of

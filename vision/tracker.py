@@ -681,8 +681,10 @@ class Tracker:
                 t.votes.append(vote)
             dropped, t.cleared = dropped + t.cleared, 0  # the views cleared since the last one (the quad moved) too
             if self.trace is not None:
+                extra = {} if vote.model_top is None else {"model": [[c, round(p, 3)] for c, p in vote.model_top]}
                 self.trace("vote", frame.index, t.ident, t.quad,
-                           {"top": vote.top, "card": vote.card, "conflict": vote.conflict, "state": t.state, "dropped": dropped})
+                           {"top": vote.top, "card": vote.card, "conflict": vote.conflict, "state": t.state,
+                            "dropped": dropped, **extra})
 
     def _decide(self, frame: Frame, named: list[Track]) -> list[TableEvent]:
         events = []

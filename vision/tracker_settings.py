@@ -74,6 +74,9 @@ class TrackerSettings:
     pip_margin: float = 0.0  # a pip card's mean score over its pip neighbours' (C04, C06 for C05), under which it is asked (0: off)
     pip_above_margin: float = 0.0  # a pip card's mean score over the card one pip above's (C05 for C04), under which it is asked (0: off)
     suit_margin: float = 0.0  # a suit card's mean score over its twin's in the other suit of its colour (SQ: CQ), under which it is asked (0: off)
+    # with the deck memory: a suit card's mean probability over its colour twin's in the card model's own
+    # namings, before the memory weighed them, under which it is asked (0: off; vision.votes.model_suit_margin)
+    model_suit_margin: float = 0.0
     piece_margin: float = 8.0  # the same for a card seen only through a piece cut from a row
     rival: float = 0.3  # a view that puts another card first with this score makes a confident naming a question
     evidence_score: float = 0.45  # without such votes: the mean score of a card every still view puts first...

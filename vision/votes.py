@@ -23,6 +23,10 @@ from vision.possible import UNKNOWN_LABEL, PossibleCards, spread_naming
 from vision.tracker_settings import TrackerSettings
 
 CARD, UNCERTAIN_VERDICT, NONE, WAIT = "card", "uncertain", "none", "wait"
+MODEL_TOP = 5  # the card model's own best cards kept with a vote (Vote.model_top)
+# model_suit_margin: the card model's own mean probability of a card and its colour twin together, from
+# which it is weighed (the model sees one of the two, and cannot tell which)
+TWIN_MASS = 0.5
 
 
 @dataclass
@@ -37,6 +41,9 @@ class Vote:
     embedding: Any = None  # the card model's embedding of the crop, when the namer gives one
     probs: Any = None  # the namer's own probabilities of the crop (its labels' order), before the rules rescored them
     look: Any = None  # the crop's look (:func:`look_of`), when the crop is an image
+    # the card model's own best cards, before the table's deck memory weighed its probabilities (rescored
+    # with the rules as ``top`` is), when the namer weighs them with a memory (None otherwise)
+    model_top: list[tuple[str | None, float]] | None = None
 
     @property
     def not_a_card(self) -> bool:
@@ -53,7 +60,11 @@ def namer_votes(namer: Any, crops: Sequence[Any], possible: PossibleCards | None
     run, labels = getattr(namer, "run", None), getattr(namer, "labels", None)
     threshold = float(getattr(namer, "threshold", 0.5))
     embeddings = None
-    if callable(run) and labels:
+    model = None  # the card model's own probabilities, when the namer weighs them with something else (None: its own)
+    if callable(getattr(namer, "run_with_model", None)) and labels:
+        probs, embeddings, model = namer.run_with_model(crops)
+        labels = [None if lab == UNKNOWN_LABEL else lab for lab in labels]
+    elif callable(run) and labels:
         probs, embeddings = run(crops)
         labels = [None if lab == UNKNOWN_LABEL else lab for lab in labels]
     elif possible is None:
@@ -79,7 +90,13 @@ def namer_votes(namer: Any, crops: Sequence[Any], possible: PossibleCards | None
         conflict = support < min_support
         unknown = float(p[labels.index(None)]) if None in labels else 0.0
         emb = embeddings[k] if embeddings is not None and len(embeddings) > k else None
-        out.append(Vote(card if conf >= threshold and not conflict else None, conf, top, conflict, unknown, emb, raw))
+        vote = Vote(card if conf >= threshold and not conflict else None, conf, top, conflict, unknown, emb, raw)
+        if model is not None:  # the card model's own namings, with the rules (a twin already played is no rival)
+            own_p = np.asarray(model[k], np.float64)
+            if possible is not None:
+                own_p, _ = possible.rescore(labels, own_p)
+            vote.model_top = [(labels[j], float(own_p[j])) for j in np.argsort(own_p)[::-1][:MODEL_TOP]]
+        out.append(vote)
     return out
 
 
@@ -97,11 +114,25 @@ class SpreadViews:
 
     def run(self, crops: Sequence[Any]):
         probs, embeddings = self.namer.run(crops)
+        return self._mean(probs, len(crops)), self._first(embeddings, len(crops))
+
+    def run_with_model(self, crops: Sequence[Any]):
+        """:meth:`run`, and the card model's own mean probabilities of each view (the wrapped
+        namer's ``run_with_model``; None when it has none: its probabilities are the model's)."""
+        both = getattr(self.namer, "run_with_model", None)
+        if not callable(both):
+            return (*self.run(crops), None)
+        probs, embeddings, model = both(crops)
+        n = len(crops)
+        return self._mean(probs, n), self._first(embeddings, n), self._mean(model, n)
+
+    def _mean(self, probs, count: int) -> np.ndarray:
         probs = np.asarray(probs)
-        n = len(crops) // self.per_view
-        mean = probs[: n * self.per_view].reshape(n, self.per_view, -1).mean(axis=1)
-        first = None if embeddings is None else np.asarray(embeddings)[:: self.per_view][:n]
-        return mean, first
+        n = count // self.per_view
+        return probs[: n * self.per_view].reshape(n, self.per_view, -1).mean(axis=1)
+
+    def _first(self, embeddings, count: int):
+        return None if embeddings is None else np.asarray(embeddings)[:: self.per_view][: count // self.per_view]
 
 
 def spread_quads(quad: np.ndarray, spread: float) -> list[np.ndarray]:
@@ -283,12 +314,32 @@ def suit_margin(votes: Sequence[Vote], card: str) -> float:
     return score_over(votes, card, colour_twin(card))
 
 
+def model_suit_margin(votes: Sequence[Vote], card: str) -> float:
+    """How many times its colour twin's mean probability ``card``'s is in the card model's own
+    namings of the views (:attr:`Vote.model_top`: before the table's deck memory weighed them,
+    rescored with the rules as the views' own top cards are; the twin's floored at 0.01), when
+    the model sees one of the two:
+    their mean probabilities together reach :data:`TWIN_MASS` (a card of a deck the model barely
+    knows, its probabilities spread thin, is named by the memory). 100 otherwise, when no view
+    carries them (a namer without a memory) or ``card`` has no twin."""
+    twin = colour_twin(card)
+    own = [dict(v.model_top) for v in votes if v.model_top]
+    if twin is None or not own:
+        return 100.0
+    mine = sum(o.get(card, 0.0) for o in own) / len(own)
+    other = sum(o.get(twin, 0.0) for o in own) / len(own)
+    if mine + other < TWIN_MASS:
+        return 100.0
+    return mine / max(0.01, other)
+
+
 def certain(votes: Sequence[Vote], card: str, s: TrackerSettings) -> bool:
     """Whether ``card`` is sure enough to be committed without a question: its mean (rescored)
     score over all the views, the model's probability with the game's possible cards, reaches
     ``commit_bar``; a pip card's is ``pip_margin`` times its pip neighbours' and
     ``pip_above_margin`` times the card one pip above's, a suit card's ``suit_margin`` times
-    its colour twin's (each when set).
+    its colour twin's, and ``model_suit_margin`` times it in the card model's own namings,
+    before the table's deck memory weighed them (each when set).
     Views of a card at rest are nearly the same picture, so they are averaged, never multiplied
     as if each were new evidence."""
     if s.pip_margin > 0 and pip_neighbours(card) and pip_margin(votes, card) < s.pip_margin:
@@ -296,6 +347,8 @@ def certain(votes: Sequence[Vote], card: str, s: TrackerSettings) -> bool:
     if s.pip_above_margin > 0 and pip_above(card) and pip_above_margin(votes, card) < s.pip_above_margin:
         return False
     if s.suit_margin > 0 and colour_twin(card) and suit_margin(votes, card) < s.suit_margin:
+        return False
+    if s.model_suit_margin > 0 and colour_twin(card) and model_suit_margin(votes, card) < s.model_suit_margin:
         return False
     return s.commit_bar <= 0 or scores(votes).get(card, 0.0) >= s.commit_bar
 

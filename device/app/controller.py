@@ -100,7 +100,7 @@ class PendingCard:
     reason: str = UNCERTAIN_CARD
     asked_at: int = 0  # operations in the deal when it was asked
     view: Any = None  # the camera's best view of it (for the deck memory, once answered)
-    view_probs: Any = None  # the card model's own probabilities of that view (the memory calibrates on them)
+    view_probs: Any = None  # the namer's probabilities of that view, before the rules (the memory calibrates on them)
     again: str | None = None  # SEEN_AGAIN: the card already played the camera saw; EARLIER_CARD: the card to fix
     fix_index: int | None = None  # EARLIER_CARD: the deal's operation that holds ``again``
     trick: int | None = None  # EARLIER_CARD: the trick (or the game's place) of that operation, for the screen

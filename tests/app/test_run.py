@@ -288,3 +288,4 @@ def test_camera_learn_deck_lets_the_table_learn_its_deck(tmp_path, learn):
     assert memory_path_beside(tmp_path / "device.db").is_file() == learn
     assert isinstance(tracker.namer, MemoryNamer) == learn
     assert tracker.settings.suit_margin == (5.0 if learn else 0.0)  # the learning bars go with the memory
+    assert tracker.settings.model_suit_margin == (2.0 if learn else 0.0)

@@ -5,8 +5,8 @@ from dataclasses import replace
 from hypothesis import given, settings, strategies as st
 
 from vision.tracker_settings import TrackerSettings
-from vision.votes import (CARD, UNCERTAIN_VERDICT, WAIT, Vote, certain, colour_twin, pip_above, pip_above_margin,
-                          pip_margin, pip_neighbours, scores, suit_margin, verdict)
+from vision.votes import (CARD, UNCERTAIN_VERDICT, WAIT, Vote, certain, colour_twin, model_suit_margin, pip_above,
+                          pip_above_margin, pip_margin, pip_neighbours, scores, suit_margin, verdict)
 
 S = TrackerSettings()
 
@@ -105,6 +105,32 @@ def test_a_card_close_to_its_colour_twin_is_asked_under_the_suit_margin():
     assert verdict(trump, strict, final=True)[:2] == (CARD, "T21")
 
 
+def test_a_card_its_memory_made_sure_is_asked_when_the_model_itself_hesitated_with_its_colour_twin():
+    # an SN the model read as CN 0.52 against SN 0.3, which the table's deck memory made CN 0.97
+    def weighed(model):
+        v = vote("CN", 0.97, second="SN", q=0.02)
+        v.model_top = model
+        return v
+
+    hesitant = [weighed([("CN", 0.52), ("SN", 0.3), ("SQ", 0.02)])] * 2
+    assert model_suit_margin(hesitant, "CN") == 0.52 / 0.3
+    strict = replace(S, model_suit_margin=3)
+    assert verdict(hesitant, replace(S, suit_margin=5), final=True)[:2] == (CARD, "CN")  # the fused twin is far
+    assert verdict(hesitant, strict, final=True)[0] == UNCERTAIN_VERDICT
+    assert verdict(hesitant, strict, final=False)[0] == WAIT
+    # the model sure of it too, or its hesitation with a card that is not the twin: committed
+    sure = [weighed([("CN", 0.9), ("SN", 0.05)])] * 2
+    other = [weighed([("CN", 0.5), ("HN", 0.45), ("SN", 0.01)])] * 2
+    assert verdict(sure, strict, final=True)[:2] == (CARD, "CN")
+    assert verdict(other, strict, final=True)[:2] == (CARD, "CN")
+    # a deck the model barely knows (its probabilities spread thin): the memory's to name
+    thin = [weighed([("CN", 0.2), ("SN", 0.15), ("HN", 0.1)])] * 2
+    assert model_suit_margin(thin, "CN") == 100.0 and verdict(thin, strict, final=True)[:2] == (CARD, "CN")
+    # views without the model's own namings (a namer without a memory): nothing to hold against it
+    plain = [vote("CN", 0.97, second="SN", q=0.02)] * 2
+    assert model_suit_margin(plain, "CN") == 100.0 and verdict(plain, strict, final=True)[:2] == (CARD, "CN")
+
+
 probability = st.floats(0.0, 1.0, allow_nan=False)
 cards = st.sampled_from(["T21", "T01", "H07", "H08", "D07", "S10", "S09", "C10", None])
 
@@ -160,3 +186,45 @@ def test_a_vote_keeps_the_namers_own_probabilities_before_the_rules_rescore_them
             return [type("N", (), {"card": "T21", "confidence": 0.9})() for _ in crops]
 
     assert namer_votes(OnlyName(), [None], None, 0.2)[0].probs is None  # a namer without its probabilities
+
+
+def test_a_vote_keeps_the_card_models_own_best_cards_apart_from_a_memorys():
+    """A namer that weighs the model's probabilities with a memory gives them too: the vote keeps
+    the model's own best cards (what model_suit_margin reads), rescored with the rules as its own
+    top is, through a spread of crops too (their mean); a namer without a memory keeps none."""
+    import numpy as np
+
+    from vision.possible import PossibleCards
+    from vision.votes import SpreadViews, namer_votes
+
+    class Weighed:
+        labels = ["SN", "CN", "HN", "unknown"]
+        threshold = 0.3
+
+        def run_with_model(self, crops):
+            n = len(crops)
+            model = np.array([[0.3 + 0.1 * (k % 2), 0.5 - 0.1 * (k % 2), 0.1, 0.1] for k in range(n)], np.float32)
+            fused = np.array([[0.02, 0.96, 0.01, 0.01]] * n, np.float32)
+            return fused, np.ones((n, 2), np.float32), model
+
+        def run(self, crops):
+            return self.run_with_model(crops)[:2]
+
+    (v,) = namer_votes(Weighed(), [None], None, 0.2)
+    assert v.top[0][0] == "CN" and np.allclose(v.probs, [0.02, 0.96, 0.01, 0.01])
+    assert [c for c, _ in v.model_top][:2] == ["CN", "SN"] and dict(v.model_top)["SN"] == np.float32(0.3).item()
+    (spread,) = namer_votes(SpreadViews(Weighed(), 2), [None, None], None, 0.2)
+    assert abs(dict(spread.model_top)["SN"] - 0.35) < 1e-6 and abs(dict(spread.model_top)["CN"] - 0.45) < 1e-6
+    # the rules: the SN already played is no rival of the CN in the model's own namings either
+    (ruled,) = namer_votes(Weighed(), [None], PossibleCards.of(["CN", "HN"]), 0.2)
+    assert dict(ruled.model_top).get("SN", 0.0) < 0.01 and model_suit_margin([ruled], "CN") > 2
+
+    class Plain:
+        labels = ["SN", "CN", "unknown"]
+        threshold = 0.3
+
+        def run(self, crops):
+            return np.array([[0.3, 0.6, 0.1]] * len(crops), np.float32), np.ones((len(crops), 2), np.float32)
+
+    assert namer_votes(Plain(), [None], None, 0.2)[0].model_top is None  # no memory: nothing apart
+    assert namer_votes(SpreadViews(Plain(), 2), [None, None], None, 0.2)[0].model_top is None

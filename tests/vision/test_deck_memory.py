@@ -176,6 +176,28 @@ def test_a_memory_weighs_nothing_until_it_keeps_enough_views(tmp_path):
     memory.close()
 
 
+def test_the_memory_namer_gives_the_models_own_probabilities_apart(tmp_path):
+    """What the card model itself saw, before the memory weighed it: the tracker holds a card the
+    memory made sure against its colour twin with it (model_suit_margin)."""
+    from vision.deck_memory import MemoryNamer
+    from vision.votes import namer_votes
+
+    memory = DeckMemory(tmp_path / "m.db", "model-a", 4)
+    memory.learn("S08", np.array([1.0, 0.1, 0, 0], np.float32), "answer", "op 1")
+    namer = MemoryNamer(UnsureNamer(), memory, min_views=1)
+    namer.threshold = 0.3
+    fused, _, model = namer.run_with_model([None])
+    s08 = CODES.index("S08")
+    assert fused[0, s08] > 0.9 and model[0, s08] == pytest.approx(0.4)
+    assert np.allclose(namer.run([None])[0], fused)
+    (vote,) = namer_votes(namer, [None], None, 0.2)
+    assert vote.top[0][0] == "S08" and vote.probs[s08] > 0.9  # the memory's, as the view is learned with
+    assert dict(vote.model_top)["S07"] == pytest.approx(0.4) == dict(vote.model_top)["S08"]
+    fresh = MemoryNamer(UnsureNamer(), memory, min_views=2)  # not weighing yet: the model's own, both ways
+    assert np.allclose(fresh.run_with_model([None])[0], fresh.run_with_model([None])[2])
+    memory.close()
+
+
 def test_a_memory_that_cannot_be_read_leaves_the_namings_to_the_model(tmp_path):
     from vision.deck_memory import MemoryNamer
 
@@ -200,7 +222,8 @@ def test_the_memory_namer_carries_the_learning_bars_over_the_models_own(tmp_path
     assert namer.tracker_bars == {"pip_above_margin": 60.0, **LEARNING_BARS}
     settings = settings_for(namer)
     assert settings.pip_above_margin == 60.0 and settings.suit_margin == LEARNING_BARS["suit_margin"] > 0
-    assert settings_for(Base()).suit_margin == 0.0  # without the memory: the model's bars alone
+    assert settings.model_suit_margin == LEARNING_BARS["model_suit_margin"] > 0
+    assert settings_for(Base()).suit_margin == 0.0 == settings_for(Base()).model_suit_margin  # the model's bars alone
     memory.close()
 
 

@@ -1,0 +1,120 @@
+"""One card of one French tarot demo scene, named by the card model alone and with the table's memory.
+
+A wrong card of a learning evening (``tarotmate demo --conditions hard --deals N
+--out DIR``) is the model's or the memory's. This draws the trick again as the
+demo drew it (the same seed, table, deal and dealer), cuts the card at its true
+corners on the frames asked for, and prints the card model's own best cards and
+the same crop named with the evening's deck memory (``DIR/deck-memory.db``) as it
+stood when that deal began (the views the deal and the later ones taught left
+out, in a copy: the evening's file is only read)::
+
+    .venv/bin/python benchmarks/demo_card.py --memory DIR/deck-memory.db --deal 5 --trick 5 \\
+        --card SN --frames 26,29,30
+
+(The deal is the demo's own: its seed's deal first, then the next seed's, each
+dealt by the next player, as ``tarotmate demo --deals N`` plays them.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def deal_of(ref: str) -> int | None:
+    """The deal a view's ``ref`` (``game/deal/operation``) was learned in; None for another ref."""
+    parts = ref.split("/")
+    return int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else None
+
+
+def memory_before(source: Path, deal: int, into: Path) -> int:
+    """A copy of the memory ``source`` at ``into`` with only the views learned before ``deal``; how many."""
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    dst = sqlite3.connect(str(into))
+    try:
+        src.backup(dst)
+        later = [(i,) for i, ref in dst.execute("SELECT id, ref FROM views") if (deal_of(ref) or 0) >= deal]
+        with dst:
+            dst.executemany("DELETE FROM views WHERE id = ?", later)
+        return int(dst.execute("SELECT COUNT(*) FROM views").fetchone()[0])
+    finally:
+        src.close()
+        dst.close()
+
+
+def best(labels, row, k: int = 4) -> str:
+    order = np.argsort(row)[::-1][:k]
+    return " ".join(f"{labels[j]} {row[j]:.3f}" for j in order)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--memory", required=True, help="the evening's deck-memory.db")
+    parser.add_argument("--deal", type=int, required=True, help="the deal (1 = the demo's first)")
+    parser.add_argument("--trick", type=int, required=True)
+    parser.add_argument("--card", required=True, help="the card truly played (e.g. SN)")
+    parser.add_argument("--frames", default="", help="frames of the scene to cut it on (default: every 5th while it lies)")
+    parser.add_argument("--seed", type=int, default=1, help="the demo's --seed")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--conditions", choices=("easy", "hard"), default="hard")
+    parser.add_argument("--deck", help="the demo's --deck")
+    parser.add_argument("--fast", action="store_true", help="the demo was played with --fast (960x540)")
+    args = parser.parse_args(argv)
+
+    from engine.tarot import random_deal
+    from vision.deck_memory import DeckMemory, MemoryNamer
+    from vision.namer import Namer
+    from vision.simulator import TableSimulator, Trick, draw_sim_conditions, french_deal_script
+    from vision.warp import warp_card
+
+    first = random_deal(args.players, args.seed, poignee_rate=0.5)
+    dealer = (first.dealer + args.deal - 1) % args.players  # each deal dealt by the next player
+    deal = first if args.deal == 1 else random_deal(args.players, args.seed + args.deal - 1, dealer=dealer,
+                                                    poignee_rate=0.5)
+    ops = [op.to_dict() for op in deal.operations]
+    plays = [i for i, op in enumerate(ops) if op["op"] == "play"]
+    if not 1 <= args.trick <= len(deal.tricks):
+        parser.error(f"the deal has {len(deal.tricks)} tricks")
+    trick = deal.tricks[args.trick - 1]
+    if args.card not in trick.cards:
+        parser.error(f"trick {args.trick} is {' '.join(trick.cards)}: no {args.card}")
+    before = plays[(args.trick - 1) * args.players]  # the deal's operations before the trick's first card
+    script = french_deal_script([Trick(trick.leader + 1, tuple(trick.cards), trick.winner + 1)],
+                                players=args.players, idle=6 if args.fast else 10)
+    size = (960, 540) if args.fast else (1280, 720)
+    sim = TableSimulator(script, players=args.players, size=size, seed=args.seed * 1000 + before, deck=args.deck,
+                         speed=1.6 if args.fast else 1.0, conditions=draw_sim_conditions(args.conditions, args.seed))
+    base = Namer.load(None)
+    w, h = base.input_size
+    dimension = int(base.embed([np.zeros((h, w, 3), np.uint8)]).shape[1])
+    wanted = {int(f) for f in args.frames.split(",") if f.strip()}
+    with tempfile.TemporaryDirectory() as tmp:
+        kept = memory_before(Path(args.memory), args.deal, Path(tmp) / "memory.db")
+        memory = DeckMemory(Path(tmp) / "memory.db", str(base.model_id), dimension)
+        weighed = MemoryNamer(base, memory)
+        print(f"deal {args.deal}, trick {args.trick}: {' '.join(trick.cards)}; the memory before it: {kept} views")
+        last = max(wanted) if wanted else None
+        for frame in sim.frames():
+            if last is not None and frame.index > last:
+                break
+            truth = next((t for t in frame.cards if t.code == args.card), None)
+            if truth is None or (wanted and frame.index not in wanted) or (not wanted and (truth.moving or frame.index % 5)):
+                continue
+            crop = warp_card(frame.image, np.asarray(truth.corners, np.float32), base.input_size)
+            fused, _, own = weighed.run_with_model([crop])
+            print(f"frame {frame.index:4d} ({truth.visible:.0%} in view{', moving' if truth.moving else ''}): "
+                  f"model {best(base.labels, own[0])} | with the memory {best(base.labels, fused[0])}")
+        memory.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
