@@ -68,9 +68,11 @@ def main(argv=None) -> int:
     parser.add_argument("--deck", help="the demo's --deck")
     parser.add_argument("--fast", action="store_true", help="the demo was played with --fast (960x540)")
     args = parser.parse_args(argv)
+    if not Path(args.memory).is_file():
+        parser.error(f"{args.memory}: no such file (the evening's --out holds deck-memory.db)")
 
     from engine.tarot import random_deal
-    from vision.deck_memory import DeckMemory, MemoryNamer
+    from vision.deck_memory import DeckMemory, DeckMemoryError, MemoryNamer
     from vision.namer import Namer
     from vision.simulator import TableSimulator, Trick, draw_sim_conditions, french_deal_script
     from vision.warp import warp_card
@@ -97,8 +99,11 @@ def main(argv=None) -> int:
     dimension = int(base.embed([np.zeros((h, w, 3), np.uint8)]).shape[1])
     wanted = {int(f) for f in args.frames.split(",") if f.strip()}
     with tempfile.TemporaryDirectory() as tmp:
-        kept = memory_before(Path(args.memory), args.deal, Path(tmp) / "memory.db")
-        memory = DeckMemory(Path(tmp) / "memory.db", str(base.model_id), dimension)
+        try:
+            kept = memory_before(Path(args.memory), args.deal, Path(tmp) / "memory.db")
+            memory = DeckMemory(Path(tmp) / "memory.db", str(base.model_id), dimension)
+        except (sqlite3.Error, DeckMemoryError) as exc:
+            parser.error(f"{args.memory}: not a deck memory this card model can read ({exc})")
         weighed = MemoryNamer(base, memory)
         print(f"deal {args.deal}, trick {args.trick}: {' '.join(trick.cards)}; the memory before it: {kept} views")
         last = max(wanted) if wanted else None

@@ -50,3 +50,15 @@ def test_it_names_the_card_of_the_scene_both_ways(tmp_path, capsys):
     with pytest.raises(SystemExit):
         demo_card.main([*args, "--card", "ZZ"])
     assert "no ZZ" in capsys.readouterr().err
+
+
+def test_a_memory_that_is_not_there_or_not_a_memory_is_a_clear_error(tmp_path, capsys):
+    pytest.importorskip("onnxruntime")
+    args = ["--deal", "1", "--trick", "1", "--card", "S06"]
+    with pytest.raises(SystemExit):
+        demo_card.main(["--memory", str(tmp_path / "none.db"), *args])
+    assert "no such file" in capsys.readouterr().err
+    (tmp_path / "junk.db").write_bytes(b"not a database at all" * 100)
+    with pytest.raises(SystemExit):
+        demo_card.main(["--memory", str(tmp_path / "junk.db"), *args])
+    assert "not a deck memory" in capsys.readouterr().err
