@@ -71,16 +71,21 @@ def main(argv=None) -> int:
     if not Path(args.memory).is_file():
         parser.error(f"{args.memory}: no such file (the evening's --out holds deck-memory.db)")
 
-    from engine.tarot import random_deal
+    from device.demo.player import scene_simulator
+    from device.demo.table import DemoSettings
+    from device.games.french_tarot.demo import demo_deal, trick_script
+    from engine.tarot import next_dealer
     from vision.deck_memory import DeckMemory, DeckMemoryError, MemoryNamer
     from vision.namer import Namer
-    from vision.simulator import TableSimulator, Trick, draw_sim_conditions, french_deal_script
+    from vision.simulator import draw_sim_conditions
     from vision.warp import warp_card
 
-    first = random_deal(args.players, args.seed, poignee_rate=0.5)
-    dealer = (first.dealer + args.deal - 1) % args.players  # each deal dealt by the next player
-    deal = first if args.deal == 1 else random_deal(args.players, args.seed + args.deal - 1, dealer=dealer,
-                                                    poignee_rate=0.5)
+    settings = DemoSettings(players=args.players, seed=args.seed, fast=args.fast, deck=args.deck,
+                            conditions=args.conditions)
+    dealer = demo_deal(args.players, args.seed, 1, None).dealer
+    for _ in range(args.deal - 1):
+        dealer = next_dealer(dealer, args.players)  # each deal dealt by the next player
+    deal = demo_deal(args.players, args.seed, args.deal, dealer)
     ops = [op.to_dict() for op in deal.operations]
     plays = [i for i, op in enumerate(ops) if op["op"] == "play"]
     if not 1 <= args.trick <= len(deal.tricks):
@@ -89,11 +94,8 @@ def main(argv=None) -> int:
     if args.card not in trick.cards:
         parser.error(f"trick {args.trick} is {' '.join(trick.cards)}: no {args.card}")
     before = plays[(args.trick - 1) * args.players]  # the deal's operations before the trick's first card
-    script = french_deal_script([Trick(trick.leader + 1, tuple(trick.cards), trick.winner + 1)],
-                                players=args.players, idle=6 if args.fast else 10)
-    size = (960, 540) if args.fast else (1280, 720)
-    sim = TableSimulator(script, players=args.players, size=size, seed=args.seed * 1000 + before, deck=args.deck,
-                         speed=1.6 if args.fast else 1.0, conditions=draw_sim_conditions(args.conditions, args.seed))
+    sim = scene_simulator(settings, draw_sim_conditions(args.conditions, args.seed),
+                          trick_script(trick, args.players, args.fast), before)
     base = Namer.load(None)
     w, h = base.input_size
     dimension = int(base.embed([np.zeros((h, w, 3), np.uint8)]).shape[1])

@@ -141,6 +141,17 @@ def frame_size(settings) -> tuple[int, int]:
     return width, width * 9 // 16
 
 
+def scene_simulator(settings, table, script, before: int):
+    """The simulated table of one scene of the demo played with ``settings``: ``script`` in the
+    evening's room ``table`` (light, lamp, camera), its noise drawn from the seed and ``before``,
+    the deal's operations before the scene."""
+    from vision.simulator import TableSimulator
+
+    return TableSimulator(script, players=settings.players, size=frame_size(settings),
+                          seed=settings.seed * 1000 + before, deck=settings.deck,
+                          speed=settings.speed or (1.6 if settings.fast else 1.0), conditions=table)
+
+
 class ScriptedDemo:
     """The shared part of the French tarot and Trivium demos."""
 
@@ -357,15 +368,12 @@ class ScriptedDemo:
     # -------------------------------------------------------- scenes
 
     def play_scene(self, app: TableApp, recognition) -> None:
-        from vision.simulator import TableSimulator
-
         session = app.session
         expected = self.expected(session)
         script, what, scope = self.scene(session, expected)
         before = len(session.state.operations)
         s = self.settings
-        simulator = TableSimulator(script, players=s.players, size=frame_size(s), seed=s.seed * 1000 + before,
-                                   deck=s.deck, speed=s.speed or (1.6 if s.fast else 1.0), conditions=self.table)
+        simulator = scene_simulator(s, self.table, script, before)
         tracker, frames = recognition.tracker_and_frames(simulator)
         helped = getattr(s, "rules_help", True)
         controller = app.controller

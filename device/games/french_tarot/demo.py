@@ -49,6 +49,29 @@ def normalised(op: dict) -> dict:
     return {k: sorted(v) if k in keys and isinstance(v, list) else v for k, v in op.items()}
 
 
+def demo_deal(players: int, seed: int, number: int, dealer: int | None):
+    """The demo's deal ``number``: deal 1 is the seed's random deal (its dealer too); deal k the
+    next seed's, dealt by ``dealer``."""
+    from engine.tarot import random_deal
+
+    if number == 1:
+        return random_deal(players, seed, poignee_rate=0.5)
+    return random_deal(players, seed + number - 1, dealer=dealer, poignee_rate=0.5)
+
+
+def scene_idle(fast: bool) -> int:
+    """The still frames the demo's scenes hold between actions (fewer with ``--fast``)."""
+    return 6 if fast else 10
+
+
+def trick_script(trick, players: int, fast: bool):
+    """The simulator's script of one trick of the demo's deal, played from its first card and swept."""
+    from vision.simulator import Trick, french_deal_script
+
+    return french_deal_script([Trick(trick.leader + 1, tuple(trick.cards), trick.winner + 1)], players=players,
+                              idle=scene_idle(fast))
+
+
 class TarotDemo(ScriptedDemo):
     """One French tarot deal played on the simulated table: the chien shown
     and every card played are seen by the camera, the rest is entered."""
@@ -63,13 +86,8 @@ class TarotDemo(ScriptedDemo):
 
     def truth_for(self, number: int, dealer: int | None, settings=None):
         """Deal 1 is the seed's random deal (its dealer too); deal k the next seed's, dealt by ``dealer``."""
-        from engine.tarot import random_deal
-
         s = settings or self.settings
-        if number == 1:
-            deal = random_deal(s.players, s.seed, poignee_rate=0.5)
-        else:
-            deal = random_deal(s.players, s.seed + number - 1, dealer=dealer, poignee_rate=0.5)
+        deal = demo_deal(s.players, s.seed, number, dealer)
         return deal, [op.to_dict() for op in deal.operations]
 
     def new_session(self, log: DealLog) -> GameSession:
@@ -100,18 +118,15 @@ class TarotDemo(ScriptedDemo):
     def scene(self, session: GameSession, expected: dict):
         """The chien shown and taken, or the current trick played from its
         first card and swept; the scope is the trick's number (None: the chien)."""
-        from vision.simulator import Trick, french_deal_script
+        from vision.simulator import french_deal_script
 
         players = self.settings.players
-        idle = 6 if self.settings.fast else 10
         if expected["op"] == "chien":
             script = french_deal_script([], players=players, chien=tuple(expected["cards"]),
-                                        taker=self.truth.taker + 1, idle=idle)
+                                        taker=self.truth.taker + 1, idle=scene_idle(self.settings.fast))
             return script, f"the chien ({len(expected['cards'])} cards)", None
         number = session.state.trick_number
-        trick = self.truth.tricks[number - 1]
-        scene = Trick(trick.leader + 1, tuple(trick.cards), trick.winner + 1)
-        return french_deal_script([scene], players=players, idle=idle), f"trick {number}", number
+        return trick_script(self.truth.tricks[number - 1], players, self.settings.fast), f"trick {number}", number
 
     def enter_missing(self, app: TableApp, scope: int | None) -> None:
         while True:
