@@ -61,11 +61,9 @@ def namer_votes(namer: Any, crops: Sequence[Any], possible: PossibleCards | None
     threshold = float(getattr(namer, "threshold", 0.5))
     embeddings = None
     model = None  # the card model's own probabilities, when the namer weighs them with something else (None: its own)
-    if callable(getattr(namer, "run_with_model", None)) and labels:
-        probs, embeddings, model = namer.run_with_model(crops)
-        labels = [None if lab == UNKNOWN_LABEL else lab for lab in labels]
-    elif callable(run) and labels:
-        probs, embeddings = run(crops)
+    both = getattr(namer, "run_with_model", None)
+    if (callable(both) or callable(run)) and labels:
+        probs, embeddings, model = both(crops) if callable(both) else (*run(crops), None)
         labels = [None if lab == UNKNOWN_LABEL else lab for lab in labels]
     elif possible is None:
         return [Vote(n.card, float(n.confidence), [(n.card, float(n.confidence))], False,
@@ -92,9 +90,11 @@ def namer_votes(namer: Any, crops: Sequence[Any], possible: PossibleCards | None
         emb = embeddings[k] if embeddings is not None and len(embeddings) > k else None
         vote = Vote(card if conf >= threshold and not conflict else None, conf, top, conflict, unknown, emb, raw)
         if model is not None:  # the card model's own namings, with the rules (a twin already played is no rival)
-            own_p = np.asarray(model[k], np.float64)
-            if possible is not None:
-                own_p, _ = possible.rescore(labels, own_p)
+            own_p = p  # the memory not weighing yet: the model's own are the namer's, rescored above
+            if model is not probs:
+                own_p = np.asarray(model[k], np.float64)
+                if possible is not None:
+                    own_p, _ = possible.rescore(labels, own_p)
             vote.model_top = [(labels[j], float(own_p[j])) for j in np.argsort(own_p)[::-1][:MODEL_TOP]]
         out.append(vote)
     return out
@@ -124,7 +124,8 @@ class SpreadViews:
             return (*self.run(crops), None)
         probs, embeddings, model = both(crops)
         n = len(crops)
-        return self._mean(probs, n), self._first(embeddings, n), self._mean(model, n)
+        mean = self._mean(probs, n)
+        return mean, self._first(embeddings, n), mean if model is probs else self._mean(model, n)
 
     def _mean(self, probs, count: int) -> np.ndarray:
         probs = np.asarray(probs)

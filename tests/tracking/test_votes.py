@@ -219,6 +219,15 @@ def test_a_vote_keeps_the_card_models_own_best_cards_apart_from_a_memorys():
     (ruled,) = namer_votes(Weighed(), [None], PossibleCards.of(["CN", "HN"]), 0.2)
     assert dict(ruled.model_top).get("SN", 0.0) < 0.01 and model_suit_margin([ruled], "CN") > 2
 
+    class NotWeighing(Weighed):  # a memory that does not weigh yet: the model's own are its probabilities
+        def run_with_model(self, crops):
+            probs, emb, _ = super().run_with_model(crops)
+            return probs, emb, probs
+
+    for votes in (namer_votes(NotWeighing(), [None], PossibleCards.of(["CN", "HN"]), 0.2),
+                  namer_votes(SpreadViews(NotWeighing(), 2), [None, None], PossibleCards.of(["CN", "HN"]), 0.2)):
+        assert votes[0].model_top[:len(votes[0].top)] == votes[0].top
+
     class Plain:
         labels = ["SN", "CN", "unknown"]
         threshold = 0.3
