@@ -75,8 +75,15 @@ def covered_fraction(q: Quad, by: Quad) -> float:
 def pile_shares(q: Quad, pile: Sequence[Quad], scale: float = 1.0) -> tuple[float, float]:
     """How much of quad ``q``'s area lies on the quads of ``pile``: on their union, and on the
     one it lies on most (rasterised at ``scale`` of the pixels)."""
+    union, each = shares_on_each(q, pile, scale)
+    return union, max(each, default=0.0)
+
+
+def shares_on_each(q: Quad, pile: Sequence[Quad], scale: float = 1.0) -> tuple[float, list[float]]:
+    """How much of quad ``q``'s area lies on the quads of ``pile``: on their union, and on each of
+    them in order (rasterised at ``scale`` of the pixels; nothing for an empty pile or a quad of no area)."""
     if not len(pile):
-        return 0.0, 0.0
+        return 0.0, []
     q = np.asarray(q, np.float32)
     x0, y0 = np.floor(q.min(0)).astype(int)
     x1, y1 = np.ceil(q.max(0)).astype(int)
@@ -85,14 +92,14 @@ def pile_shares(q: Quad, pile: Sequence[Quad], scale: float = 1.0) -> tuple[floa
     cv2.fillConvexPoly(mine, np.round((q - (x0, y0)) * scale).astype(np.int32), 1)
     area = int(mine.sum())
     if not area:
-        return 0.0, 0.0
-    most = 0
+        return 0.0, [0.0] * len(pile)
+    each = []
     for o in pile:
         one = np.zeros(size, np.uint8)
         cv2.fillConvexPoly(one, np.round((np.asarray(o, np.float32) - (x0, y0)) * scale).astype(np.int32), 1)
-        most = max(most, int((mine & one).sum()))
+        each.append(int((mine & one).sum()) / area)
         union |= one
-    return float((mine & union).sum()) / area, most / area
+    return float((mine & union).sum()) / area, each
 
 
 def moved_away(before: Quad, after: Quad, distance: float) -> bool:

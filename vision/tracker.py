@@ -84,7 +84,8 @@ from vision.events import APPEARED, CLEARED, MOVED, REMOVED, RENAMED, UNCERTAIN,
 from vision.motion import changed_pixels, small_grey
 from vision.possible import PossibleCards
 from vision.sources import Frame
-from vision.track_geometry import Quad, covered_fraction, moved_away, pile_shares, quad_distance, sides, similar_size
+from vision.track_geometry import (Quad, covered_fraction, moved_away, pile_shares, quad_distance, shares_on_each, sides,
+                                   similar_size)
 from vision.tracker_settings import (ACROSS_ONE, BURIED_PILE, LAID_OVER_CONFIDENCE, PATCHY_CONFIDENCE, RENAMED_BELOW,
                                      RESTACK_CLEAR, SIZE_CONFIDENCE, STRIP_PILE, TrackerSettings, with_bars)
 from vision.tracks import IGNORED, NEW, PRESENT, Track
@@ -867,14 +868,11 @@ class Tracker:
         bar = self.settings.from_under
         if bar <= 0 or card is None:
             return False
-        below, most = None, 0.0
-        for o in self._tracks:
-            if o is t or o.state != PRESENT:
-                continue
-            share = pile_shares(t.quad, [o.rest_quad if o.rest_quad is not None else o.quad], 0.25)[1]
-            if share > most:
-                below, most = o, share
-        return below is not None and most >= bar and below.card != card
+        reported = [o for o in self._tracks if o is not t and o.state == PRESENT]
+        _, each = shares_on_each(t.quad, [self._place(o) for o in reported], 0.25)
+        if not each or max(each) < bar:
+            return False
+        return reported[int(np.argmax(each))].card != card
 
     def _own_part(self, t: Track) -> bool:
         """Whether a reported card's quad, followed to where it rests, lies ``from_under`` or more
@@ -896,7 +894,7 @@ class Tracker:
     def _pile_shares(self, t: Track) -> tuple[float, float]:
         """How much of ``t``'s quad lies on the cards reported so far (named or asked): on their
         union, and on the one it lies on most."""
-        named = [o.rest_quad if o.rest_quad is not None else o.quad for o in self._tracks if o is not t and o.state == PRESENT]
+        named = [self._place(o) for o in self._tracks if o is not t and o.state == PRESENT]
         return pile_shares(t.quad, named, 0.25)
 
     def _lying(self, card: str | None, besides: Track) -> Track | None:
