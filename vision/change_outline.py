@@ -150,6 +150,40 @@ def outline_from_change(before: np.ndarray, after: np.ndarray, hint: Quad,
     return explain_outline(before, after, hint, s)[0]
 
 
+def change_inside(before: np.ndarray, after: np.ndarray, quad: Quad, s: OutlineSettings = OutlineSettings()) -> float:
+    """The share of ``quad`` that changed from ``before`` (the table as it was seen earlier) to
+    ``after``: a card laid there since changes most of it, even over other cards (their prints
+    and its own differ); a quad the card finder found across cards that were already there,
+    almost none. The light's change is taken out by the line that takes the tones around the
+    quad from one to the other (:func:`line_tables`: other cards laid since near it, less
+    than half of what lies around it, do not sway it), and a change is ``s.min_change`` grey levels or more, whatever else changed
+    nearby (:func:`change_region`'s bar, a multiple of the box's median change, would rise
+    with every card laid since). 1.0 when it cannot be told (frames of different sizes, a
+    quad too small)."""
+    hint = np.asarray(quad, np.float32).reshape(4, 2)
+    if before.shape != after.shape:
+        return 1.0
+    h, w = after.shape[:2]
+    x0, y0 = hint.min(0)
+    x1, y1 = hint.max(0)
+    mx, my = (x1 - x0) * s.margin, (y1 - y0) * s.margin
+    bx0, by0 = int(max(0, np.floor(x0 - mx))), int(max(0, np.floor(y0 - my)))
+    bx1, by1 = int(min(w, np.ceil(x1 + mx))), int(min(h, np.ceil(y1 + my)))
+    if bx1 - bx0 < 8 or by1 - by0 < 8:
+        return 1.0
+    inside = np.zeros((by1 - by0, bx1 - bx0), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(hint - (bx0, by0)).astype(np.int32), 1)
+    n = int(np.count_nonzero(inside))
+    if not n:
+        return 1.0
+    short = sides(hint)[0]
+    near = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(s.reach * short) + 1,) * 2))
+    b, a = before[by0:by1, bx0:bx1], after[by0:by1, bx0:bx1]
+    change = change_image(b, a, line_tables(b, a, near == 0), smooth=3)
+    mask = cv2.morphologyEx((change > s.min_change).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return float(np.count_nonzero(mask & inside)) / n
+
+
 def explain_outline(before: np.ndarray, after: np.ndarray, hint: Quad,
                     s: OutlineSettings = OutlineSettings()) -> tuple[np.ndarray | None, str]:
     """:func:`outline_from_change` and why: ``(outline, "found")`` or ``(None, reason)``."""
@@ -250,6 +284,36 @@ def gain_tables(before: np.ndarray, after: np.ndarray, where: np.ndarray) -> np.
     for c in range(a.shape[2]):
         gain = (float(np.median(a[..., c][keep])) + 1.0) / (float(np.median(b[..., c][keep])) + 1.0)
         tables.append(np.clip(np.round(levels * gain), 0, 255))
+    return np.stack(tables).astype(np.uint8)
+
+
+def line_tables(before: np.ndarray, after: np.ndarray, where: np.ndarray, rounds: int = 3, keep: float = 20.0) -> np.ndarray:
+    """Per channel, the 256-entry table of the line (gain and offset) that takes ``before``'s
+    tones to ``after``'s over ``where``, fitted again on the pixels it fits within ``keep``
+    grey levels (``rounds`` fits): a lamp dimming or the exposure drifting, robust to what
+    changed on less than half of ``where`` (cards laid since), where one median gain
+    (:func:`gain_tables`) misses the offset and swings with which of the table's and the
+    cards' tones the median falls on. Shape (channels, 256), uint8."""
+    b = before if before.ndim == 3 else before[..., None]
+    a = after if after.ndim == 3 else after[..., None]
+    keep_px = where if np.count_nonzero(where) >= 50 else np.ones(a.shape[:2], bool)
+    levels = np.arange(256, dtype=np.float64)
+    tables = []
+    for c in range(a.shape[2]):
+        x = b[..., c][keep_px].astype(np.float64)
+        y = a[..., c][keep_px].astype(np.float64)
+        gain, offset = 1.0, float(np.median(y - x))
+        use = np.ones(x.shape, bool)
+        for _ in range(rounds):
+            if use.sum() < 20 or np.ptp(x[use]) < 8:  # one tone only: its shift is all that can be told
+                gain, offset = 1.0, float(np.median(y[use] - x[use])) if use.any() else 0.0
+            else:
+                gain, offset = np.polyfit(x[use], y[use], 1)
+            fit = np.abs(y - (gain * x + offset)) <= keep
+            if fit.sum() * 2 < x.size:  # the line fits less than half: keep it as it is
+                break
+            use = fit
+        tables.append(np.clip(np.round(levels * gain + offset), 0, 255))
     return np.stack(tables).astype(np.uint8)
 
 

@@ -78,7 +78,7 @@ import numpy as np
 
 from vision import votes as voting
 from vision.association import card_shape, match_nearest, split_rows
-from vision.change_outline import StillBackground, change_around, outline_from_change
+from vision.change_outline import StillBackground, change_around, change_inside, outline_from_change
 from vision.landings import TableAudit
 from vision.events import APPEARED, CLEARED, MOVED, REMOVED, RENAMED, UNCERTAIN, TableEvent, corners_list
 from vision.motion import changed_pixels, small_grey
@@ -86,8 +86,9 @@ from vision.possible import PossibleCards
 from vision.sources import Frame
 from vision.track_geometry import (Quad, covered_fraction, moved_away, pile_shares, quad_distance, shares_on_each, sides,
                                    similar_size)
-from vision.tracker_settings import (ACROSS_ONE, BURIED_PILE, LAID_OVER_CONFIDENCE, PATCHY_CONFIDENCE, RENAMED_BELOW,
-                                     RESTACK_CLEAR, SIZE_CONFIDENCE, STRIP_PILE, TrackerSettings, with_bars)
+from vision.tracker_settings import (ACROSS_ONE, BURIED_PILE, LAID_OVER_CONFIDENCE, NEW_CHANGE_ON, NEW_CHANGE_PILE,
+                                     PATCHY_CONFIDENCE, RENAMED_BELOW, RESTACK_CLEAR, SIZE_CONFIDENCE, STRIP_PILE,
+                                     TABLE_VIEW_WIDTH, TrackerSettings, with_bars)
 from vision.tracks import IGNORED, NEW, PRESENT, Track
 from vision.zones import Zones, default_zones
 
@@ -178,6 +179,9 @@ class Tracker:
         self._audit = TableAudit() if self.settings.audit else None
         self._audit_due = True
         self._audit_cards: dict[int, Quad] = {}
+        self._view: tuple[int, np.ndarray, float] | None = None  # (frame, the frame small, its scale) (``new_change``)
+        self._still_frame: Frame | None = None  # the latest frame without motion (``new_change``) ...
+        self._still_view: tuple[int, np.ndarray] | None = None  # ... and the table, small, before the latest motion
         self._card_sides: tuple[float, float] | None = None  # the cards' size, kept once the table is swept
         # for diagnosis: called as ``trace(what, frame_index, track_ident, quad, data)`` for every
         # vote (``what`` = "vote", data: the rescored top cards, support), verdict ("verdict") and
@@ -273,6 +277,8 @@ class Tracker:
             self._background.update(frame.image, motion)
         moving = motion is None or int(np.count_nonzero(motion)) >= s.motion_pixels
         self._since_motion = 0 if moving else self._since_motion + 1
+        if s.new_change > 0:
+            self._keep_still_view(frame, moving)
         if self._audit is not None:
             if moving:
                 self._audit_due = True
@@ -398,7 +404,8 @@ class Tracker:
             q, zone = dets[j]
             before = None if self._background is None else self._background.snapshot()
             self._tracks.append(Track(self._next_id, q, zone, frame.index, anchor=q, matched=True, fresh=True,
-                                       piece=any(q is p for p in self._pieces), before=before))
+                                       piece=any(q is p for p in self._pieces), before=before,
+                                       still_before=None if self._still_view is None else self._still_view[1]))
             self._next_id += 1
 
         for t in self._tracks:
@@ -516,8 +523,8 @@ class Tracker:
         card finder lost it under a card being laid (the new card, carried over it, was taken for
         it and followed to where it came to rest). Unless ``card`` is one its own views hesitated
         with when it was named (the same card seen better), lies elsewhere on the table, the quad
-        is the card's own part still showing (:meth:`_own_part`) or lies across several cards
-        reported, ``card`` is a card of its own (appeared) and the
+        is the card's own part still showing (:meth:`_own_part`), lies across several cards
+        reported or where nothing changed (:meth:`_nothing_new`), ``card`` is a card of its own (appeared) and the
         card it was taken for lies where it was reported, when named at :data:`LAID_OVER_CONFIDENCE`
         or more (the quad may be the card below, half hidden by the new one, and misread). Nothing
         otherwise, nor for a card that was asked about rather than named (no ``rivals``): its views
@@ -526,8 +533,9 @@ class Tracker:
                 or self._lying(card, t) is not None or self._own_part(t)):
             return []
         new = Track(self._next_id, t.quad, t.seen_zone or t.zone, frame.index, PRESENT, anchor=t.quad, card=card,
-                    confidence=conf, rest_quad=t.quad, matched=True, seen=True, seen_zone=t.seen_zone)
-        if self._across_cards(new, card, conf):
+                    confidence=conf, rest_quad=t.quad, matched=True, seen=True, seen_zone=t.seen_zone,
+                    still_before=None if self._still_view is None else self._still_view[1])
+        if self._across_cards(new, card, conf) or self._nothing_new(frame, new, card):
             return []
         self._next_id += 1
         new.named_sides = sides(new.quad) if conf >= SIZE_CONFIDENCE else None
@@ -666,6 +674,10 @@ class Tracker:
             namer = voting.SpreadViews(namer, len(spread[0]) if spread else 1)
         self.stats.crops += len(named_crops)
         possible = self._possible_now()
+        if s.new_change > 0:
+            for t in tracks:
+                if t.state == NEW and t.first_view is None:  # the table as it was when it was first named at rest
+                    t.first_view, t.first_view_at = self._table_view(frame), frame.index
         for t, crop, vote in zip(tracks, crops, voting.namer_votes(namer, named_crops, possible, s.min_support)):
             dropped = 0
             if s.look_change > 0 and t.state == NEW:
@@ -734,16 +746,23 @@ class Tracker:
                 verdict = "none"  # a quad found across the cards reported (a new card lies on top of them)
             elif verdict == "card" and self._across_cards(t, card, conf):
                 verdict = "none"  # named, but it lies on several cards reported: no card lies there alone
+            elif self._nothing_new(frame, t, card):
+                verdict = "none"  # where it lies the table looks as it did before: no card came there
             elif under and twin is not None and twin.state == PRESENT:
                 verdict, gave_way = "none", True  # the new card found with it is reported: the card below showing
             elif under:
                 verdict, withheld = "uncertain", True  # asked; its views may be the card below: not learned from
         if self.trace is not None:
             union, most = self._pile_shares(t)  # for diagnosis: how it lay on the cards reported
+            changed = {}  # ... and how much of it changed since (a new card's)
+            if self.settings.new_change > 0 and not t.reverify and t.state == NEW:
+                changed = {"changed": self._change_since_below(frame, t), "changed_still": self._change_since_still(frame, t)}
+                changed = {k: round(v, 3) for k, v in changed.items() if v is not None}
             self.trace("verdict", frame.index, t.ident, t.quad,
                        {"verdict": verdict, "card": card, "confidence": conf, "votes": len(t.votes),
                         "reverify": t.reverify, "pile": round(union, 3), "on_one": round(most, 3),
-                        "from_under": "asked" if withheld else "gave way" if gave_way else None})
+                        "from_under": "asked" if withheld else "gave way" if gave_way else None,
+                        **changed})
         votes, t.votes = t.votes, []
         before, t.before = t.before, None  # decided: the table before it is no longer needed (but by _named_by_hand)
         if t.recheck:
@@ -775,6 +794,8 @@ class Tracker:
                 # the same card: found again where it was (no event), or elsewhere while its old place emptied (moved)
                 self._tracks.remove(twin)
                 t.ident, t.born = twin.ident, twin.born  # keeps its place in the stacking order, and when it came
+                if twin.first_view is not None:  # ... and the table as it was when it was first named
+                    t.first_view, t.first_view_at = twin.first_view, twin.first_view_at
                 t.state, t.card, t.confidence, t.rest_quad = PRESENT, card, conf, t.quad
                 t.named_sides = twin.named_sides  # its size, which the card finder's other quads are weighed by
                 self._remember_look(t)
@@ -794,6 +815,7 @@ class Tracker:
             t.state = IGNORED  # a quad across a card already named, mostly seen as that card
             return []
         t.state, t.card, t.confidence, t.rest_quad = PRESENT, None, None, t.quad
+        t.first_view = None  # unclear: maybe a quad across other cards, or a card found late, under a card laid since
         self._remember_look(t)
         self._named_by_hand(frame, t, before)
         best = cands[0][1] if cands else None
@@ -890,6 +912,65 @@ class Tracker:
     def _inside_pile(self, t: Track) -> float:
         """How much of ``t``'s quad lies on the cards reported so far (named or asked; their union)."""
         return self._pile_shares(t)[0]
+
+    def _table_view(self, frame: Frame) -> np.ndarray:
+        """The whole frame, small (:data:`TABLE_VIEW_WIDTH` wide), made once per frame."""
+        if self._view is None or self._view[0] != frame.index:
+            self._view = (frame.index, self._small(frame.image), TABLE_VIEW_WIDTH / frame.image.shape[1])
+        return self._view[1]
+
+    def _small(self, image: np.ndarray) -> np.ndarray:
+        h, w = image.shape[:2]
+        return cv2.resize(image, (TABLE_VIEW_WIDTH, max(1, round(h * TABLE_VIEW_WIDTH / w))), interpolation=cv2.INTER_AREA)
+
+    def _keep_still_view(self, frame: Frame, moving: bool) -> None:
+        """Keeps the table as it lay just before the latest motion began (small): the frame
+        before the first moving one, shrunk once per motion (``new_change``)."""
+        if not moving:
+            self._still_frame = frame
+        elif self._still_frame is not None and (self._still_view is None or self._still_view[0] != self._still_frame.index):
+            self._still_view = (self._still_frame.index, self._small(self._still_frame.image))
+
+    def _change_since_still(self, frame: Frame, t: Track) -> float | None:
+        """The share of a new card's quad that changed since the table lay still just before
+        the motion it was found in (None without that view)."""
+        if t.still_before is None:
+            return None
+        now = self._table_view(frame)
+        return change_inside(t.still_before, now, np.asarray(t.quad, np.float32) * self._view[2])
+
+    def _change_since_below(self, frame: Frame, t: Track) -> float | None:
+        """The share of a new card's quad that changed since the table was seen as the latest of
+        the reported cards it lies on was first named at rest (that card, and every card under
+        it, already lay there then: a card laid since changed its place; a quad found across
+        them, nothing but a hand's shadow). Only cards the camera named count (an unclear quad
+        asked about may be found late, a card laid since already in its view). None when the
+        quad lies on no such card, or under ``NEW_CHANGE_PILE`` on the cards reported."""
+        below = [o for o in self._tracks if o is not t and o.state == PRESENT and o.first_view is not None]
+        if not below or self._pile_shares(t)[0] < NEW_CHANGE_PILE:
+            return None
+        _, each = shares_on_each(t.quad, [self._place(o) for o in below], 0.25)
+        under = [o for o, share in zip(below, each) if share >= NEW_CHANGE_ON]
+        if not under:
+            return None
+        ref = max(under, key=lambda o: o.first_view_at)
+        now = self._table_view(frame)
+        return change_inside(ref.first_view, now, np.asarray(t.quad, np.float32) * self._view[2])
+
+    def _nothing_new(self, frame: Frame, t: Track, card: str | None) -> bool:
+        """Whether a new quad, named ``card`` (no card of that name lying on the table) or unclear
+        (None), is no new card: under ``new_change`` of it changed since the cards reported under
+        it were seen (:meth:`_change_since_below`) and since the table lay still before the motion
+        it was found in (:meth:`_change_since_still`): a quad the card finder found across cards
+        already there (a card laid changes most of its place, over other cards too)."""
+        bar = self.settings.new_change
+        if bar <= 0 or (card is not None and self._lying(card, t) is not None):
+            return False
+        below = self._change_since_below(frame, t)
+        if below is None or below >= bar:
+            return False
+        still = self._change_since_still(frame, t)
+        return still is None or still < bar
 
     def _pile_shares(self, t: Track) -> tuple[float, float]:
         """How much of ``t``'s quad lies on the cards reported so far (named or asked): on their

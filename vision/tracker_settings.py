@@ -41,6 +41,14 @@ LAID_OVER_CONFIDENCE = 0.9
 PATCHY_CONFIDENCE = 0.85
 # with ``sure_rename``: a reported card named under this (mean confidence) may be renamed by a sure later view
 RENAMED_BELOW = 0.9
+# with ``new_change``: the reported cards a new quad lies on (this share of it or more) date the table it is
+# compared with (the latest of them first named at rest) ...
+NEW_CHANGE_ON = 0.1
+# ... and a quad is judged only when it lies this much on the cards reported (a quad found across cards already
+# there lies on them; a card laid mostly beside them is left as it is)
+NEW_CHANGE_PILE = 0.6
+# ... kept, and compared, this many pixels wide (the whole frame, shrunk: a card is a few dozen pixels wide)
+TABLE_VIEW_WIDTH = 320
 # with ``restack``: a card named while this much of the table around it had changed (a hand lingering by
 # it) keeps its place's look only once that ring is clear again (or after ``hand_wait`` still localisations)
 RESTACK_CLEAR = 0.1
@@ -110,6 +118,10 @@ class TrackerSettings:
     max_area: float = 1.5  # any other quad this many times a named card's area is several cards: not named
     min_area: float = 0.0  # a quad under this many times a named card's area is a strip of one: not named (0: off)
     outline: bool = False  # crop a new card from its outline from the change (vision.change_outline) when found
+    new_change: float = 0.25  # a new quad lying on cards reported, named as a card not lying on the table or unclear,
+    # where under this share of it changed since the latest of those cards was first named at rest and since the
+    # table lay still before the motion it was found in, is no card: a quad the card finder found across cards
+    # already there (vision.change_outline.change_inside; docs/tracking.md "A quad where nothing changed") (0: off)
     look_change: float = 0.0  # a new view this different (votes.look_distance) from earlier ones drops them (0: off)
     hand_clear: float = 0.0  # a new card is named once at most this much of the table around it changed (0: off)
     hand_wait: int = 30  # ... or once it has waited this many localisations for it (a nudged neighbour)

@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from vision.change_outline import StillBackground, change_image, outline_from_change, tone_map
+from vision.change_outline import StillBackground, change_image, change_inside, outline_from_change, tone_map
 from vision.quad_error import card_frame_error
 
 
@@ -69,6 +69,26 @@ def test_no_outline_when_nothing_changed_or_the_change_is_not_one_card():
     wide = np.float32([[555, 170], [745, 170], [745, 330], [555, 330]])
     assert outline_from_change(before, after, wide) is None
     assert outline_from_change(before[:100], after, hint) is None  # frames of different sizes
+
+
+def test_a_card_laid_changes_its_place_a_quad_across_cards_already_there_does_not():
+    rng = np.random.default_rng(4)
+    before = table(rng)
+    left, right = card_corners(400, 270, 90, 160, 0), card_corners(490, 270, 90, 160, 0)  # a row, side by side
+    before = lay(lay(before, left), right, print_colour=(30, 30, 160))
+    new = card_corners(580, 270, 90, 160, 0)
+    after = lay(before, new, print_colour=(20, 120, 200))
+    after = np.clip(after.astype(np.int16) + rng.normal(0, 3, after.shape), 0, 255).astype(np.uint8)
+    assert change_inside(before, after, new) > 0.8  # the card just laid
+    across = card_corners(445, 270, 90, 160, 0)  # a quad found across the two cards already there
+    assert change_inside(before, after, across) < 0.05
+    # a card laid half over the row changes most of its place, over the cards too
+    over = card_corners(470, 300, 90, 160, 20)
+    assert change_inside(before, lay(before, over, print_colour=(20, 120, 200)), over) > 0.6  # white on white: no change
+    # the lamp dimming is no change; frames that cannot be compared say "changed" (nothing dropped)
+    dim = (before.astype(np.float32) * 0.7 + 8).astype(np.uint8)
+    assert change_inside(before, dim, across) < 0.05
+    assert change_inside(before[:100], after, across) == 1.0
 
 
 @settings(max_examples=25, deadline=None)

@@ -1,0 +1,85 @@
+"""How much of a new quad changed, for the cards just laid and for quads found across cards already
+there, from the table benchmark's traces (the tracker's ``new_change``, docs/tracking.md "A quad
+where nothing changed").
+
+``bench_table.py --trace DIR --set new_change=B`` records, with every verdict on a new quad, the
+share of it that changed since the latest reported card under it was first named at rest
+(``changed``) and since the table lay still before the motion it was found in
+(``changed_still``). The tracker drops the quad when both are under the bar. This sorts the
+verdicts, named (a card not already named in that scene) or unclear, by the card truly under
+the quad: one not yet reported in the scene (a card just laid) or one already reported (the
+quad lies across cards already there), and prints, for each, the quantiles of the larger of the
+two shares and how many fall under each bar::
+
+    .venv/bin/python benchmarks/bench_table.py --sequence 10 --table hard --jobs 1 --set new_change=0.000001 --trace DIR
+    .venv/bin/python benchmarks/table_changes.py DIR [DIR ...] [--bars 0.1 0.2 0.25 0.3 0.4] [--list 0.6]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+
+def verdicts(lines):
+    """(kind, share, row) per verdict on a new quad with its changes traced: kind ``laid`` (the
+    card under it not reported yet in its scene) or ``there`` (reported already)."""
+    for line in lines:
+        scene = json.loads(line)
+        reported, named = set(), set()
+        for v in scene.get("votes", []):
+            if v.get("what") != "verdict":
+                continue
+            fresh = not v.get("reverify") and "changed" in v and v.get("verdict") in ("card", "uncertain", "none")
+            second = v.get("card") is not None and v.get("verdict") == "card" and v["card"] in named
+            if fresh and not second and (v.get("verdict") != "none" or v.get("card") is not None):
+                share = max(v["changed"], v.get("changed_still", 1.0))
+                kind = "there" if v.get("truth") in reported else "laid"
+                yield kind, share, (scene.get("scene"), v["frame"], v["verdict"], v.get("card"), v.get("truth"),
+                                    v["changed"], v.get("changed_still"), v.get("pile"))
+            if v.get("verdict") in ("card", "uncertain"):
+                reported.add(v.get("truth"))
+            if v.get("verdict") == "card":
+                named.add(v.get("card"))
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("dirs", nargs="+", type=Path, help="folders of bench_table.py --trace")
+    p.add_argument("--bars", nargs="+", type=float, default=[0.1, 0.2, 0.25, 0.3, 0.4])
+    p.add_argument("--list", type=float, default=None, help="also list the verdicts under this share")
+    args = p.parse_args(argv)
+    files = [f for d in args.dirs for f in (sorted(d.glob("*.jsonl")) if d.is_dir() else [d])]
+    if not files:
+        print(f"no traces in {', '.join(map(str, args.dirs))}", file=sys.stderr)
+        return 2
+    rows = {"laid": [], "there": []}
+    for f in files:
+        with open(f, encoding="utf-8") as fh:
+            for kind, share, row in verdicts(fh):
+                rows[kind].append((share, f"{f.parent.name}/{f.name}", row))
+    if not rows["laid"] and not rows["there"]:
+        print("no verdict carries its changes: trace with --set new_change=B", file=sys.stderr)
+        return 2
+    labels = {"laid": "card just laid", "there": "across cards there"}
+    print("the larger share of a new quad changed (since the card under it was named, since the table lay still)")
+    print(f"{'':20} {'verdicts':>8}  quantiles 0 / 0.02 / 0.05 / 0.5    " + "  ".join(f"<{b:g}" for b in args.bars))
+    for kind in ("laid", "there"):
+        shares = np.array([r[0] for r in rows[kind]])
+        q = " / ".join(f"{x:.3f}" for x in np.quantile(shares, [0, 0.02, 0.05, 0.5])) if len(shares) else "-"
+        under = "  ".join(f"{int((shares < b).sum()):>{len(f'<{b:g}')}}" for b in args.bars)
+        print(f"{labels[kind]:20} {len(shares):>8}  {q:34} {under}")
+    if args.list is not None:
+        for kind in ("laid", "there"):
+            for share, name, row in sorted(rows[kind]):
+                if share < args.list:
+                    print(labels[kind], name, f"{share:.3f}", *row)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
