@@ -53,15 +53,23 @@ def main(argv=None) -> int:
     p.add_argument("--bars", nargs="+", type=float, default=[0.1, 0.2, 0.25, 0.3, 0.4])
     p.add_argument("--list", type=float, default=None, help="also list the verdicts under this share")
     args = p.parse_args(argv)
+    missing = [d for d in args.dirs if not d.exists()]
+    if missing:
+        print(f"no such trace: {', '.join(map(str, missing))}", file=sys.stderr)
+        return 2
     files = [f for d in args.dirs for f in (sorted(d.glob("*.jsonl")) if d.is_dir() else [d])]
     if not files:
         print(f"no traces in {', '.join(map(str, args.dirs))}", file=sys.stderr)
         return 2
     rows = {"laid": [], "there": []}
     for f in files:
-        with open(f, encoding="utf-8") as fh:
-            for kind, share, row in verdicts(fh):
-                rows[kind].append((share, f"{f.parent.name}/{f.name}", row))
+        try:
+            with open(f, encoding="utf-8") as fh:
+                for kind, share, row in verdicts(fh):
+                    rows[kind].append((share, f"{f.parent.name}/{f.name}", row))
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            print(f"{f}: not a trace of bench_table.py ({type(exc).__name__}: {exc})", file=sys.stderr)
+            return 2
     if not rows["laid"] and not rows["there"]:
         print("no verdict carries its changes: trace with --set new_change=B", file=sys.stderr)
         return 2

@@ -1,6 +1,7 @@
 """The table benchmark measures a candidate model and other tracker settings on the demo's own path."""
 
 import importlib.util
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -333,3 +334,33 @@ def test_the_report_gives_the_share_of_cards_on_time(capsys):
     assert "75.0%" in row.split()  # 6 of the 8 cards within 8 frames
     assert "[MISSED] a card at rest gets its event within 8 frames" in out
     assert bench.on_time([]) == "-"
+
+
+def test_the_changes_sort_new_quads_by_the_card_under_them_and_count_them_under_the_bars(tmp_path, capsys):
+    from tests.benchmark_module import load_benchmark
+
+    changes = load_benchmark("table_changes")
+
+    def verdict(frame, verdict, card, truth, changed, still=None, reverify=False):
+        v = {"what": "verdict", "frame": frame, "verdict": verdict, "card": card, "truth": truth,
+             "changed": changed, "pile": 0.9, "reverify": reverify}
+        return v if still is None else {**v, "changed_still": still}
+
+    scene = {"scene": "the chien (6 cards)", "votes": [
+        verdict(10, "card", "S10", "S10", 0.9, 0.8),       # a card just laid
+        verdict(20, "card", "SJ", "SJ", 0.5, 0.2),         # one more: the larger share counts
+        verdict(30, "none", "S09", "SJ", 0.1, 0.0),        # a quad across the SJ, already reported
+        verdict(31, "card", "SJ", "SJ", 0.0, 0.0),         # the SJ named again: a second view, not judged
+        verdict(40, "card", "H10", "H10", 0.7, reverify=True),  # a reported card named again: not judged
+        {"what": "vote", "frame": 41, "card": "H10"},
+    ]}
+    sorted_ = [(kind, round(share, 3)) for kind, share, _ in changes.verdicts([json.dumps(scene)])]
+    assert sorted_ == [("laid", 0.9), ("laid", 0.5), ("there", 0.1)]
+    (tmp_path / "1.jsonl").write_text(json.dumps(scene) + "\n")
+    assert changes.main([str(tmp_path), "--bars", "0.25", "0.6"]) == 0
+    out = capsys.readouterr().out
+    assert "card just laid              2" in out and "across cards there          1" in out
+    assert changes.main([str(tmp_path / "none")]) == 2  # no traces: one line, no traceback
+    (tmp_path / "2.jsonl").write_text("{not json\n")
+    assert changes.main([str(tmp_path)]) == 2
+    assert "not a trace" in capsys.readouterr().err
