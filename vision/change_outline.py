@@ -150,34 +150,45 @@ def outline_from_change(before: np.ndarray, after: np.ndarray, hint: Quad,
     return explain_outline(before, after, hint, s)[0]
 
 
-def change_inside(before: np.ndarray, after: np.ndarray, quad: Quad, s: OutlineSettings = OutlineSettings()) -> float:
-    """The share of ``quad`` that changed from ``before`` (the table as it was seen earlier) to
-    ``after``: a card laid there since changes most of it, even over other cards (their prints
-    and its own differ); a quad the card finder found across cards that were already there,
-    almost none. The light's change is taken out by the line that takes the tones around the
-    quad from one to the other (:func:`line_tables`: other cards laid since near it, less
-    than half of what lies around it, do not sway it), and a change is ``s.min_change`` grey levels or more, whatever else changed
-    nearby (:func:`change_region`'s bar, a multiple of the box's median change, would rise
-    with every card laid since). 1.0 when it cannot be told (frames of different sizes, a
-    quad too small)."""
-    hint = np.asarray(quad, np.float32).reshape(4, 2)
-    if before.shape != after.shape:
-        return 1.0
-    h, w = after.shape[:2]
+def _around(hint: np.ndarray, shape: tuple[int, ...], s: OutlineSettings):
+    """The box compared around ``hint`` (grown by ``s.margin`` of its size, inside an image of
+    ``shape``), the hint's mask in it and the mask of what lies near it (within ``s.reach``
+    short sides): ``((x0, y0, x1, y1), inside, near)``; None for a box under 8 pixels."""
+    h, w = shape[:2]
     x0, y0 = hint.min(0)
     x1, y1 = hint.max(0)
     mx, my = (x1 - x0) * s.margin, (y1 - y0) * s.margin
     bx0, by0 = int(max(0, np.floor(x0 - mx))), int(max(0, np.floor(y0 - my)))
     bx1, by1 = int(min(w, np.ceil(x1 + mx))), int(min(h, np.ceil(y1 + my)))
     if bx1 - bx0 < 8 or by1 - by0 < 8:
-        return 1.0
+        return None
     inside = np.zeros((by1 - by0, bx1 - bx0), np.uint8)
     cv2.fillConvexPoly(inside, np.round(hint - (bx0, by0)).astype(np.int32), 1)
+    short = sides(hint)[0]
+    near = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(s.reach * short) + 1,) * 2))
+    return (bx0, by0, bx1, by1), inside, near
+
+
+def change_inside(before: np.ndarray, after: np.ndarray, quad: Quad, s: OutlineSettings = OutlineSettings()) -> float:
+    """The share of ``quad`` that changed from ``before`` (the table as it was seen earlier) to
+    ``after``: a card laid there since changes most of it, even over other cards (their prints
+    and its own differ); a quad the card finder found across cards that were already there,
+    almost none. The light's change is taken out by the line that takes the tones around the
+    quad from one to the other (:func:`line_tables`: other cards laid since near it, less
+    than half of what lies around it, do not sway it), and a change is ``s.min_change`` grey
+    levels or more, whatever else changed nearby (:func:`change_region`'s bar, a multiple of
+    the box's median change, would rise with every card laid since). 1.0 when it cannot be
+    told (frames of different sizes, a quad too small)."""
+    hint = np.asarray(quad, np.float32).reshape(4, 2)
+    if before.shape != after.shape:
+        return 1.0
+    found = _around(hint, after.shape, s)
+    if found is None:
+        return 1.0
+    (bx0, by0, bx1, by1), inside, near = found
     n = int(np.count_nonzero(inside))
     if not n:
         return 1.0
-    short = sides(hint)[0]
-    near = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(s.reach * short) + 1,) * 2))
     b, a = before[by0:by1, bx0:bx1], after[by0:by1, bx0:bx1]
     change = change_image(b, a, line_tables(b, a, near == 0), smooth=3)
     mask = cv2.morphologyEx((change > s.min_change).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -190,18 +201,10 @@ def explain_outline(before: np.ndarray, after: np.ndarray, hint: Quad,
     hint = np.asarray(hint, np.float32).reshape(4, 2)
     if before.shape != after.shape:
         return None, "frames of different sizes"
-    h, w = after.shape[:2]
-    x0, y0 = hint.min(0)
-    x1, y1 = hint.max(0)
-    mx, my = (x1 - x0) * s.margin, (y1 - y0) * s.margin
-    bx0, by0 = int(max(0, np.floor(x0 - mx))), int(max(0, np.floor(y0 - my)))
-    bx1, by1 = int(min(w, np.ceil(x1 + mx))), int(min(h, np.ceil(y1 + my)))
-    if bx1 - bx0 < 8 or by1 - by0 < 8:
+    found = _around(hint, after.shape, s)
+    if found is None:
         return None, "region too small"
-    inside = np.zeros((by1 - by0, bx1 - bx0), np.uint8)
-    cv2.fillConvexPoly(inside, np.round(hint - (bx0, by0)).astype(np.int32), 1)
-    (short, _long) = sides(hint)
-    near = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(s.reach * short) + 1,) * 2))
+    (bx0, by0, bx1, by1), inside, near = found
     b, a = before[by0:by1, bx0:bx1], after[by0:by1, bx0:bx1]
     tables = tone_map(b, a, unchanged=near == 0)  # the tones matched on what lies around the card
     change = change_image(b, a, tables)  # sharp: its edges are the card's
@@ -276,15 +279,23 @@ def gain_tables(before: np.ndarray, after: np.ndarray, where: np.ndarray) -> np.
     ``after``'s over ``where``: the light's change, robust to anything (a hand) covering less
     than half of ``where``, where matching whole histograms (:func:`tone_map`) would smear the
     hand's tones over the table's. Shape (channels, 256), uint8."""
+    tables = []
+    for x, y in _channel_pairs(before, after, where):
+        gain = (float(np.median(y)) + 1.0) / (float(np.median(x)) + 1.0)
+        tables.append(np.clip(np.round(LEVELS * gain), 0, 255))
+    return np.stack(tables).astype(np.uint8)
+
+
+LEVELS = np.arange(256, dtype=np.float64)  # the grey levels a tone table maps
+
+
+def _channel_pairs(before: np.ndarray, after: np.ndarray, where: np.ndarray):
+    """Per channel, ``before``'s and ``after``'s tones over ``where`` (all pixels when it holds
+    under 50), as float arrays."""
     b = before if before.ndim == 3 else before[..., None]
     a = after if after.ndim == 3 else after[..., None]
     keep = where if np.count_nonzero(where) >= 50 else np.ones(a.shape[:2], bool)
-    levels = np.arange(256, dtype=np.float64)
-    tables = []
-    for c in range(a.shape[2]):
-        gain = (float(np.median(a[..., c][keep])) + 1.0) / (float(np.median(b[..., c][keep])) + 1.0)
-        tables.append(np.clip(np.round(levels * gain), 0, 255))
-    return np.stack(tables).astype(np.uint8)
+    return [(b[..., c][keep].astype(np.float64), a[..., c][keep].astype(np.float64)) for c in range(a.shape[2])]
 
 
 def line_tables(before: np.ndarray, after: np.ndarray, where: np.ndarray, rounds: int = 3, keep: float = 20.0) -> np.ndarray:
@@ -294,14 +305,8 @@ def line_tables(before: np.ndarray, after: np.ndarray, where: np.ndarray, rounds
     changed on less than half of ``where`` (cards laid since), where one median gain
     (:func:`gain_tables`) misses the offset and swings with which of the table's and the
     cards' tones the median falls on. Shape (channels, 256), uint8."""
-    b = before if before.ndim == 3 else before[..., None]
-    a = after if after.ndim == 3 else after[..., None]
-    keep_px = where if np.count_nonzero(where) >= 50 else np.ones(a.shape[:2], bool)
-    levels = np.arange(256, dtype=np.float64)
     tables = []
-    for c in range(a.shape[2]):
-        x = b[..., c][keep_px].astype(np.float64)
-        y = a[..., c][keep_px].astype(np.float64)
+    for x, y in _channel_pairs(before, after, where):
         gain, offset = 1.0, float(np.median(y - x))
         use = np.ones(x.shape, bool)
         for _ in range(rounds):
@@ -313,7 +318,7 @@ def line_tables(before: np.ndarray, after: np.ndarray, where: np.ndarray, rounds
             if fit.sum() * 2 < x.size:  # the line fits less than half: keep it as it is
                 break
             use = fit
-        tables.append(np.clip(np.round(levels * gain + offset), 0, 255))
+        tables.append(np.clip(np.round(LEVELS * gain + offset), 0, 255))
     return np.stack(tables).astype(np.uint8)
 
 
