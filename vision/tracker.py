@@ -405,7 +405,7 @@ class Tracker:
             before = None if self._background is None else self._background.snapshot()
             self._tracks.append(Track(self._next_id, q, zone, frame.index, anchor=q, matched=True, fresh=True,
                                        piece=any(q is p for p in self._pieces), before=before,
-                                       still_before=None if self._still_view is None else self._still_view[1]))
+                                       still_before=self._still_table()))
             self._next_id += 1
 
         for t in self._tracks:
@@ -534,7 +534,7 @@ class Tracker:
             return []
         new = Track(self._next_id, t.quad, t.seen_zone or t.zone, frame.index, PRESENT, anchor=t.quad, card=card,
                     confidence=conf, rest_quad=t.quad, matched=True, seen=True, seen_zone=t.seen_zone,
-                    still_before=None if self._still_view is None else self._still_view[1])
+                    still_before=self._still_table())
         if self._across_cards(new, card, conf) or self._nothing_new(frame, new, card):
             return []
         self._next_id += 1
@@ -931,13 +931,19 @@ class Tracker:
         elif self._still_frame is not None and (self._still_view is None or self._still_view[0] != self._still_frame.index):
             self._still_view = (self._still_frame.index, self._small(self._still_frame.image))
 
+    def _still_table(self) -> np.ndarray | None:
+        """The table, small, as it lay just before the latest motion began (None before one)."""
+        return None if self._still_view is None else self._still_view[1]
+
     def _change_since_still(self, frame: Frame, t: Track) -> float | None:
         """The share of a new card's quad that changed since the table lay still just before
         the motion it was found in (None without that view)."""
-        if t.still_before is None:
-            return None
+        return None if t.still_before is None else self._changed_from(t.still_before, frame, t)
+
+    def _changed_from(self, view: np.ndarray, frame: Frame, t: Track) -> float:
+        """The share of ``t``'s quad that changed from ``view`` (a small view of the table) to ``frame``."""
         now = self._table_view(frame)
-        return change_inside(t.still_before, now, np.asarray(t.quad, np.float32) * self._view[2])
+        return change_inside(view, now, np.asarray(t.quad, np.float32) * self._view[2])
 
     def _change_since_below(self, frame: Frame, t: Track) -> float | None:
         """The share of a new card's quad that changed since the table was seen as the latest of
@@ -946,16 +952,13 @@ class Tracker:
         them, nothing but a hand's shadow). Only cards the camera named count (an unclear quad
         asked about may be found late, a card laid since already in its view). None when the
         quad lies on no such card, or under ``NEW_CHANGE_PILE`` on the cards reported."""
-        below = [o for o in self._tracks if o is not t and o.state == PRESENT and o.first_view is not None]
-        if not below or self._pile_shares(t)[0] < NEW_CHANGE_PILE:
-            return None
-        _, each = shares_on_each(t.quad, [self._place(o) for o in below], 0.25)
-        under = [o for o, share in zip(below, each) if share >= NEW_CHANGE_ON]
-        if not under:
+        reported = [o for o in self._tracks if o is not t and o.state == PRESENT]
+        union, each = shares_on_each(t.quad, [self._place(o) for o in reported], 0.25)
+        under = [o for o, share in zip(reported, each) if o.first_view is not None and share >= NEW_CHANGE_ON]
+        if not under or union < NEW_CHANGE_PILE:
             return None
         ref = max(under, key=lambda o: o.first_view_at)
-        now = self._table_view(frame)
-        return change_inside(ref.first_view, now, np.asarray(t.quad, np.float32) * self._view[2])
+        return self._changed_from(ref.first_view, frame, t)
 
     def _nothing_new(self, frame: Frame, t: Track, card: str | None) -> bool:
         """Whether a new quad, named ``card`` (no card of that name lying on the table) or unclear
