@@ -13,6 +13,12 @@ two shares and how many fall under each bar::
 
     .venv/bin/python benchmarks/bench_table.py --sequence 10 --table hard --jobs 1 --set new_change=0.000001 --trace DIR
     .venv/bin/python benchmarks/table_changes.py DIR [DIR ...] [--bars 0.1 0.2 0.25 0.3 0.4] [--list 0.6]
+
+With ``--patchy B`` it also sorts, the same way, the namings under ``PATCHY_CONFIDENCE`` of new
+quads the card finder found only now and then (``patchy`` in the trace): what the tracker's
+``patchy_laid`` judges (docs/tracking.md "A card found now and then, laid beside the pile"), with
+how many lie under ``NEW_CHANGE_PILE`` on the cards reported where ``B`` or more of them changed
+since the table lay still (a card laid all the same); ``--list`` lists them too.
 """
 
 from __future__ import annotations
@@ -47,11 +53,50 @@ def verdicts(lines):
                 named.add(v.get("card"))
 
 
+def patchy_namings(lines, below: float):
+    """(kind, pile, changed_still, row) per naming under ``below`` of a new quad found only now and
+    then (``patchy``), kind as in :func:`verdicts`."""
+    for line in lines:
+        scene = json.loads(line)
+        reported = set()
+        for v in scene.get("votes", []):
+            if v.get("what") != "verdict":
+                continue
+            if (v.get("patchy") and not v.get("reverify") and v.get("card") is not None
+                    and v.get("verdict") in ("card", "none") and v["confidence"] < below):
+                kind = "there" if v.get("truth") in reported else "laid"
+                yield kind, v["pile"], v.get("changed_still"), (scene.get("scene"), v["frame"], v["verdict"], v["card"],
+                                                                 v.get("truth"), round(v["confidence"], 3))
+            if v.get("verdict") in ("card", "uncertain"):
+                reported.add(v.get("truth"))
+
+
+def print_patchy(files, bar: float, listed: bool) -> None:
+    from vision.tracker_settings import NEW_CHANGE_PILE, PATCHY_CONFIDENCE
+
+    rows = {"laid": [], "there": []}
+    for f in files:
+        with open(f, encoding="utf-8") as fh:
+            for kind, pile, still, row in patchy_namings(fh, PATCHY_CONFIDENCE):
+                rows[kind].append((pile, still, f"{f.parent.name}/{f.name}", row))
+    print(f"quads found now and then, named under {PATCHY_CONFIDENCE:g}: beside the pile (under {NEW_CHANGE_PILE:g} on it) "
+          f"and changed {bar:g} or more since the table lay still")
+    labels = {"laid": "card just laid", "there": "across cards there"}
+    for kind in ("laid", "there"):
+        taken = [r for r in rows[kind] if r[0] < NEW_CHANGE_PILE and r[1] is not None and r[1] >= bar]
+        print(f"{labels[kind]:20} {len(rows[kind]):>8} namings, {len(taken)} so")
+        if listed:
+            for pile, still, name, row in sorted(rows[kind], key=lambda r: r[0]):
+                print(" ", labels[kind], name, f"pile {pile:.3f}", f"changed {still}", *row)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("dirs", nargs="+", type=Path, help="folders of bench_table.py --trace")
     p.add_argument("--bars", nargs="+", type=float, default=[0.1, 0.2, 0.25, 0.3, 0.4])
     p.add_argument("--list", type=float, default=None, help="also list the verdicts under this share")
+    p.add_argument("--patchy", type=float, default=None, metavar="B",
+                   help="also the namings of quads found now and then, against patchy_laid at B")
     args = p.parse_args(argv)
     missing = [d for d in args.dirs if not d.exists()]
     if missing:
@@ -81,6 +126,8 @@ def main(argv=None) -> int:
         q = " / ".join(f"{x:.3f}" for x in np.quantile(shares, [0, 0.02, 0.05, 0.5])) if len(shares) else "-"
         under = "  ".join(f"{int((shares < b).sum()):>{len(f'<{b:g}')}}" for b in args.bars)
         print(f"{labels[kind]:20} {len(shares):>8}  {q:34} {under}")
+    if args.patchy is not None:
+        print_patchy(files, args.patchy, args.list is not None)
     if args.list is not None:
         for kind in ("laid", "there"):
             for share, name, row in sorted(rows[kind]):

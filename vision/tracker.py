@@ -277,7 +277,7 @@ class Tracker:
             self._background.update(frame.image, motion)
         moving = motion is None or int(np.count_nonzero(motion)) >= s.motion_pixels
         self._since_motion = 0 if moving else self._since_motion + 1
-        if s.new_change > 0:
+        if s.new_change > 0 or s.patchy_laid > 0:
             self._keep_still_view(frame, moving)
         if self._audit is not None:
             if moving:
@@ -722,9 +722,10 @@ class Tracker:
                 verdict = "uncertain"
         if t.patchy and t.state == NEW and not lost and (
                 (verdict == "uncertain" and voting.best_score(t.votes) < PATCHY_CONFIDENCE)
-                or (verdict == "card" and conf < PATCHY_CONFIDENCE)):
+                or (verdict == "card" and conf < PATCHY_CONFIDENCE and not self._laid_in_the_dark(frame, t))):
             # found only now and then, and named neither surely nor clearly: what a glimpse would have
-            # been (a card its views name clearly, short of a bar, is a card: it is asked)
+            # been (a card its views name clearly, short of a bar, is a card: it is asked; a naming lying
+            # beside the cards reported, where the table changed, a card laid in dim light: patchy_laid)
             verdict = "none"
         if verdict in ("card", "uncertain") and not (t.reverify or t.recheck):
             # cards are laid one at a time: of two overlapping quads found at the same moment, one
@@ -760,7 +761,7 @@ class Tracker:
                 changed = {k: round(v, 3) for k, v in changed.items() if v is not None}
             self.trace("verdict", frame.index, t.ident, t.quad,
                        {"verdict": verdict, "card": card, "confidence": conf, "votes": len(t.votes),
-                        "reverify": t.reverify, "pile": round(union, 3), "on_one": round(most, 3),
+                        "reverify": t.reverify, "patchy": t.patchy, "pile": round(union, 3), "on_one": round(most, 3),
                         "from_under": "asked" if withheld else "gave way" if gave_way else None,
                         **changed})
         votes, t.votes = t.votes, []
@@ -925,7 +926,7 @@ class Tracker:
 
     def _keep_still_view(self, frame: Frame, moving: bool) -> None:
         """Keeps the table as it lay just before the latest motion began (small): the frame
-        before the first moving one, shrunk once per motion (``new_change``)."""
+        before the first moving one, shrunk once per motion (``new_change``, ``patchy_laid``)."""
         if not moving:
             self._still_frame = frame
         elif self._still_frame is not None and (self._still_view is None or self._still_view[0] != self._still_frame.index):
@@ -934,6 +935,19 @@ class Tracker:
     def _still_table(self) -> np.ndarray | None:
         """The table, small, as it lay just before the latest motion began (None before one)."""
         return None if self._still_view is None else self._still_view[1]
+
+    def _laid_in_the_dark(self, frame: Frame, t: Track) -> bool:
+        """Whether a new quad the card finder found only now and then (``patchy``), named under
+        :data:`PATCHY_CONFIDENCE`, is a card laid all the same: it lies mostly beside the cards
+        reported (under :data:`NEW_CHANGE_PILE` on them) and ``patchy_laid`` or more of it changed
+        since the table lay still before the motion it was found in. The strips of cards and
+        the quads across the pile that such a rule drops lie on the cards reported; a card laid
+        in dim light, which the card finder finds one frame in three, changed its place."""
+        bar = self.settings.patchy_laid
+        if bar <= 0 or self._pile_shares(t)[0] >= NEW_CHANGE_PILE:
+            return False
+        changed = self._change_since_still(frame, t)
+        return changed is not None and changed >= bar
 
     def _change_since_still(self, frame: Frame, t: Track) -> float | None:
         """The share of a new card's quad that changed since the table lay still just before

@@ -122,6 +122,9 @@ class TrackerSettings:
     # where under this share of it changed since the latest of those cards was first named at rest and since the
     # table lay still before the motion it was found in, is no card: a quad the card finder found across cards
     # already there (vision.change_outline.change_inside; docs/tracking.md "A quad where nothing changed") (0: off)
+    patchy_laid: float = 0.5  # a new quad found only now and then (patchy), named under PATCHY_CONFIDENCE, is a
+    # card all the same when it lies under NEW_CHANGE_PILE on the cards reported and this share of it or more
+    # changed since the table lay still before the motion it was found in (0: off, such a quad is no card)
     look_change: float = 0.0  # a new view this different (votes.look_distance) from earlier ones drops them (0: off)
     hand_clear: float = 0.0  # a new card is named once at most this much of the table around it changed (0: off)
     hand_wait: int = 30  # ... or once it has waited this many localisations for it (a nudged neighbour)

@@ -361,6 +361,25 @@ def test_the_changes_sort_new_quads_by_the_card_under_them_and_count_them_under_
     out = capsys.readouterr().out
     assert "card just laid              2" in out and "across cards there          1" in out
     assert changes.main([str(tmp_path / "none")]) == 2  # no traces: one line, no traceback
+
+    def patchy(frame, verdict, card, truth, conf, pile, still):
+        return {"what": "verdict", "frame": frame, "verdict": verdict, "card": card, "truth": truth, "confidence": conf,
+                "patchy": True, "reverify": False, "pile": pile, "changed": 0.0, "changed_still": still}
+
+    dark = {"scene": "trick 2", "votes": [
+        verdict(5, "card", "C02", "C02", 0.8, 0.8),
+        patchy(60, "none", "S01", "S01", 0.78, 0.33, 0.71),  # found now and then, laid beside the pile: judged a card
+        patchy(70, "none", "T07", "C02", 0.73, 0.9, 0.0),    # on the C02 reported, nothing changed: a glimpse
+        patchy(80, "none", "T08", "C02", 0.91, 0.9, 0.0),    # named surely: not what patchy_laid judges
+    ]}
+    found = [(kind, pile, still) for kind, pile, still, _ in changes.patchy_namings([json.dumps(dark)], 0.85)]
+    assert found == [("laid", 0.33, 0.71), ("there", 0.9, 0.0)]
+    (tmp_path / "1.jsonl").write_text(json.dumps(dark) + "\n")
+    assert changes.main([str(tmp_path), "--patchy", "0.5", "--list", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "card just laid              1 namings, 1 so" in out and "across cards there          1 namings, 0 so" in out
+    assert changes.main([str(tmp_path), "--patchy", "0.75"]) == 0
+    assert "card just laid              1 namings, 0 so" in capsys.readouterr().out
     (tmp_path / "2.jsonl").write_text("{not json\n")
     assert changes.main([str(tmp_path)]) == 2
     assert "not a trace" in capsys.readouterr().err

@@ -512,26 +512,70 @@ def test_a_card_hidden_while_it_is_named_keeps_its_votes(score, lost_single, exp
     assert events == [expected]
 
 
-@pytest.mark.parametrize("glimpse, score, expected", [
-    (2, 0.97, [("appeared", "C09")]),  # kept between its sightings: still, then named
-    (0, 0.97, []),  # each sighting taken for a glimpse: never named
-    (2, 0.7, []),  # named, but not surely enough for a quad found only now and then (strips of cards are)
+@pytest.mark.parametrize("glimpse, score, laid, expected", [
+    (2, 0.97, 0.5, [("appeared", "C09")]),  # kept between its sightings: still, then named
+    (0, 0.97, 0.5, []),  # each sighting taken for a glimpse: never named
+    # named, not surely enough for a quad found only now and then (strips of cards are), but lying
+    # alone where the table changed: a card laid in dim light (patchy_laid); without that, no card
+    (2, 0.7, 0.5, [("appeared", "C09")]),
+    (2, 0.7, 0.0, []),
 ])
-def test_a_card_the_finder_finds_only_every_third_frame_is_named(glimpse, score, expected):
+def test_a_card_the_finder_finds_only_every_third_frame_is_named(glimpse, score, laid, expected):
     def every_third(frame, quads):  # in low light the card finder finds C09 only now and then
         if frame.index % 3 == 0:
             return quads
         c09 = next((c for c in frame.cards if c.code == "C09"), None)
         return quads if c09 is None else [q for q in quads if np.linalg.norm(q.mean(0) - c09.corners.mean(0)) > 10]
 
-    events, _ = track([Idle(3), Play(1, "C09"), Idle(15)], every_third, settings=TrackerSettings(glimpse_frames=glimpse),
+    events, _ = track([Idle(3), Play(1, "C09"), Idle(15)], every_third,
+                      settings=TrackerSettings(glimpse_frames=glimpse, patchy_laid=laid),
                       scores=lambda code, quad, view: {code: score} if code else {"unknown": 0.9})
     assert events == expected
 
 
+def test_a_quad_found_now_and_then_is_a_card_laid_only_beside_the_pile_where_the_table_changed():
+    """``patchy_laid``: a new quad found only now and then, named under PATCHY_CONFIDENCE, is a card
+    when it lies mostly beside the cards reported and half of it or more changed since the table lay
+    still; on the cards reported (a strip of one, a quad across them), or where nothing changed, or
+    with the setting off, it is what a glimpse would have been."""
+    from vision.tracker_settings import NEW_CHANGE_PILE
+    from vision.tracks import Track
+
+    rng = np.random.default_rng(5)
+    before = np.clip(np.full((360, 640, 3), (40, 110, 30), np.float64) + rng.normal(0, 3, (360, 640, 3)), 0, 255).astype(np.uint8)
+    for x0, ink in ((100, (30, 30, 200)), (160, (40, 60, 220))):  # H01 and D03, reported
+        cv2.rectangle(before, (x0, 100), (x0 + 59, 199), (215, 225, 230), -1)
+        cv2.rectangle(before, (x0 + 15, 125), (x0 + 44, 174), ink, -1)
+    after = before.copy()  # a card laid since, away from them
+    cv2.rectangle(after, (400, 100), (459, 199), (215, 225, 230), -1)
+    cv2.rectangle(after, (415, 125), (444, 174), (20, 20, 20), -1)
+    tracker = two_cards_side_by_side()
+    frame = Frame(after, 2.0, 60)
+
+    def quad(q):
+        t = Track(3, q, "middle", 50, patchy=True)
+        t.still_before = tracker._small(before)
+        return t
+
+    laid, nothing, strip = quad(rect(400, 100, 460, 200)), quad(rect(300, 100, 360, 200)), quad(rect(100, 100, 160, 160))
+    assert tracker._laid_in_the_dark(frame, laid)
+    assert not tracker._laid_in_the_dark(frame, nothing)  # bare table, unchanged: a glimpse
+    assert tracker._pile_shares(strip)[0] >= NEW_CHANGE_PILE
+    assert not tracker._laid_in_the_dark(frame, strip)  # on the pile: never judged so
+    changed = after.copy()  # ... even where the light on it changed
+    cv2.rectangle(changed, (100, 100), (159, 159), (120, 120, 120), -1)
+    assert not tracker._laid_in_the_dark(Frame(changed, 2.1, 61), strip)
+    unseen = quad(rect(400, 100, 460, 200))
+    unseen.still_before = None  # no still view (the table never lay still): nothing to judge by
+    assert not tracker._laid_in_the_dark(frame, unseen)
+    off = Tracker(default_zones(), localiser=lambda image: [], namer=ScoredNamer(),
+                  settings=TrackerSettings(patchy_laid=0.0))
+    assert not off._laid_in_the_dark(frame, laid)
+
+
 @pytest.mark.parametrize("named, expected", [
     ({"C09": 0.9, "C10": 0.025}, [("uncertain", None)]),  # named clearly, C10 too close for the pip bar: asked
-    ({"C09": 0.5, "C03": 0.45}, []),  # unclear, as a strip or a quad across cards is: what a glimpse would have been
+    ({"C09": 0.5, "H05": 0.45}, []),  # unclear, as a strip or a quad across cards is: what a glimpse would have been
 ])
 def test_a_card_found_only_every_third_frame_named_clearly_but_short_of_a_bar_is_asked(named, expected):
     def every_third(frame, quads):  # in low light the card finder finds C09 only now and then
