@@ -19,6 +19,13 @@ quads the card finder found only now and then (``patchy`` in the trace): what th
 ``patchy_laid`` judges (docs/tracking.md "A card found now and then, laid beside the pile"), with
 how many lie under ``NEW_CHANGE_PILE`` on the cards reported where ``B`` or more of them changed
 since the table lay still (a card laid all the same); ``--list`` lists them too.
+
+With ``--followed B`` it sorts the namings, as another card under ``LAID_OVER_CONFIDENCE``, of
+reported cards followed to a new place (``on_rest`` in the trace: the share of the quad still on
+the place where the card was reported): the card truly under the quad just laid, the reported
+card itself (misread), or another card already there; with how many lie under ``B`` on the
+card's place (what the tracker's ``laid_off`` takes for a card laid; docs/tracking.md "A card
+followed off its place").
 """
 
 from __future__ import annotations
@@ -90,6 +97,50 @@ def print_patchy(files, bar: float, listed: bool) -> None:
                 print(" ", labels[kind], name, f"pile {pile:.3f}", f"changed {still}", *row)
 
 
+def followed_namings(lines, below: float):
+    """(kind, on_rest, row) per naming under ``below``, as another card, of a reported card followed
+    to a new place and named again: kind ``laid`` (the card under the quad not yet reported),
+    ``itself`` (the card it was reported as, misread) or ``there`` (another card already reported)."""
+    for line in lines:
+        scene = json.loads(line)
+        reported, named = set(), {}
+        for v in scene.get("votes", []):
+            if v.get("what") != "verdict":
+                continue
+            track = v.get("track")
+            if not v.get("reverify"):
+                if v.get("verdict") == "card":
+                    named[track] = v.get("card")
+            elif (v.get("verdict") == "card" and track in named and v.get("card") != named[track]
+                  and v["confidence"] < below and "on_rest" in v):
+                truth = v.get("truth")
+                kind = "laid" if truth not in reported else "itself" if truth == named[track] else "there"
+                yield kind, v["on_rest"], (scene.get("scene"), v["frame"], named[track], v["card"], truth,
+                                           round(v["confidence"], 3), v.get("changed_now"))
+            if v.get("verdict") in ("card", "uncertain"):
+                reported.add(v.get("truth"))
+
+
+def print_followed(files, bar: float, listed: bool) -> None:
+    from vision.tracker_settings import LAID_OVER_CONFIDENCE
+
+    rows = {"laid": [], "itself": [], "there": []}
+    for f in files:
+        with open(f, encoding="utf-8") as fh:
+            for kind, on_rest, row in followed_namings(fh, LAID_OVER_CONFIDENCE):
+                rows[kind].append((on_rest, f"{f.parent.name}/{f.name}", row))
+    print(f"reported cards followed and named another card under {LAID_OVER_CONFIDENCE:g}: "
+          f"lying under {bar:g} on the card's place")
+    labels = {"laid": "card just laid", "itself": "the card, misread", "there": "another card there"}
+    for kind in ("laid", "itself", "there"):
+        shares = sorted(r[0] for r in rows[kind])
+        span = f"{shares[0]:.3f}-{shares[-1]:.3f}" if shares else "-"
+        print(f"{labels[kind]:20} {len(shares):>8} namings, on its place {span}, {sum(x < bar for x in shares)} under")
+        if listed:
+            for on_rest, name, row in sorted(rows[kind], key=lambda r: r[0]):
+                print(" ", labels[kind], name, f"on its place {on_rest:.3f}", *row)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("dirs", nargs="+", type=Path, help="folders of bench_table.py --trace")
@@ -97,6 +148,8 @@ def main(argv=None) -> int:
     p.add_argument("--list", type=float, default=None, help="also list the verdicts under this share")
     p.add_argument("--patchy", type=float, default=None, metavar="B",
                    help="also the namings of quads found now and then, against patchy_laid at B")
+    p.add_argument("--followed", type=float, default=None, metavar="B",
+                   help="also the namings of reported cards followed to a new place, against laid_off at B")
     args = p.parse_args(argv)
     missing = [d for d in args.dirs if not d.exists()]
     if missing:
@@ -128,6 +181,8 @@ def main(argv=None) -> int:
         print(f"{labels[kind]:20} {len(shares):>8}  {q:34} {under}")
     if args.patchy is not None:
         print_patchy(files, args.patchy, args.list is not None)
+    if args.followed is not None:
+        print_followed(files, args.followed, args.list is not None)
     if args.list is not None:
         for kind in ("laid", "there"):
             for share, name, row in sorted(rows[kind]):

@@ -526,11 +526,12 @@ class Tracker:
         is the card's own part still showing (:meth:`_own_part`), lies across several cards
         reported or where nothing changed (:meth:`_nothing_new`), ``card`` is a card of its own (appeared) and the
         card it was taken for lies where it was reported, when named at :data:`LAID_OVER_CONFIDENCE`
-        or more (the quad may be the card below, half hidden by the new one, and misread). Nothing
+        or more (the quad may be the card below, half hidden by the new one, and misread), or less
+        surely on a quad lying mostly off the card's place (:meth:`_off_its_place`). Nothing
         otherwise, nor for a card that was asked about rather than named (no ``rivals``): its views
         were unclear already, and another name for it is no proof of another card."""
-        if (t.rest_quad is None or not t.rivals or conf < LAID_OVER_CONFIDENCE or card in t.rivals
-                or self._lying(card, t) is not None or self._own_part(t)):
+        if (t.rest_quad is None or not t.rivals or card in t.rivals or self._lying(card, t) is not None
+                or (conf < LAID_OVER_CONFIDENCE and not self._off_its_place(t)) or self._own_part(t)):
             return []
         new = Track(self._next_id, t.quad, t.seen_zone or t.zone, frame.index, PRESENT, anchor=t.quad, card=card,
                     confidence=conf, rest_quad=t.quad, matched=True, seen=True, seen_zone=t.seen_zone,
@@ -545,6 +546,14 @@ class Tracker:
         t.quad = t.anchor = t.rest_quad  # it lies where it was reported, under or beside the new card
         t.stable = 0
         return [self._event(APPEARED, frame, new, card=card, confidence=conf, view=voting.best_vote(votes, card))]
+
+    def _off_its_place(self, t: Track) -> bool:
+        """Whether a reported card's quad, followed and named again, now lies under ``laid_off``
+        on the place where the card was reported: the card finder lost the card under one laid
+        beside or over it and followed that one (a quad nudged, or the card seen again where it
+        lies, stays mostly on its place)."""
+        bar = self.settings.laid_off
+        return bar > 0 and t.rest_quad is not None and covered_fraction(t.quad, t.rest_quad) < bar
 
     def _renamed(self, frame: Frame, t: Track, card: str, conf: float, votes) -> list[TableEvent]:
         """A reported card named under :data:`RENAMED_BELOW` and now named ``card``, one of the
@@ -759,6 +768,9 @@ class Tracker:
             if self.settings.new_change > 0 and not t.reverify and t.state == NEW:
                 changed = {"changed": self._change_since_below(frame, t), "changed_still": self._change_since_still(frame, t)}
                 changed = {k: round(v, 3) for k, v in changed.items() if v is not None}
+            elif t.reverify and t.rest_quad is not None and self._still_table() is not None:
+                changed = {"on_rest": round(covered_fraction(t.quad, t.rest_quad), 3),
+                           "changed_now": round(self._changed_from(self._still_table(), frame, t), 3)}
             self.trace("verdict", frame.index, t.ident, t.quad,
                        {"verdict": verdict, "card": card, "confidence": conf, "votes": len(t.votes),
                         "reverify": t.reverify, "patchy": t.patchy, "pile": round(union, 3), "on_one": round(most, 3),

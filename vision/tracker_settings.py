@@ -32,8 +32,9 @@ BURIED_PILE = 0.95
 # card named may be a strip of a card still landing, and every whole card would then be cut in three)
 SIZE_CONFIDENCE = 0.8
 # a reported card followed to a new place (``move_distance``, ``nudge_rename``) and named there as another
-# card: that card is a card of its own (laid over it) only when named this surely (mean confidence); the
-# quad may be the card below, half hidden by the new one, misread less surely (bench_table.py traces)
+# card: that card is a card of its own (laid over it) only when named this surely (mean confidence), or on a
+# quad lying mostly off the card's place (``laid_off``); the quad may be the card below, half hidden by the new
+# one, misread less surely (bench_table.py traces)
 LAID_OVER_CONFIDENCE = 0.9
 # a new card kept through localisations that did not find it (``glimpse_frames``) is named only this surely
 # (mean confidence); less surely, or unclear, it is no card, as the glimpse it would have been without them:
@@ -125,6 +126,9 @@ class TrackerSettings:
     patchy_laid: float = 0.5  # a new quad found only now and then (patchy), named under PATCHY_CONFIDENCE, is a
     # card all the same when it lies under NEW_CHANGE_PILE on the cards reported and this share of it or more
     # changed since the table lay still before the motion it was found in (0: off, such a quad is no card)
+    laid_off: float = 0.75  # a reported card followed to a new place and named there as another card under
+    # LAID_OVER_CONFIDENCE is that card, laid over or beside it, when its quad lies under this share on the place
+    # where the card was reported (a misread of the card itself, nudged, lies mostly there) (0: off)
     look_change: float = 0.0  # a new view this different (votes.look_distance) from earlier ones drops them (0: off)
     hand_clear: float = 0.0  # a new card is named once at most this much of the table around it changed (0: off)
     hand_wait: int = 30  # ... or once it has waited this many localisations for it (a nudged neighbour)

@@ -380,6 +380,25 @@ def test_the_changes_sort_new_quads_by_the_card_under_them_and_count_them_under_
     assert "card just laid              1 namings, 1 so" in out and "across cards there          1 namings, 0 so" in out
     assert changes.main([str(tmp_path), "--patchy", "0.75"]) == 0
     assert "card just laid              1 namings, 0 so" in capsys.readouterr().out
+
+    def followed(frame, card, truth, conf, on_rest, track=7):
+        return {"what": "verdict", "frame": frame, "track": track, "verdict": "card", "card": card, "truth": truth,
+                "confidence": conf, "reverify": True, "pile": 0.0, "on_rest": on_rest, "changed_now": 0.3}
+
+    moved = {"scene": "trick 11", "votes": [
+        {**verdict(5, "card", "C02", "C02", 0.8, 0.8), "track": 7, "confidence": 0.97},
+        followed(60, "C07", "C07", 0.68, 0.6),            # followed to the C07 laid beside it
+        followed(70, "C01", "C02", 0.53, 0.89),           # the C02 itself, nudged and misread
+        followed(80, "C09", "C09", 0.95, 0.1),            # named surely: the laid-over bar takes it
+        followed(90, "C02", "C02", 0.7, 0.9),             # the card it was: no other card
+    ]}
+    rows = [(kind, on_rest) for kind, on_rest, _ in changes.followed_namings([json.dumps(moved)], 0.9)]
+    assert rows == [("laid", 0.6), ("itself", 0.89)]
+    (tmp_path / "1.jsonl").write_text(json.dumps(moved) + "\n")
+    assert changes.main([str(tmp_path), "--followed", "0.75"]) == 0
+    out = capsys.readouterr().out
+    assert "card just laid              1 namings, on its place 0.600-0.600, 1 under" in out
+    assert "the card, misread           1 namings, on its place 0.890-0.890, 0 under" in out
     (tmp_path / "2.jsonl").write_text("{not json\n")
     assert changes.main([str(tmp_path)]) == 2
     assert "not a trace" in capsys.readouterr().err

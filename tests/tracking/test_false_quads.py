@@ -811,13 +811,19 @@ def test_a_reported_card_whose_quad_wobbles_away_and_back_leaves_nothing_to_deci
     assert localised[39] == localised[25]  # still, nothing to decide: no card finder
 
 
-@pytest.mark.parametrize("score, expected", [
-    (0.93, [("appeared", "H01"), ("appeared", "D03")]),
-    (0.88, [("appeared", "H01")]),  # under LAID_OVER_CONFIDENCE: maybe the card below, half hidden, misread
+@pytest.mark.parametrize("score, rest, settings, expected", [
+    (0.93, 180, TrackerSettings(), [("appeared", "H01"), ("appeared", "D03")]),
+    # under LAID_OVER_CONFIDENCE, at rest wholly off H01's place (laid_off): the card laid beside it
+    (0.88, 180, TrackerSettings(), [("appeared", "H01"), ("appeared", "D03")]),
+    (0.88, 180, TrackerSettings(laid_off=0.0), [("appeared", "H01")]),
+    # ... but lying mostly on H01's place (nudged 14 px, 0.77 of it there): maybe H01 itself, half hidden, misread
+    (0.88, 114, TrackerSettings(nudge_rename=0.2), [("appeared", "H01")]),
+    (0.93, 114, TrackerSettings(nudge_rename=0.2), [("appeared", "H01"), ("appeared", "D03")]),
 ])
-def test_a_card_named_where_a_reported_one_was_followed_needs_the_laid_over_bar(score, expected):
+def test_a_card_named_where_a_reported_one_was_followed_needs_the_laid_over_bar_or_to_lie_off_its_place(
+        score, rest, settings, expected):
     scores = lambda code, quad, view: {code: score} if code == "D03" else {code: 0.97}  # noqa: E731
-    assert carried_over("D03", scores=scores)[0] == expected
+    assert carried_over("D03", rest=rest, settings=settings, scores=scores)[0] == expected
 
 
 def named_off_then_right(first: dict, settings=TrackerSettings(nudge_rename=0.2)):
