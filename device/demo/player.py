@@ -141,6 +141,11 @@ def frame_size(settings) -> tuple[int, int]:
     return width, width * 9 // 16
 
 
+def scene_idle(fast: bool) -> int:
+    """The still frames the demo's scenes hold between actions (fewer with ``--fast``)."""
+    return 6 if fast else 10
+
+
 def scene_simulator(settings, table, script, before: int):
     """The simulated table of one scene of the demo played with ``settings``: ``script`` in the
     evening's room ``table`` (light, lamp, camera), its noise drawn from the seed and ``before``,

@@ -12,7 +12,7 @@ from typing import Callable
 
 from device.app.session import GameSession
 from device.app.table import TableApp
-from device.demo.player import ScriptedDemo
+from device.demo.player import ScriptedDemo, scene_idle
 from device.storage.deal_log import DealLog
 from engine.errors import TarotmateError
 
@@ -57,11 +57,6 @@ def demo_deal(players: int, seed: int, number: int, dealer: int | None):
     if number == 1:
         return random_deal(players, seed, poignee_rate=0.5)
     return random_deal(players, seed + number - 1, dealer=dealer, poignee_rate=0.5)
-
-
-def scene_idle(fast: bool) -> int:
-    """The still frames the demo's scenes hold between actions (fewer with ``--fast``)."""
-    return 6 if fast else 10
 
 
 def trick_script(trick, players: int, fast: bool):

@@ -14,7 +14,7 @@ from typing import Callable
 
 from device.app.controller import MIDDLE
 from device.app.table import TableApp
-from device.demo.player import ScriptedDemo
+from device.demo.player import ScriptedDemo, scene_idle
 from device.app.session import GameSession
 from device.storage.deal_log import DealLog
 
@@ -108,7 +108,7 @@ class TriviumDemo(ScriptedDemo):
         from vision.simulator import Idle, Play, trivium_script
 
         expected = self._next or expected
-        idle = 6 if self.settings.fast else 10
+        idle = scene_idle(self.settings.fast)
         name = self.names[expected["seat"]]
         if expected["op"] == "lay_tercia":
             script = trivium_script([(expected["seat"] + 1, tuple(expected["cards"]))], idle=idle)
