@@ -38,97 +38,91 @@ from pathlib import Path
 import numpy as np
 
 
-def verdicts(lines):
-    """(kind, share, row) per verdict on a new quad with its changes traced: kind ``laid`` (the
-    card under it not reported yet in its scene) or ``there`` (reported already)."""
-    for line in lines:
-        scene = json.loads(line)
-        reported, named = set(), set()
-        for v in scene.get("votes", []):
-            if v.get("what") != "verdict":
-                continue
-            fresh = not v.get("reverify") and "changed" in v and v.get("verdict") in ("card", "uncertain", "none")
-            second = v.get("card") is not None and v.get("verdict") == "card" and v["card"] in named
-            if fresh and not second and (v.get("verdict") != "none" or v.get("card") is not None):
-                share = max(v["changed"], v.get("changed_still", 1.0))
-                kind = "there" if v.get("truth") in reported else "laid"
-                yield kind, share, (scene.get("scene"), v["frame"], v["verdict"], v.get("card"), v.get("truth"),
-                                    v["changed"], v.get("changed_still"), v.get("pile"))
-            if v.get("verdict") in ("card", "uncertain"):
-                reported.add(v.get("truth"))
-            if v.get("verdict") == "card":
-                named.add(v.get("card"))
-
-
-def patchy_namings(lines, below: float):
-    """(kind, pile, changed_still, row) per naming under ``below`` of a new quad found only now and
-    then (``patchy``), kind as in :func:`verdicts`."""
+def scene_verdicts(lines):
+    """(scene, verdict, already) per verdict of each scene (one JSON line each): ``already`` whether
+    the card truly under its quad was reported (named or asked) earlier in that scene."""
     for line in lines:
         scene = json.loads(line)
         reported = set()
         for v in scene.get("votes", []):
             if v.get("what") != "verdict":
                 continue
-            if (v.get("patchy") and not v.get("reverify") and v.get("card") is not None
-                    and v.get("verdict") in ("card", "none") and v["confidence"] < below):
-                kind = "there" if v.get("truth") in reported else "laid"
-                yield kind, v["pile"], v.get("changed_still"), (scene.get("scene"), v["frame"], v["verdict"], v["card"],
-                                                                 v.get("truth"), round(v["confidence"], 3))
+            yield scene, v, v.get("truth") in reported
             if v.get("verdict") in ("card", "uncertain"):
                 reported.add(v.get("truth"))
 
 
-def print_patchy(files, bar: float, listed: bool) -> None:
-    from vision.tracker_settings import NEW_CHANGE_PILE, PATCHY_CONFIDENCE
+def verdicts(lines):
+    """(kind, share, row) per verdict on a new quad with its changes traced: kind ``laid`` (the
+    card under it not reported yet in its scene) or ``there`` (reported already)."""
+    current, named = None, set()  # the cards named so far in the scene
+    for scene, v, already in scene_verdicts(lines):
+        if scene is not current:
+            current, named = scene, set()
+        fresh = not v.get("reverify") and "changed" in v and v.get("verdict") in ("card", "uncertain", "none")
+        second = v.get("card") is not None and v.get("verdict") == "card" and v["card"] in named
+        if fresh and not second and (v.get("verdict") != "none" or v.get("card") is not None):
+            share = max(v["changed"], v.get("changed_still", 1.0))
+            yield "there" if already else "laid", share, (scene.get("scene"), v["frame"], v["verdict"], v.get("card"),
+                                                          v.get("truth"), v["changed"], v.get("changed_still"), v.get("pile"))
+        if v.get("verdict") == "card":
+            named.add(v.get("card"))
 
-    rows = {"laid": [], "there": []}
-    for f in files:
-        with open(f, encoding="utf-8") as fh:
-            for kind, pile, still, row in patchy_namings(fh, PATCHY_CONFIDENCE):
-                rows[kind].append((pile, still, f"{f.parent.name}/{f.name}", row))
-    print(f"quads found now and then, named under {PATCHY_CONFIDENCE:g}: beside the pile (under {NEW_CHANGE_PILE:g} on it) "
-          f"and changed {bar:g} or more since the table lay still")
-    labels = {"laid": "card just laid", "there": "across cards there"}
-    for kind in ("laid", "there"):
-        taken = [r for r in rows[kind] if r[0] < NEW_CHANGE_PILE and r[1] is not None and r[1] >= bar]
-        print(f"{labels[kind]:20} {len(rows[kind]):>8} namings, {len(taken)} so")
-        if listed:
-            for pile, still, name, row in sorted(rows[kind], key=lambda r: r[0]):
-                print(" ", labels[kind], name, f"pile {pile:.3f}", f"changed {still}", *row)
+
+def patchy_namings(lines, below: float):
+    """(kind, pile, changed_still, row) per naming under ``below`` of a new quad found only now and
+    then (``patchy``), kind as in :func:`verdicts`."""
+    for scene, v, already in scene_verdicts(lines):
+        if (v.get("patchy") and not v.get("reverify") and v.get("card") is not None
+                and v.get("verdict") in ("card", "none") and v["confidence"] < below):
+            yield "there" if already else "laid", v["pile"], v.get("changed_still"), (
+                scene.get("scene"), v["frame"], v["verdict"], v["card"], v.get("truth"), round(v["confidence"], 3))
 
 
 def followed_namings(lines, below: float):
     """(kind, on_rest, row) per naming under ``below``, as another card, of a reported card followed
     to a new place and named again: kind ``laid`` (the card under the quad not yet reported),
     ``itself`` (the card it was reported as, misread) or ``there`` (another card already reported)."""
-    for line in lines:
-        scene = json.loads(line)
-        reported, named = set(), {}
-        for v in scene.get("votes", []):
-            if v.get("what") != "verdict":
-                continue
-            track = v.get("track")
-            if not v.get("reverify"):
-                if v.get("verdict") == "card":
-                    named[track] = v.get("card")
-            elif (v.get("verdict") == "card" and track in named and v.get("card") != named[track]
-                  and v["confidence"] < below and "on_rest" in v):
-                truth = v.get("truth")
-                kind = "laid" if truth not in reported else "itself" if truth == named[track] else "there"
-                yield kind, v["on_rest"], (scene.get("scene"), v["frame"], named[track], v["card"], truth,
-                                           round(v["confidence"], 3), v.get("changed_now"))
-            if v.get("verdict") in ("card", "uncertain"):
-                reported.add(v.get("truth"))
+    current, named = None, {}  # the card each track of the scene was named
+    for scene, v, already in scene_verdicts(lines):
+        if scene is not current:
+            current, named = scene, {}
+        track = v.get("track")
+        if not v.get("reverify"):
+            if v.get("verdict") == "card":
+                named[track] = v.get("card")
+        elif (v.get("verdict") == "card" and track in named and v.get("card") != named[track]
+              and v["confidence"] < below and "on_rest" in v):
+            truth = v.get("truth")
+            kind = "laid" if not already else "itself" if truth == named[track] else "there"
+            yield kind, v["on_rest"], (scene.get("scene"), v["frame"], named[track], v["card"], truth,
+                                       round(v["confidence"], 3), v.get("changed_now"))
 
 
-def print_followed(files, bar: float, listed: bool) -> None:
+def add_rows(rows: dict, name: str, namings) -> None:
+    """``namings``' rows (kind, first value, rest) into ``rows`` by kind, each with the trace's
+    ``name`` after its first value."""
+    for kind, first, *rest in namings:
+        rows[kind].append((first, name, *rest))
+
+
+def print_patchy(rows: dict, bar: float, listed: bool) -> None:
+    from vision.tracker_settings import NEW_CHANGE_PILE, PATCHY_CONFIDENCE
+
+    print(f"quads found now and then, named under {PATCHY_CONFIDENCE:g}: beside the pile (under {NEW_CHANGE_PILE:g} on it) "
+          f"and changed {bar:g} or more since the table lay still")
+    labels = {"laid": "card just laid", "there": "across cards there"}
+    for kind in ("laid", "there"):
+        taken = [r for r in rows[kind] if r[0] < NEW_CHANGE_PILE and r[2] is not None and r[2] >= bar]
+        print(f"{labels[kind]:20} {len(rows[kind]):>8} namings, {len(taken)} so")
+        if listed:
+            for pile, name, still, row in sorted(rows[kind], key=lambda r: r[0]):
+                print(" ", labels[kind], name, f"pile {pile:.3f}", f"changed {still}", *row)
+
+
+def print_followed(rows: dict, bar: float, listed: bool) -> None:
     from vision.tracker_settings import LAID_OVER_CONFIDENCE
 
-    rows = {"laid": [], "itself": [], "there": []}
-    for f in files:
-        with open(f, encoding="utf-8") as fh:
-            for kind, on_rest, row in followed_namings(fh, LAID_OVER_CONFIDENCE):
-                rows[kind].append((on_rest, f"{f.parent.name}/{f.name}", row))
     print(f"reported cards followed and named another card under {LAID_OVER_CONFIDENCE:g}: "
           f"lying under {bar:g} on the card's place")
     labels = {"laid": "card just laid", "itself": "the card, misread", "there": "another card there"}
@@ -142,6 +136,8 @@ def print_followed(files, bar: float, listed: bool) -> None:
 
 
 def main(argv=None) -> int:
+    from vision.tracker_settings import LAID_OVER_CONFIDENCE, PATCHY_CONFIDENCE
+
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("dirs", nargs="+", type=Path, help="folders of bench_table.py --trace")
     p.add_argument("--bars", nargs="+", type=float, default=[0.1, 0.2, 0.25, 0.3, 0.4])
@@ -160,11 +156,17 @@ def main(argv=None) -> int:
         print(f"no traces in {', '.join(map(str, args.dirs))}", file=sys.stderr)
         return 2
     rows = {"laid": [], "there": []}
-    for f in files:
+    patchy = {"laid": [], "there": []}
+    followed = {"laid": [], "itself": [], "there": []}
+    for f in files:  # each trace read once, every pass over it made here
+        name = f"{f.parent.name}/{f.name}"
         try:
-            with open(f, encoding="utf-8") as fh:
-                for kind, share, row in verdicts(fh):
-                    rows[kind].append((share, f"{f.parent.name}/{f.name}", row))
+            lines = f.read_text(encoding="utf-8").splitlines()
+            add_rows(rows, name, verdicts(lines))
+            if args.patchy is not None:
+                add_rows(patchy, name, patchy_namings(lines, PATCHY_CONFIDENCE))
+            if args.followed is not None:
+                add_rows(followed, name, followed_namings(lines, LAID_OVER_CONFIDENCE))
         except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as exc:
             print(f"{f}: not a trace of bench_table.py ({type(exc).__name__}: {exc})", file=sys.stderr)
             return 2
@@ -180,9 +182,9 @@ def main(argv=None) -> int:
         under = "  ".join(f"{int((shares < b).sum()):>{len(f'<{b:g}')}}" for b in args.bars)
         print(f"{labels[kind]:20} {len(shares):>8}  {q:34} {under}")
     if args.patchy is not None:
-        print_patchy(files, args.patchy, args.list is not None)
+        print_patchy(patchy, args.patchy, args.list is not None)
     if args.followed is not None:
-        print_followed(files, args.followed, args.list is not None)
+        print_followed(followed, args.followed, args.list is not None)
     if args.list is not None:
         for kind in ("laid", "there"):
             for share, name, row in sorted(rows[kind]):

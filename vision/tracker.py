@@ -180,7 +180,7 @@ class Tracker:
         self._audit_due = True
         self._audit_cards: dict[int, Quad] = {}
         self._view: tuple[int, np.ndarray, float] | None = None  # (frame, the frame small, its scale) (``new_change``)
-        self._still_frame: Frame | None = None  # the latest frame without motion (``new_change``) ...
+        self._still_frame: Frame | None = None  # the latest frame without motion (``new_change``, ``patchy_laid``) ...
         self._still_view: tuple[int, np.ndarray] | None = None  # ... and the table, small, before the latest motion
         self._card_sides: tuple[float, float] | None = None  # the cards' size, kept once the table is swept
         # for diagnosis: called as ``trace(what, frame_index, track_ident, quad, data)`` for every
@@ -956,7 +956,7 @@ class Tracker:
         the quads across the pile that such a rule drops lie on the cards reported; a card laid
         in dim light, which the card finder finds one frame in three, changed its place."""
         bar = self.settings.patchy_laid
-        if bar <= 0 or self._pile_shares(t)[0] >= NEW_CHANGE_PILE:
+        if bar <= 0 or self._inside_pile(t) >= NEW_CHANGE_PILE:
             return False
         changed = self._change_since_still(frame, t)
         return changed is not None and changed >= bar

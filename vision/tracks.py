@@ -56,7 +56,8 @@ class Track:
     before: np.ndarray | None = None  # the table as it last lay still when it was found (``outline``, ``hand_clear``)
     first_view: np.ndarray | None = None  # with ``new_change``: the whole table, small, when it was first named at rest
     first_view_at: int = -1  # ... and the frame of that view
-    still_before: np.ndarray | None = None  # with ``new_change``: the whole table, small, just before the motion it came in
+    still_before: np.ndarray | None = None  # with ``new_change``, ``patchy_laid``: the whole table, small, just
+    # before the motion it came in
     views: int = 0  # namings spent on it while new (the votes kept, and those a later look dropped)
     cleared: int = 0  # votes cleared since its last view because its quad moved (told to the trace)
     waited: int = 0  # still localisations it was not named at because the table around it had changed

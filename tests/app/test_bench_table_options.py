@@ -402,3 +402,8 @@ def test_the_changes_sort_new_quads_by_the_card_under_them_and_count_them_under_
     (tmp_path / "2.jsonl").write_text("{not json\n")
     assert changes.main([str(tmp_path)]) == 2
     assert "not a trace" in capsys.readouterr().err
+    broken = {**patchy(60, "none", "S01", "S01", 0.78, 0.33, 0.71)}
+    del broken["confidence"]  # a found-now-and-then naming without its confidence: one line, no traceback
+    (tmp_path / "2.jsonl").write_text(json.dumps({"scene": "trick 2", "votes": [broken]}) + "\n")
+    assert changes.main([str(tmp_path), "--patchy", "0.5"]) == 2
+    assert "2.jsonl: not a trace" in capsys.readouterr().err
