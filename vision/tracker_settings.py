@@ -88,7 +88,7 @@ class TrackerSettings:
     model_suit_margin: float = 0.0
     piece_margin: float = 8.0  # the same for a card seen only through a piece cut from a row
     rival: float = 0.3  # a view that puts another card first with this score makes a confident naming a question
-    evidence_score: float = 0.45  # without such votes: the mean score of a card every still view puts first...
+    evidence_score: float = 0.5  # without such votes: the mean score of a card every still view puts first...
     evidence_margin: float = 4.0  # ... and how many times the next card's it must be, to name it
     lost_frames: int = 2  # still, uncovered localisations without a named card before it is lost
     glimpse_frames: int = 2  # localisations a new card's quad, not found, is kept where nothing moves (a card

@@ -237,3 +237,16 @@ def test_a_vote_keeps_the_card_models_own_best_cards_apart_from_a_memorys():
 
     assert namer_votes(Plain(), [None], None, 0.2)[0].model_top is None  # no memory: nothing apart
     assert namer_votes(SpreadViews(Plain(), 2), [None, None], None, 0.2)[0].model_top is None
+
+
+def test_views_none_confident_alone_name_a_card_only_from_half_their_mass():
+    # a trump read three times as C02, never confidently (0.40, 0.57, 0.40): a mean of 0.46,
+    # six times the next card's; the evidence bar of 0.5 makes it a question
+    weak = [Vote("C02", 0.395, [("C02", 0.395), ("T04", 0.119)]), Vote("C02", 0.567, [("C02", 0.567), ("H01", 0.059)]),
+            Vote("C02", 0.40, [("C02", 0.40), ("H01", 0.109)])]
+    assert S.evidence_score == 0.5
+    assert verdict(weak, S, final=True)[0] == UNCERTAIN_VERDICT
+    assert verdict(weak, replace(S, evidence_score=0.45), final=True)[:2] == (CARD, "C02")
+    firmer = [Vote("CQ", 0.55, [("CQ", 0.55), ("CN", 0.07)])] * 3  # every view's best, none over min_confidence
+    kind, card, conf = verdict(firmer, S, final=True)
+    assert (kind, card) == (CARD, "CQ") and abs(conf - 0.55) < 1e-9
