@@ -263,6 +263,23 @@ class Tracker:
         best.card = card
         return True
 
+    def fixed(self, corners, was: str, card: str) -> bool:
+        """A person fixed the card the tracker reported as ``was`` at ``corners`` (its event's):
+        it is ``card``. The card lying there as ``was`` is now known as ``card`` (its place, look
+        and size kept, named as surely as an answer), so that ``was`` itself, laid later, is a card
+        of its own and not a second view of this one. Returns whether such a card lay there."""
+        if corners is None or was == card:
+            return False
+        quad = np.asarray(corners, np.float32).reshape(4, 2)
+        reach = self.settings.follow_tolerance * (self._frame_size[0] if self._frame_size else 1280)
+        t = next((t for t in self._tracks if t.state == PRESENT and t.card == was
+                  and quad_distance(t.rest_quad if t.rest_quad is not None else t.quad, quad) <= reach), None)
+        if t is None:
+            return False
+        t.card, t.confidence = card, 1.0
+        t.rivals = tuple(c for c in t.rivals if c != card)
+        return True
+
     def process(self, frame: Frame) -> list[TableEvent]:
         """The events decided at ``frame`` (usually none)."""
         s = self.settings

@@ -146,6 +146,8 @@ class Controller:
     prompts: int = 0  # questions asked (uncertain or missing cards)
     asked: list[str] = field(default_factory=list)  # each question's reason, in order (len == prompts)
     answered: list[tuple[Any, str]] = field(default_factory=list)  # (corners, code) of uncertain cards answered
+    fixed: list[tuple[Any, str, str]] = field(default_factory=list)  # (corners, was, code) of reported cards fixed in place
+    reported: dict[str, Any] = field(default_factory=dict, repr=False)  # where the camera's card was seen (its event's corners)
     learner: Any = None  # device.app.deck_learning.TableLearner: the table learns its deck (None: it does not)
     held: list[TableEvent] = field(default_factory=list)  # the camera's events after a card waiting to be confirmed
     seat_sides: bool = True  # a trick's card lies on its player's side of the middle (TableEvent.toward)
@@ -205,6 +207,9 @@ class Controller:
         except TarotmateError as exc:  # e.g. a card code the engine does not know
             notices = [Notice(ALERT, f"{event.type} in {event.zone}: {exc}", card=event.card)]
         self.card_placed(event.corners, notices)
+        if event.type == APPEARED and event.corners is not None and any(n.kind == APPLIED and n.card == event.card
+                                                                         for n in notices):
+            self.reported[event.card] = event.corners
         if self.learner is not None and event.type == APPEARED and event.view is not None \
                 and any(n.kind == APPLIED and n.card == event.card for n in notices):
             self.learner.committed(self.session, event.card, event.view, self.session.operations_count - 1,
@@ -340,7 +345,8 @@ class Controller:
             self.pending.insert(0, pending)  # asked again: the card cannot be both
             return [Notice(ALERT, f"{code} cannot be both cards: which card did {self._name(pending.seat)} play?",
                            seat=pending.seat, card=code)]
-        fixed = self._decide_fix_card(pending.fix_index, pending.again, code)
+        # an earlier card, no longer lying where the camera saw it (the card there now is the new one)
+        fixed = self._fix_card(pending.fix_index, pending.again, code, lying=False)
         if not fixed or fixed[-1].kind != APPLIED:
             self.pending.insert(0, pending)  # refused (the deal would not replay): asked again
             return fixed
@@ -405,6 +411,7 @@ class Controller:
             return again
         if pending.corners is not None:
             self.answered.append((pending.corners, code))  # for the tracker: that card is ``code``
+            self.reported[code] = pending.corners
         seen = self.card_seen(code, pending.zone)
         self.card_placed(pending.corners, seen)
         if self.learner is not None and pending.view is not None and any(n.kind == APPLIED and n.card == code for n in seen):
@@ -438,6 +445,11 @@ class Controller:
     def _decide_fix_card(self, index: int, wrong: str, right: str) -> list[Notice]:
         """The card ``wrong`` of the deal's operation ``index`` really is ``right``: the
         operation is replaced in place (the chien, the écart or a trick is not entered again)."""
+        return self._fix_card(index, wrong, right, lying=True)
+
+    def _fix_card(self, index: int, wrong: str, right: str, lying: bool) -> list[Notice]:
+        """:meth:`_decide_fix_card`; ``lying``: the card may still lie where the camera saw it as
+        ``wrong``, and the tracker is told it is ``right`` (:attr:`fixed`)."""
         from device.app.fixes import swap_card
 
         ops = self.session.state.operations
@@ -453,6 +465,11 @@ class Controller:
                            result.refusal.rule, detail=str(result.refusal), why=getattr(result.refusal, "why", None))]
         if self.learner is not None:
             self.learner.renamed(self.session, index, wrong, right)
+        corners = self.reported.pop(wrong, None)
+        if corners is not None:
+            self.reported[right] = corners
+            if lying:
+                self.fixed.append((corners, wrong, right))  # for the tracker: the card it saw there as ``wrong`` is ``right``
         return [Notice(APPLIED, f"fixed: {wrong} is {right}", fixed, seat, right)]
 
     @decides("correct_card")
@@ -557,7 +574,7 @@ class Controller:
         index = latest_holding(ops, was)
         if index is None:
             return [Notice(INFO, f"the camera now sees {code} where it saw {was}: no {was} in the deal", card=code)]
-        return self._decide_fix_card(index, was, code)
+        return self._fix_card(index, was, code, lying=False)  # the tracker renamed it itself
 
 
 def controller_for(session: GameSession) -> Controller:

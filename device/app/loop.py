@@ -247,11 +247,13 @@ def start_game(config, store, rules, outputs: Outputs, tracker, report: Callable
         online.update(session)
 
         def tell_tracker() -> None:
-            """The cards the player named, and those the rules say the camera may see now
-            (see ``Controller.possible_cards``)."""
+            """The cards the player named or fixed, and those the rules say the camera may see
+            now (see ``Controller.possible_cards``)."""
             controller = app.controller
             while controller.answered:
                 tracker.identify(*controller.answered.pop(0))
+            while controller.fixed:
+                tracker.fixed(*controller.fixed.pop(0))
             tracker.possible = controller.possible_cards()
 
         tell_tracker()

@@ -390,10 +390,12 @@ class ScriptedDemo:
         no_card = len(controller.no_card)
 
         def tell_tracker() -> None:
-            """The cards the player named, and what the rules say the camera may see now
-            (nothing, without their help)."""
+            """The cards the player named or fixed, and what the rules say the camera may see
+            now (nothing, without their help)."""
             while controller.answered:
                 tracker.identify(*controller.answered.pop(0))
+            while controller.fixed:
+                tracker.fixed(*controller.fixed.pop(0))
             tracker.possible = controller.possible_cards() if helped else None
 
         tell_tracker()

@@ -141,3 +141,27 @@ def test_correct_a_card_offers_only_the_cards_that_can_still_be_played(log):
     assert c.on_decision(decisions[0])[-1].kind == APPLIED
     every = presses_for(lambda: GameMenu(NAMES), ("correct_card", missed))
     assert len(events) <= every
+
+
+SPOT = [[300.0, 200.0], [350.0, 200.0], [350.0, 290.0], [300.0, 290.0]]
+
+
+def test_a_card_fixed_where_the_camera_saw_it_is_told_to_the_tracker_there(log):
+    truth = random_deal(4, 5)
+    k = first(truth, "play")
+    c = controller_at(log, truth, stop_before=k + 1)  # the first card of the first trick played
+    ops = [op.to_dict() for op in c.session.state.operations]
+    held = {o.get("card") for o in ops} | set(ops[first(truth, "chien")]["cards"])
+    real = truth.operations[k + 1].to_dict()
+    wrong = next(code for code in CODES if code not in held and code != real["card"]
+                 and c.on_event(dataclasses.replace(seen(code), corners=SPOT))[-1].kind == APPLIED)
+    assert c.reported[wrong] == SPOT and not c.fixed
+    assert c.on_decision(("fix_card", k + 1, wrong, real["card"]))[-1].kind == APPLIED
+    assert c.fixed == [(SPOT, wrong, real["card"])]  # the tracker: the card seen there as ``wrong`` is the real one
+    assert wrong not in c.reported and c.reported[real["card"]] == SPOT
+    # the trick's first card came without corners (as a card entered by hand): where it lies is not
+    # known, so its fix tells the tracker nothing
+    c.fixed.clear()
+    assert ops[k]["card"] not in c.reported
+    c.on_decision(("fix_card", k, ops[k]["card"], wrong))
+    assert not c.fixed

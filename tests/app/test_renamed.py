@@ -79,3 +79,20 @@ def test_a_trivium_card_renamed_while_its_group_is_laid_is_fixed_in_the_group(lo
 
     truth, session, _ = replay_trivium(log, lay)
     assert renames and session.deal_over and list(session.state.scores) == list(truth.scores)
+
+
+def test_a_card_the_camera_renamed_itself_is_not_told_back_to_it(log):  # noqa: F811
+    import dataclasses
+
+    truth = random_deal(4, 5)
+    k = first(truth, "play")
+    c = controller_at(log, truth, stop_before=k + 1)
+    ops = [op.to_dict() for op in c.session.state.operations]
+    held = {o.get("card") for o in ops} | set(ops[first(truth, "chien")]["cards"])
+    real = truth.operations[k + 1].to_dict()["card"]
+    spot = [[300.0, 200.0], [350.0, 200.0], [350.0, 290.0], [300.0, 290.0]]
+    wrong = next(code for code in CODES if code not in held and code != real
+                 and c.on_event(dataclasses.replace(seen(code), corners=spot))[-1].kind == APPLIED)
+    notices = c.on_event(renamed(wrong, real))
+    assert notices[-1].kind == APPLIED and notices[-1].text == f"fixed: {wrong} is {real}"
+    assert not c.fixed and c.reported[real] == spot  # the tracker knows: it renamed the card

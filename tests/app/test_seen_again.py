@@ -224,3 +224,17 @@ def _decision(d):
     if d["op"] == "poignee":
         return ("poignee", d["seat"], d["level"], d["shown"])
     raise AssertionError(d)
+
+
+def test_the_earlier_card_fixed_is_not_told_to_the_tracker_where_the_new_one_lies(misread):
+    # the misread was seen at a spot of trick 1, long swept; the card the camera now sees as
+    # ``wrong`` is the real one: the tracker must keep it as ``wrong``
+    controller, truth, wrong_at, wrong, real_at = misread
+    spot = [[300.0, 200.0], [350.0, 200.0], [350.0, 290.0], [300.0, 290.0]]
+    controller.reported[wrong] = spot
+    earlier = truth.operations[wrong_at].to_dict()
+    controller.on_event(unclear(excluded=(wrong, 0.9)))
+    controller.on_decision(("confirm_card", wrong))
+    notices = controller.on_decision(("correct_card", earlier["card"]))
+    assert (APPLIED, earlier["card"]) in [(n.kind, n.card) for n in notices]
+    assert controller.fixed == [] and controller.reported[earlier["card"]] == spot

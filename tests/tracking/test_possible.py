@@ -236,3 +236,43 @@ def test_a_card_a_person_named_is_known_to_the_tracker():
     assert tracker.identify(unsure.corners, "H07")
     assert sorted(c["card"] for c in tracker.cards) == ["C03", "H07"]
     assert not tracker.identify(unsure.corners, "H07")  # named now
+
+
+def _play_fixing(script, fix, **oracle_options):
+    """The events of ``script``; ``fix``: (was, card) told to the tracker, at the corners of the
+    first ``appeared`` event of ``was``, as soon as it comes (a person fixing it on the OLED)."""
+    sim = TableSimulator(script, seed=2, size=SMALL)
+    oracle = GroundTruthRecogniser(sim, **oracle_options)
+    tracker = Tracker(sim.zones, localiser=oracle.localise, namer=oracle, cropper=oracle.crop)
+    events, told = [], []
+    for f in oracle.frames():
+        new = tracker.process(Frame(f.image, f.timestamp, f.index))
+        events += new
+        for e in new:
+            if fix is not None and not told and e.type == "appeared" and e.card == fix[0]:
+                told.append(tracker.fixed(e.corners, *fix))
+    return tracker, events + tracker.flush(), told
+
+
+def test_a_card_a_person_fixed_is_known_to_the_tracker_so_the_card_it_was_taken_for_is_a_card_of_its_own():
+    # H07 read H08 surely; then the real H08 is laid beside it, in the same trick
+    script = [Idle(3), Play(1, "H07"), Play(2, "H08"), Idle(5)]
+    options = dict(confusions={"H07": ("H08", 0.97)})
+    _, events, _ = _play_fixing(script, None, **options)
+    assert [(e.type, e.card) for e in events] == [("appeared", "H08")]  # the real H08 taken for a second view
+    tracker, events, told = _play_fixing(script, ("H08", "H07"), **options)
+    assert told == [True]
+    assert [(e.type, e.card) for e in events] == [("appeared", "H08"), ("appeared", "H08")]
+    assert sorted(c["card"] for c in tracker.cards) == ["H07", "H08"]
+
+
+def test_a_fix_is_told_only_where_the_card_lies():
+    _, _, tracker, events = run_on_truth([Idle(3), Play(1, "H07"), Idle(5)], seed=2)
+    corners = events[0].corners
+    elsewhere = [[x + 200, y] for x, y in corners]
+    assert not tracker.fixed(elsewhere, "H07", "H08")  # no H07 there
+    assert not tracker.fixed(corners, "S01", "H08")  # no S01 at all
+    assert not tracker.fixed(None, "H07", "H08") and not tracker.fixed(corners, "H07", "H07")
+    assert tracker.fixed(corners, "H07", "H08")
+    assert [c["card"] for c in tracker.cards] == ["H08"]
+    assert not tracker.fixed(corners, "H07", "H08")  # fixed already
