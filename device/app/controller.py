@@ -517,6 +517,7 @@ class Controller:
             return [Notice(INFO, self.game_over_text() + "; end the game to start a new one")]
         self.session.next_deal()
         self.reset_collections()
+        self.reported.clear()  # the last deal's cards are swept
         return [Notice(APPLIED, f"deal {self.session.deal.number} starts")]
 
     @decides("end_game")
@@ -530,6 +531,7 @@ class Controller:
         totals = session.totals()
         session.start_new_game()
         self.reset_collections()
+        self.reported.clear()
         self.pending.clear()
         self.held.clear()
         self.aside = None

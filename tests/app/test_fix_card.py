@@ -165,3 +165,12 @@ def test_a_card_fixed_where_the_camera_saw_it_is_told_to_the_tracker_there(log):
     assert ops[k]["card"] not in c.reported
     c.on_decision(("fix_card", k, ops[k]["card"], wrong))
     assert not c.fixed
+
+
+def test_where_the_cards_were_seen_is_forgotten_with_the_deal(log):
+    truth = random_deal(4, 5)
+    c = controller_at(log, truth, stop_before=len(truth.operations))
+    c.reported["H07"] = SPOT
+    assert c.session.deal_over
+    assert c.on_decision(("new_deal",))[-1].kind == APPLIED
+    assert c.reported == {}  # a card fixed in the next deal is never looked for where this one lay
