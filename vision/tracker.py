@@ -252,13 +252,11 @@ class Tracker:
         if corners is None:
             return False
         quad = np.asarray(corners, np.float32).reshape(4, 2)
-        reach = self.settings.follow_tolerance * (self._frame_size[0] if self._frame_size else 1280)
         unnamed = [t for t in self._tracks if t.state == PRESENT and t.card is None]
         if not unnamed:
             return False
-        best = min(unnamed, key=lambda t: quad_distance(t.rest_quad if t.rest_quad is not None else t.quad, quad))
-        ref = best.rest_quad if best.rest_quad is not None else best.quad
-        if quad_distance(ref, quad) > reach:
+        best = min(unnamed, key=lambda t: quad_distance(self._place(t), quad))
+        if quad_distance(self._place(best), quad) > self._reach():
             return False
         best.card = card
         return True
@@ -271,14 +269,17 @@ class Tracker:
         if corners is None or was == card:
             return False
         quad = np.asarray(corners, np.float32).reshape(4, 2)
-        reach = self.settings.follow_tolerance * (self._frame_size[0] if self._frame_size else 1280)
         t = next((t for t in self._tracks if t.state == PRESENT and t.card == was
-                  and quad_distance(t.rest_quad if t.rest_quad is not None else t.quad, quad) <= reach), None)
+                  and quad_distance(self._place(t), quad) <= self._reach()), None)
         if t is None:
             return False
         t.card, t.confidence = card, 1.0
         t.rivals = tuple(c for c in t.rivals if c != card)
         return True
+
+    def _reach(self) -> float:
+        """How far (pixels, mean corner distance) a person's card may lie from where the tracker keeps it."""
+        return self.settings.follow_tolerance * (self._frame_size[0] if self._frame_size else 1280)
 
     def process(self, frame: Frame) -> list[TableEvent]:
         """The events decided at ``frame`` (usually none)."""
