@@ -707,6 +707,8 @@ class Tracker:
                     t.first_view, t.first_view_at = self._table_view(frame), frame.index
         for t, crop, vote in zip(tracks, crops, voting.namer_votes(namer, named_crops, possible, s.min_support)):
             dropped = 0
+            if s.red_ink > 0 or self.trace is not None:
+                vote.red = voting.red_ink(crop)
             if s.look_change > 0 and t.state == NEW:
                 vote.look = voting.look_of(crop)
                 if t.views < 2 * s.votes:  # a card whose look never settles is decided with its views
@@ -722,6 +724,8 @@ class Tracker:
             dropped, t.cleared = dropped + t.cleared, 0  # the views cleared since the last one (the quad moved) too
             if self.trace is not None:
                 extra = {} if vote.model_top is None else {"model": [[c, round(p, 3)] for c, p in vote.model_top]}
+                if vote.red is not None:
+                    extra["red"] = round(vote.red, 1)
                 self.trace("vote", frame.index, t.ident, t.quad,
                            {"top": vote.top, "card": vote.card, "conflict": vote.conflict, "state": t.state,
                             "dropped": dropped, **extra})

@@ -86,6 +86,9 @@ class TrackerSettings:
     # with the deck memory: a suit card's mean probability over its colour twin's in the card model's own
     # namings, before the memory weighed them, under which it is asked (0: off; vision.votes.model_suit_margin)
     model_suit_margin: float = 0.0
+    # a pip card of hearts or diamonds is committed only when one of its views shows red ink this much
+    # (vision.votes.red_ink: Lab red over the paper's; red pips 8-60, black ones about 0), else it is asked (0: off)
+    red_ink: float = 6.0
     piece_margin: float = 8.0  # the same for a card seen only through a piece cut from a row
     rival: float = 0.3  # a view that puts another card first with this score makes a confident naming a question
     evidence_score: float = 0.5  # without such votes: the mean score of a card every still view puts first...

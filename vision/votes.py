@@ -41,6 +41,7 @@ class Vote:
     embedding: Any = None  # the card model's embedding of the crop, when the namer gives one
     probs: Any = None  # the namer's own probabilities of the crop (its labels' order), before the rules rescored them
     look: Any = None  # the crop's look (:func:`look_of`), when the crop is an image
+    red: float | None = None  # how red the crop's ink is (:func:`red_ink`), when the tracker measures it
     # the card model's own best cards, before the table's deck memory weighed its probabilities (rescored
     # with the rules as ``top`` is), when the namer weighs them with a memory (None otherwise)
     model_top: list[tuple[str | None, float]] | None = None
@@ -153,6 +154,32 @@ def look_of(crop: Any) -> np.ndarray | None:
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
     small = cv2.resize(grey, LOOK_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
     return (small - small.mean()) / max(8.0, float(small.std()))
+
+
+def red_ink(crop: Any) -> float | None:
+    """How red a card's ink is: in the crop's middle (a tenth of each side left out, where the
+    table may show), the 75th percentile of the Lab red-green axis over the ink (pixels much
+    darker than the paper), less the paper's own. Red pips, indices and borders give 20-50, black
+    ink about 0 (under a lamp's warm light too: the paper's colour is taken away). None when the
+    crop is no colour image or shows too little ink."""
+    if not isinstance(crop, np.ndarray) or crop.ndim != 3 or crop.shape[2] != 3 or min(crop.shape[:2]) < 20:
+        return None
+    h, w = crop.shape[:2]
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[h // 10: h - h // 10, w // 10: w - w // 10].astype(np.float32)
+    light, red = lab[..., 0].ravel(), lab[..., 1].ravel() - 128.0
+    paper = float(np.percentile(light, 85))
+    ink = light < paper - 25.0
+    bare = light >= paper - 10.0
+    if ink.sum() < max(20, light.size // 200) or not bare.any():
+        return None
+    return float(np.percentile(red[ink], 75) - np.median(red[bare]))
+
+
+def shows_red(votes: Sequence[Vote], bar: float) -> bool | None:
+    """Whether one of the views shows red ink (:func:`red_ink` at ``bar`` or more); None when no
+    view measured it."""
+    reds = [v.red for v in votes if v.red is not None]
+    return None if not reds else max(reds) >= bar
 
 
 def look_distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -340,7 +367,9 @@ def certain(votes: Sequence[Vote], card: str, s: TrackerSettings) -> bool:
     ``commit_bar``; a pip card's is ``pip_margin`` times its pip neighbours' and
     ``pip_above_margin`` times the card one pip above's, a suit card's ``suit_margin`` times
     its colour twin's, and ``model_suit_margin`` times it in the card model's own namings,
-    before the table's deck memory weighed them (each when set).
+    before the table's deck memory weighed them, and a pip card of hearts or diamonds one of
+    whose views shows red ink (``red_ink``; court cards' pictures are coloured in every suit;
+    each when set).
     Views of a card at rest are nearly the same picture, so they are averaged, never multiplied
     as if each were new evidence."""
     if s.pip_margin > 0 and pip_neighbours(card) and pip_margin(votes, card) < s.pip_margin:
@@ -351,6 +380,8 @@ def certain(votes: Sequence[Vote], card: str, s: TrackerSettings) -> bool:
         return False
     if s.model_suit_margin > 0 and colour_twin(card) and model_suit_margin(votes, card) < s.model_suit_margin:
         return False
+    if s.red_ink > 0 and card[:1] in ("H", "D") and card[1:].isdigit() and shows_red(votes, s.red_ink) is False:
+        return False  # a heart or a diamond pip card whose views show no red ink: a black card misread
     return s.commit_bar <= 0 or scores(votes).get(card, 0.0) >= s.commit_bar
 
 

@@ -250,3 +250,43 @@ def test_views_none_confident_alone_name_a_card_only_from_half_their_mass():
     firmer = [Vote("CQ", 0.55, [("CQ", 0.55), ("CN", 0.07)])] * 3  # every view's best, none over min_confidence
     kind, card, conf = verdict(firmer, S, final=True)
     assert (kind, card) == (CARD, "CQ") and abs(conf - 0.55) < 1e-9
+
+
+def _card_crop(ink_bgr, light=(1.0, 1.0, 1.0), blobs=6):
+    """A drawn card: white paper with ``blobs`` pips of ink, 64x96, lit by ``light`` (a gain per
+    channel, blue green red)."""
+    import cv2
+    import numpy as np
+
+    crop = np.full((96, 64, 3), (240, 242, 245), np.uint8)
+    for k in range(blobs):
+        cv2.circle(crop, (20 + 24 * (k % 2), 18 + 12 * (k // 2)), 5, ink_bgr, -1)
+    return np.clip(crop * np.asarray(light, np.float32), 0, 255).astype(np.uint8)
+
+
+def test_red_ink_tells_red_pips_from_black_ones_under_any_light():
+    from vision.votes import red_ink
+
+    for light in ((1.0, 1.0, 1.0), (0.6, 0.85, 1.0), (0.45, 0.45, 0.45)):  # daylight, a warm lamp, dim
+        red = red_ink(_card_crop((40, 40, 200), light))
+        black = red_ink(_card_crop((30, 30, 30), light))
+        assert red is not None and black is not None
+        assert red > 20 and black < 6, (light, red, black)  # black ink: no redder than the paper
+    assert red_ink(_card_crop((30, 30, 30), blobs=0)) is None  # no ink: nothing to say
+    assert red_ink(None) is None and red_ink("H07") is None
+
+
+def test_a_heart_or_diamond_pip_card_whose_views_show_no_red_is_asked_under_the_red_ink_bar():
+    def views(card, red):
+        return [Vote(card, 0.97, [(card, 0.97), ("S01", 0.02)], red=red) for _ in range(3)]
+
+    strict = S
+    assert S.red_ink == 6.0
+    assert verdict(views("D01", 1.5), replace(S, red_ink=0.0), final=True)[:2] == (CARD, "D01")  # off
+    assert verdict(views("D01", 1.5), strict, final=True)[0] == UNCERTAIN_VERDICT  # an S01 read D01
+    assert verdict(views("D01", 30.0), strict, final=True)[:2] == (CARD, "D01")
+    assert verdict(views("D01", None), strict, final=True)[:2] == (CARD, "D01")  # not measured: as before
+    assert verdict(views("S01", 1.5), strict, final=True)[:2] == (CARD, "S01")  # black cards are not held
+    assert verdict(views("HQ", 1.5), strict, final=True)[:2] == (CARD, "HQ")  # nor court cards: coloured pictures
+    mixed = views("H05", 2.0)[:2] + views("H05", 25.0)[:1]  # one view shows the red (a hand over the others)
+    assert verdict(mixed, strict, final=True)[:2] == (CARD, "H05")
