@@ -571,7 +571,12 @@ class Tracker:
         beside or over it and followed that one (a quad nudged, or the card seen again where it
         lies, stays mostly on its place)."""
         bar = self.settings.laid_off
-        return bar > 0 and t.rest_quad is not None and covered_fraction(t.quad, t.rest_quad) < bar
+        return bar > 0 and t.rest_quad is not None and self._on_rest(t) < bar
+
+    @staticmethod
+    def _on_rest(t: Track) -> float:
+        """The share of a reported card's quad now lying on the place where it was reported."""
+        return covered_fraction(t.quad, t.rest_quad)
 
     def _renamed(self, frame: Frame, t: Track, card: str, conf: float, votes) -> list[TableEvent]:
         """A reported card named under :data:`RENAMED_BELOW` and now named ``card``, one of the
@@ -790,9 +795,8 @@ class Tracker:
             if self.settings.new_change > 0 and not t.reverify and t.state == NEW:
                 changed = {"changed": self._change_since_below(frame, t), "changed_still": self._change_since_still(frame, t)}
                 changed = {k: round(v, 3) for k, v in changed.items() if v is not None}
-            elif t.reverify and t.rest_quad is not None and self._still_table() is not None:
-                changed = {"on_rest": round(covered_fraction(t.quad, t.rest_quad), 3),
-                           "changed_now": round(self._changed_from(self._still_table(), frame, t), 3)}
+            elif t.reverify and t.rest_quad is not None and (still := self._still_table()) is not None:
+                changed = {"on_rest": round(self._on_rest(t), 3), "changed_now": round(self._changed_from(still, frame, t), 3)}
             self.trace("verdict", frame.index, t.ident, t.quad,
                        {"verdict": verdict, "card": card, "confidence": conf, "votes": len(t.votes),
                         "reverify": t.reverify, "patchy": t.patchy, "pile": round(union, 3), "on_one": round(most, 3),

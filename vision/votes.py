@@ -380,7 +380,7 @@ def certain(votes: Sequence[Vote], card: str, s: TrackerSettings) -> bool:
         return False
     if s.model_suit_margin > 0 and colour_twin(card) and model_suit_margin(votes, card) < s.model_suit_margin:
         return False
-    if s.red_ink > 0 and card[:1] in ("H", "D") and card[1:].isdigit() and shows_red(votes, s.red_ink) is False:
+    if s.red_ink > 0 and card[:1] in ("H", "D") and pip_neighbours(card) and shows_red(votes, s.red_ink) is False:
         return False  # a heart or a diamond pip card whose views show no red ink: a black card misread
     return s.commit_bar <= 0 or scores(votes).get(card, 0.0) >= s.commit_bar
 

@@ -207,11 +207,10 @@ class Controller:
         except TarotmateError as exc:  # e.g. a card code the engine does not know
             notices = [Notice(ALERT, f"{event.type} in {event.zone}: {exc}", card=event.card)]
         self.card_placed(event.corners, notices)
-        if event.type == APPEARED and event.corners is not None and any(n.kind == APPLIED and n.card == event.card
-                                                                         for n in notices):
+        taken = event.type == APPEARED and any(n.kind == APPLIED and n.card == event.card for n in notices)
+        if taken and event.corners is not None:
             self.reported[event.card] = event.corners
-        if self.learner is not None and event.type == APPEARED and event.view is not None \
-                and any(n.kind == APPLIED and n.card == event.card for n in notices):
+        if taken and self.learner is not None and event.view is not None:
             self.learner.committed(self.session, event.card, event.view, self.session.operations_count - 1,
                                    event.view_probs)
         if any(n.kind == APPLIED for n in notices):
