@@ -79,6 +79,7 @@ import numpy as np
 from vision import votes as voting
 from vision.association import card_shape, match_nearest, split_rows
 from vision.change_outline import StillBackground, change_around, change_inside, outline_from_change
+from vision.deck_reading import DeckReading, best_reading
 from vision.landings import TableAudit
 from vision.events import APPEARED, CLEARED, MOVED, REMOVED, RENAMED, UNCERTAIN, TableEvent, corners_list
 from vision.motion import changed_pixels, small_grey
@@ -151,8 +152,12 @@ class Tracker:
         settings: TrackerSettings | None = None,
         cropper: Cropper | None = None,
         possible: PossibleCards | Mapping[str, float] | Iterable[str] | None = None,
+        reading: DeckReading | None = None,
     ):
         self.zones = zones or default_zones()
+        # how surely the card model reads the deck in play (``unread_deck``): shared by the trackers of
+        # one evening when given (the demo's scenes), else this tracker's own
+        self.reading = reading if reading is not None else DeckReading()
         self._possible: PossibleCards | None = None
         self.possible = possible
         self.settings = settings if settings is not None else settings_for(namer)
@@ -801,14 +806,16 @@ class Tracker:
                        {"verdict": verdict, "card": card, "confidence": conf, "votes": len(t.votes),
                         "reverify": t.reverify, "patchy": t.patchy, "pile": round(union, 3), "on_one": round(most, 3),
                         "from_under": "asked" if withheld else "gave way" if gave_way else None,
-                        **changed})
+                        "read": self.reading.sure_share(), **changed})
         votes, t.votes = t.votes, []
         before, t.before = t.before, None  # decided: the table before it is no longer needed (but by _named_by_hand)
+        unread = self.deck_unread()  # no card named without a question
         if t.recheck:
-            return self._restack(frame, t, verdict, card, conf, votes)
+            return self._restack(frame, t, "uncertain" if unread and verdict == "card" else verdict,
+                                 card, conf, votes)
         if t.reverify:
             t.reverify = False
-            if verdict == "card" and card != t.card:
+            if verdict == "card" and card != t.card and not unread:
                 laid = self._laid_where_followed(frame, t, card, conf, votes) or self._renamed(frame, t, card, conf, votes)
                 if laid:
                     return laid
@@ -842,6 +849,8 @@ class Tracker:
                     t.zone = twin.zone
                     return []
                 return [self._event(MOVED, frame, t, card=card, confidence=conf)]
+        if verdict == "card" and not unread:
+            self._decided(votes)
             t.state, t.card, t.confidence, t.rest_quad = PRESENT, card, conf, t.quad
             t.named_sides = sides(t.quad) if conf >= SIZE_CONFIDENCE else None
             t.rivals = tuple(c for c, _ in voting.candidates(votes, 3))
@@ -849,10 +858,12 @@ class Tracker:
             self._named_by_hand(frame, t, before)
             best = voting.best_vote(votes, card)
             return [self._event(APPEARED, frame, t, card=card, confidence=conf, view=best)]
+        # unclear, or named on a deck the card model cannot read: asked
         cands = voting.candidates(votes)
         if self._second_view(t, cands):
             t.state = IGNORED  # a quad across a card already named, mostly seen as that card
             return []
+        self._decided(votes)
         t.state, t.card, t.confidence, t.rest_quad = PRESENT, None, None, t.quad
         t.first_view = None  # unclear: maybe a quad across other cards, or a card found late, under a card laid since
         self._remember_look(t)
@@ -861,6 +872,23 @@ class Tracker:
         excluded = voting.excluded_card(votes, getattr(self.namer, "labels", None), self._possible_now())
         return [self._event(UNCERTAIN, frame, t, confidence=best, candidates=cands,
                             view=None if withheld else voting.best_vote(votes), excluded=excluded)]
+
+    def _gauged(self) -> bool:
+        """Whether the namer gives the card model's probabilities (the model, the deck memory weighing
+        them), which the deck's reading gauge is read on; an enrolled deck's prototypes and the
+        simulator's truth name on other scales."""
+        namer = self.namer
+        return callable(getattr(namer, "run", None)) and bool(getattr(namer, "labels", None))
+
+    def deck_unread(self) -> bool:
+        """Whether the deck in play is one the card model cannot read (``unread_deck``, :mod:`vision.deck_reading`):
+        every card is then asked, none named without a question."""
+        return self.settings.unread_deck > 0 and self._gauged() and self.reading.unread(self.settings.unread_deck)
+
+    def _decided(self, votes) -> None:
+        """A new card decided (reported or asked): its best view's reading told to the deck's gauge."""
+        if self.settings.unread_deck > 0 and self._gauged():
+            self.reading.decided(best_reading(votes))
 
     def _one_sure_view(self, votes) -> bool:
         """Whether a lost card's only view named it at ``lost_single`` or more (0: never)."""

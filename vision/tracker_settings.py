@@ -89,6 +89,9 @@ class TrackerSettings:
     # a pip card of hearts or diamonds is committed only when one of its views shows red ink this much
     # (vision.votes.red_ink: Lab red over the paper's; red pips 8-60, black ones about 0), else it is asked (0: off)
     red_ink: float = 6.0
+    # under this share of the latest cards decided read surely by the card model (vision.deck_reading), the deck
+    # in play is one it cannot read: no card is committed without a question, none renamed (0: off)
+    unread_deck: float = 0.2
     piece_margin: float = 8.0  # the same for a card seen only through a piece cut from a row
     rival: float = 0.3  # a view that puts another card first with this score makes a confident naming a question
     evidence_score: float = 0.5  # without such votes: the mean score of a card every still view puts first...

@@ -40,6 +40,7 @@ from engine.errors import TarotmateError
 
 LOOP_TICK_S = 0.2  # the longest the loop waits for a frame before it reads the buttons again
 STATUS_EVERY_S = 2.0
+UNREAD_STATUS = "deck not read: every card asked (enrol it)"  # the STATUS= line's word on such a deck
 CAMERA_TURN_S = 4.0  # while the camera is lost: its screen, then the game's, in turns
 EXIT_CAMERA_LOST = 3  # camera.give_up_after_s reached: systemd's Restart=on-failure starts it again
 
@@ -94,6 +95,7 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     ready = False
     status_due = 0.0
     said: tuple = ()
+    unread = False  # the tracker finds the card model cannot read the deck in play (every card asked)
     exit_code = 0
     reason = ""
     try:
@@ -130,6 +132,10 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
                 app.on_events(tracker.process(frame))
                 check.on_frame(frame.image, lambda: tracker.cards)
                 frames += 1
+                if deck_unread(tracker) != unread:
+                    unread = not unread
+                    report(deck_news(tracker, unread))
+                    status_due = 0.0
             elif camera.ended and stop_at_end:
                 reason = "end of frames"
                 break
@@ -150,7 +156,7 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
                 report(f"ready after {now - started:.2f} s")
             notifier.ping()
             if now >= status_due or (health.state, health.reason) != said:  # at once when the camera changes
-                notifier.status(status_line(session, camera_status(health, now)))
+                notifier.status(status_line(session, camera_status(health, now), UNREAD_STATUS if unread else ""))
                 status_due, said = now + STATUS_EVERY_S, (health.state, health.reason)
             if gives_up(health, now, config.camera.give_up_after_s):
                 report(f"camera lost for {health.lost_for(now):.0f} s ({health.reason}): giving up "
@@ -384,12 +390,27 @@ def close_other_game(log, kind: str, names: list[str], options: dict, report: Ca
            f"game {game.id} closed, a new game starts")
 
 
-def status_line(session: GameSession, camera: str = "") -> str:
-    """The STATUS= line systemd shows: what is wrong with the camera (if anything), game, deal, phase."""
+def status_line(session: GameSession, camera: str = "", deck: str = "") -> str:
+    """The STATUS= line systemd shows: what is wrong with the camera (if anything), with the deck
+    (``deck``: :data:`UNREAD_STATUS`), game, deal, phase."""
     state = session.state
     phase = getattr(state, "phase", "")
     game = f"{session.rules.kind} · game {session.game.id} · deal {session.deal.number} · {phase}"
-    return f"{camera} · {game}" if camera else game
+    return " · ".join(part for part in (camera, deck, game) if part)
+
+
+def deck_unread(tracker) -> bool:
+    """Whether the tracker finds the card model cannot read the deck in play (a tracker without
+    that judgement: never)."""
+    judged = getattr(tracker, "deck_unread", None)
+    return bool(judged()) if callable(judged) else False
+
+
+def deck_news(tracker, unread: bool) -> str:
+    """The journal's line when that judgement changes."""
+    from vision.deck_reading import reading_note
+
+    return reading_note(tracker.reading, unread)
 
 
 def first_setup(config) -> dict:

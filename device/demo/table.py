@@ -117,6 +117,9 @@ class Recognition:
         self.sim_frame = None  # the simulator's frame the tracker reads now
         self.tracker_settings = tracker  # None: the tracker's own for the namer; a dict: those, changed
         self.localiser = None  # None: the default card finder (models/locator.onnx)
+        self.reading = None  # how surely the card model reads the deck: one gauge for all the scenes
+        self.tracker = None  # the latest scene's tracker
+        self.said_unread = False  # the deck was last said not to be read (reading_news)
         if kind not in ("auto", "model", "truth"):
             raise TarotmateError(f"unknown recogniser {kind!r}: expected auto, model or truth")
         if kind in ("auto", "model"):
@@ -160,9 +163,27 @@ class Recognition:
                 extra["settings"] = self.tracker_settings
             if self.localiser is not None:
                 extra["localiser"] = self.localiser
-            tracker = Tracker(simulator.zones, namer=self.namer, **extra)
+            if self.reading is None:
+                from vision.deck_reading import DeckReading
+
+                self.reading = DeckReading()
+            tracker = Tracker(simulator.zones, namer=self.namer, reading=self.reading, **extra)
             frames = (Frame(f.image, f.timestamp, f.index) for f in self._remembered(simulator.frames()))
+        self.tracker = tracker
         return tracker, frames
+
+    def reading_news(self) -> str | None:
+        """A line for the log when the tracker's judgement of the deck changed since it was last
+        said: the card model cannot read it (every card asked), or reads it again; else None."""
+        if self.tracker is None or self.reading is None:
+            return None
+        unread = self.tracker.deck_unread()
+        if unread == self.said_unread:
+            return None
+        self.said_unread = unread
+        from vision.deck_reading import reading_note
+
+        return reading_note(self.reading, unread)
 
     def _remembered(self, frames):
         """The simulator's frames, each kept in :attr:`sim_frame` while the tracker reads it (for a trace)."""
@@ -288,6 +309,8 @@ def play_deals(session: GameSession, app: TableApp, demo, settings: DemoSettings
                 recognition.namer = attach(app.controller, recognition.namer, session.log.path, report)
                 demo.stats.recognition += ", learning the deck"
         demo.play(app, recognition, deadline)
+        if (news := recognition.reading_news()) is not None:
+            report(news)
         demo.check_against_truth(session)
         app.refresh()
         if session.match_over:

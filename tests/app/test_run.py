@@ -289,3 +289,38 @@ def test_camera_learn_deck_lets_the_table_learn_its_deck(tmp_path, learn):
     assert isinstance(tracker.namer, MemoryNamer) == learn
     assert tracker.settings.suit_margin == (5.0 if learn else 0.0)  # the learning bars go with the memory
     assert tracker.settings.model_suit_margin == (2.0 if learn else 0.0)
+
+
+class JudgedTracker:
+    """A tracker that finds, from its sixth frame, that the card model cannot read the deck."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.frames = 0
+
+    def process(self, frame):
+        self.frames += 1
+        return self.inner.process(frame)
+
+    def deck_unread(self):
+        return self.frames > 5
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+def test_a_deck_the_card_model_cannot_read_is_said_in_the_journal_and_on_the_status_line(tmp_path, notify_socket):
+    from device.app.loop import UNREAD_STATUS
+
+    truth = find_deal_with_chien()
+    frames, tracker = table(truth, tricks=1)
+    said = []
+    rc = run_device(config_for(tmp_path, truth), source=frames, tracker=JudgedTracker(tracker),
+                    buttons=ScriptedButtons({1: bidding_presses(truth)}), outputs=Outputs([open_display("dummy")]),
+                    report=said.append)
+    assert rc == 0
+    assert sum("cannot read this deck" in line for line in said) == 1  # said once, when it changed
+    assert any("tarotmate enroll" in line for line in said)
+    statuses = [m for m in messages(notify_socket) if m.startswith("STATUS=")]
+    assert any(UNREAD_STATUS in m for m in statuses)
+    assert not any(UNREAD_STATUS in m for m in statuses[:1])  # not before

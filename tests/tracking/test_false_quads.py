@@ -47,14 +47,16 @@ class ScoredNamer:
         return np.array(out), None
 
 
-def track(script, localise=None, scores=None, players=4, seed=3, settings=TrackerSettings(), namer=None, conditions=None):
-    """(events, simulator) of ``script`` with the altered card finder ``localise(frame, quads)``."""
+def track(script, localise=None, scores=None, players=4, seed=3, settings=TrackerSettings(), namer=None, conditions=None,
+          reading=None):
+    """(events, simulator) of ``script`` with the altered card finder ``localise(frame, quads)``
+    (``reading``: the deck's reading gauge the tracker shares, :mod:`vision.deck_reading`)."""
     extra = {} if conditions is None else {"conditions": conditions}
     sim = TableSimulator(script, players=players, seed=seed, size=SMALL, **extra)
     oracle = GroundTruthRecogniser(sim, jitter=0.2)
     namer = namer or ScoredNamer(scores)
     finder = (lambda image: localise(oracle.current, oracle.localise(image))) if localise else oracle.localise
-    tracker = Tracker(sim.zones, localiser=finder, namer=namer, settings=settings,
+    tracker = Tracker(sim.zones, localiser=finder, namer=namer, settings=settings, reading=reading,
                       cropper=lambda image, quad: (oracle.crop(image, quad), np.asarray(quad)))
     events = []
     for f in oracle.frames():

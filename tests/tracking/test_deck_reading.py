@@ -1,0 +1,150 @@
+"""A deck the card model cannot read: the table's gauge of how surely the model reads the deck in
+play (vision.deck_reading), and the tracker asking every card once the gauge says it is not read."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import given, strategies as st
+
+from vision.deck_reading import READ_CARDS, READ_SURELY, DeckReading, best_reading
+from vision.simulator import Idle, Play
+from vision.tracker import TrackerSettings
+from vision.votes import Vote
+
+from .test_false_quads import track
+
+SCRIPT = [Idle(3), Play(1, "H01"), Play(2, "D03"), Play(3, "C10"), Play(4, "S10"), Idle(8)]
+
+
+def _gauge(*readings: float) -> DeckReading:
+    reading = DeckReading()
+    for r in readings:
+        reading.decided(r)
+    return reading
+
+
+def _read_at(p):
+    """A namer naming every card as itself at ``p``, the rest of its mass spread over the other labels."""
+    return lambda code, quad, view: {code: p} if code else {"unknown": 0.9}
+
+
+# ----------------------------------------------------------------- the gauge
+
+
+def test_the_deck_is_judged_only_once_enough_cards_were_decided():
+    reading = _gauge(*[0.3] * (READ_CARDS - 1))
+    assert reading.sure_share() is None and not reading.unread(0.2)
+    reading.decided(0.3)
+    assert reading.sure_share() == 0.0 and reading.unread(0.2)
+    assert not reading.unread(0.0)  # the bar off
+    reading.reset()
+    assert reading.sure_share() is None
+
+
+def test_the_share_read_surely_counts_the_latest_cards_only():
+    reading = DeckReading(window=20)
+    for _ in range(20):
+        reading.decided(0.3)
+    assert reading.unread(0.2)
+    for _ in range(5):  # another deck, read: a quarter of the latest twenty
+        reading.decided(0.95)
+    assert reading.sure_share() == pytest.approx(0.25) and not reading.unread(0.2)
+    assert len(reading.readings) == 20
+
+
+@given(st.lists(st.floats(0.0, 1.0), max_size=80), st.floats(0.0, 1.0))
+def test_unread_is_exactly_a_share_under_the_bar(readings, bar):
+    reading = _gauge(*readings)
+    share = reading.sure_share()
+    assert share is None or 0.0 <= share <= 1.0
+    assert reading.unread(bar) == (bar > 0 and share is not None and share < bar)
+    if share is not None:
+        latest = readings[-reading.window:]
+        assert share == pytest.approx(sum(r >= READ_SURELY for r in latest) / len(latest))
+
+
+def test_a_cards_reading_is_its_best_view_by_the_card_model_alone():
+    fused = Vote("T11", 0.95, [("T11", 0.95)], model_top=[("T11", 0.55), ("CK", 0.2)])
+    own = Vote("T11", 0.7, [("T11", 0.7)])  # no memory: the namer's own naming
+    none_first = Vote(None, 0.9, [(None, 0.9), ("T11", 0.05)])
+    assert best_reading([fused]) == pytest.approx(0.55)  # the memory's weighing is not the model's reading
+    assert best_reading([fused, own, none_first]) == pytest.approx(0.7)
+    assert best_reading([none_first]) == 0.0 and best_reading([]) == 0.0
+
+
+# ----------------------------------------------------------------- the tracker
+
+
+def test_cards_read_at_middling_confidence_are_committed_on_a_deck_not_judged_yet():
+    events, _ = track(SCRIPT, scores=_read_at(0.7), reading=DeckReading())
+    assert events == [("appeared", c) for c in ("H01", "D03", "C10", "S10")]
+
+
+def test_on_a_deck_the_model_cannot_read_every_card_is_asked():
+    unread = _gauge(*[0.4] * 30)
+    events, _ = track(SCRIPT, scores=_read_at(0.7), reading=unread)
+    assert events == [("uncertain", None)] * 4
+    assert len(unread.readings) == 34  # each card asked is decided, and told to the gauge
+    # the same cards on a deck it reads, or with the bar off: named
+    events, _ = track(SCRIPT, scores=_read_at(0.7), reading=_gauge(*[0.95] * 30))
+    assert events == [("appeared", c) for c in ("H01", "D03", "C10", "S10")]
+    events, _ = track(SCRIPT, scores=_read_at(0.7), reading=_gauge(*[0.4] * 30),
+                      settings=replace(TrackerSettings(), unread_deck=0.0))
+    assert [t for t, _ in events] == ["appeared"] * 4
+
+
+def test_the_gauge_judges_the_deck_from_the_cards_it_decides():
+    reading = _gauge(*[0.4] * (READ_CARDS - 2))
+    events, _ = track(SCRIPT, scores=_read_at(0.7), reading=reading)  # two more cards, and it is judged
+    assert events == [("appeared", "H01"), ("appeared", "D03"), ("uncertain", None), ("uncertain", None)]
+    assert reading.sure_share() == 0.0
+
+
+def test_a_deck_read_surely_keeps_being_named():
+    reading = DeckReading()
+    for _ in range(4):
+        events, _ = track(SCRIPT, scores=_read_at(0.97), reading=reading)
+        assert [t for t, _ in events] == ["appeared"] * 4
+    assert reading.sure_share() == 1.0
+
+
+class _NamesOnly:
+    """A namer that gives only its best answer, on its own scale (as an enrolled deck's prototypes do)."""
+
+    def __init__(self, p):
+        self.p = p
+
+    def name(self, crops):
+        return [SimpleNamespace(card=code, confidence=self.p) for code, _quad in crops]
+
+
+def test_a_namer_on_another_scale_than_the_card_models_is_never_judged():
+    reading = _gauge(*[0.4] * 30)
+    events, _ = track(SCRIPT, namer=_NamesOnly(0.7), reading=reading)
+    assert events == [("appeared", c) for c in ("H01", "D03", "C10", "S10")]
+    assert len(reading.readings) == 30  # nothing told
+
+
+def test_the_demos_scenes_share_one_gauge_and_say_when_the_deck_is_not_read():
+    from device.demo.table import Recognition
+    from vision.simulator import TableSimulator
+
+    from .test_false_quads import ScoredNamer
+
+    recognition = Recognition("truth", None, lambda _: None)
+    recognition.kind, recognition.namer = "model", ScoredNamer()
+    first, _ = recognition.tracker_and_frames(TableSimulator([Idle(2)], seed=1))
+    second, _ = recognition.tracker_and_frames(TableSimulator([Idle(2)], seed=2))
+    assert first.reading is second.reading  # one deck for the evening's scenes
+    assert recognition.reading_news() is None  # read, as said at the start
+    for _ in range(READ_CARDS):
+        second.reading.decided(0.3)
+    news = recognition.reading_news()
+    assert news is not None and "cannot read this deck" in news and "0% of the latest 12 cards" in news
+    assert recognition.reading_news() is None  # said once
+    for _ in range(READ_CARDS):
+        second.reading.decided(0.97)
+    assert "reads this deck again" in recognition.reading_news()
