@@ -15,6 +15,9 @@ It lives in a small SQLite file beside the deal log (WAL, every change
 committed at once, so a ``kill -9`` or a power cut keeps what was learned
 before it) and belongs to one card model (``model_id``): views of another
 model's embeddings are never mixed in. Nothing leaves the device.
+The same file keeps the table's gauge of how surely the card model reads the
+deck (:class:`KeptReading`, :mod:`vision.deck_reading`), so that a restart
+judges the deck as it was judged before.
 
 :meth:`DeckMemory.similarity` gives, for each crop, each card's best cosine
 to its kept views: what the namer fuses with the model's own probabilities.
@@ -34,6 +37,7 @@ import numpy as np
 from engine.cards import CODES
 from engine.errors import TarotmateError
 from vision.calibration import fit_temperature, scaled
+from vision.deck_reading import READ_WINDOW, DeckReading
 
 SCHEMA_VERSION = 2  # 2: each view may keep the model's probabilities of it
 MIN_CALIBRATION_VIEWS = 40  # views with probabilities before the memory calibrates its fused probabilities
@@ -111,6 +115,7 @@ class DeckMemory:
                 );
                 CREATE INDEX IF NOT EXISTS views_card ON views (card);
                 CREATE INDEX IF NOT EXISTS views_ref ON views (ref);
+                CREATE TABLE IF NOT EXISTS readings (id INTEGER PRIMARY KEY, reading REAL NOT NULL);
                 """
             )
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(views)").fetchall()}
@@ -233,7 +238,26 @@ class DeckMemory:
 
     def _clear(self) -> int:
         with self._db:
+            self._db.execute("DELETE FROM readings")  # another deck, or another model: judged afresh
             return self._db.execute("DELETE FROM views").rowcount
+
+    # ---------------------------------------------------------------- the deck's reading gauge
+
+    def readings(self, latest: int = READ_WINDOW) -> list[float]:
+        """The latest ``latest`` cards' readings kept (:mod:`vision.deck_reading`), oldest first."""
+        rows = self._db.execute("SELECT reading FROM readings ORDER BY id DESC LIMIT ?", (max(0, latest),)).fetchall()
+        return [float(r) for (r,) in reversed(rows)]
+
+    def forget_readings(self) -> None:
+        """The gauge judges the deck afresh (another deck on the table)."""
+        with self._db:
+            self._db.execute("DELETE FROM readings")
+
+    def add_reading(self, reading: float, keep: int = READ_WINDOW) -> None:
+        """A card decided, its best view read this surely: kept, with the latest ``keep`` before it."""
+        with self._transaction():
+            cur = self._db.execute("INSERT INTO readings (reading) VALUES (?)", (float(reading),))
+            self._db.execute("DELETE FROM readings WHERE id <= ?", (cur.lastrowid - max(1, keep),))
 
     def _changed(self) -> None:
         """The views changed: what was derived from them is read again when needed."""
@@ -377,6 +401,8 @@ def reset_file(path: Path | str) -> int:
         db = sqlite3.connect(str(path), isolation_level=None)
         try:
             with db:
+                if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'readings'").fetchone():
+                    db.execute("DELETE FROM readings")
                 return db.execute("DELETE FROM views").rowcount
         finally:
             db.close()
@@ -385,6 +411,34 @@ def reset_file(path: Path | str) -> int:
         for extra in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
             extra.unlink(missing_ok=True)
         return 0
+
+
+class KeptReading(DeckReading):
+    """The deck's reading gauge (:class:`vision.deck_reading.DeckReading`) kept in the deck memory's
+    file: each card decided is written at once, so a restart, a ``kill -9`` or a power cut finds
+    the deck judged as it was. A file that fails the gauge goes on in memory alone."""
+
+    def __init__(self, memory: DeckMemory, window: int = READ_WINDOW):
+        super().__init__(window)
+        self.memory = memory
+        try:
+            self.readings.extend(memory.readings(window))
+        except sqlite3.Error:
+            pass
+
+    def decided(self, reading: float) -> None:
+        super().decided(reading)
+        try:
+            self.memory.add_reading(reading, self.window)
+        except sqlite3.Error:
+            pass  # the memory cannot be written any more: the gauge lives on in memory
+
+    def reset(self) -> None:
+        super().reset()
+        try:
+            self.memory.forget_readings()
+        except sqlite3.Error:
+            pass
 
 
 class MemoryNamer:
@@ -399,6 +453,7 @@ class MemoryNamer:
         self.sharpness = sharpness  # how much a close kept view weighs (fuse)
         self.floor = floor  # the cosine over which a kept view counts at all
         self.min_views = max(1, min_views)  # views kept before the memory weighs the namings
+        self.reading = KeptReading(memory)  # how surely the card model reads this deck, kept with it
 
     def __getattr__(self, name):
         return getattr(self.base, name)

@@ -133,6 +133,12 @@ def settings_for(namer) -> TrackerSettings:
     return with_bars(TrackerSettings(), bars) if isinstance(bars, dict) and bars else TrackerSettings()
 
 
+def kept_reading(namer) -> DeckReading | None:
+    """The gauge of the deck's reading a namer keeps (the deck memory's), else None."""
+    kept = getattr(namer, "reading", None)
+    return kept if isinstance(kept, DeckReading) else None
+
+
 class Tracker:
     """Turns frames into :class:`vision.events.TableEvent` lists (see the module doc).
 
@@ -156,8 +162,9 @@ class Tracker:
     ):
         self.zones = zones or default_zones()
         # how surely the card model reads the deck in play (``unread_deck``): shared by the trackers of
-        # one evening when given (the demo's scenes), else this tracker's own
-        self.reading = reading if reading is not None else DeckReading()
+        # one evening when given (the demo's scenes), else the one the namer keeps with the table's deck
+        # memory (vision.deck_memory.KeptReading: it outlives a restart), else this tracker's own
+        self.reading = reading if reading is not None else kept_reading(namer) or DeckReading()
         self._possible: PossibleCards | None = None
         self.possible = possible
         self.settings = settings if settings is not None else settings_for(namer)
@@ -213,8 +220,12 @@ class Tracker:
 
     @namer.setter
     def namer(self, namer: CardNamer) -> None:
-        """Another namer from now on (e.g. the shipped one weighed by the table's deck memory)."""
+        """Another namer from now on (e.g. the shipped one weighed by the table's deck memory, whose
+        gauge of the deck's reading the tracker then keeps: judged before a restart, judged still)."""
         self._namer = namer
+        kept = kept_reading(namer)
+        if kept is not None:
+            self.reading = kept
 
     @property
     def cropper(self) -> Cropper:

@@ -163,10 +163,11 @@ class Recognition:
                 extra["settings"] = self.tracker_settings
             if self.localiser is not None:
                 extra["localiser"] = self.localiser
-            if self.reading is None:
+            if self.reading is None:  # the table's deck memory keeps one (kept_reading), else the demo's own
                 from vision.deck_reading import DeckReading
+                from vision.tracker import kept_reading
 
-                self.reading = DeckReading()
+                self.reading = kept_reading(self.namer) or DeckReading()
             tracker = Tracker(simulator.zones, namer=self.namer, reading=self.reading, **extra)
             frames = (Frame(f.image, f.timestamp, f.index) for f in self._remembered(simulator.frames()))
         self.tracker = tracker

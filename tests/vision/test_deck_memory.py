@@ -338,3 +338,59 @@ def test_a_bad_view_among_many_keeps_none_of_them(tmp_path):
         assert m.views_count() == 1 and m.known_cards() == ("T01",)
     with DeckMemory(tmp_path / "m.db", "m", D) as m:  # nothing half-written on disk either
         assert m.views_count() == 1
+
+
+def test_the_decks_reading_gauge_is_kept_in_the_memory_through_a_kill(tmp_path):
+    from vision.deck_memory import KeptReading, reset_file
+    from vision.deck_reading import READ_CARDS
+
+    code = f"""
+import os, sys
+sys.path.insert(0, {str(ROOT)!r})
+from vision.deck_memory import DeckMemory, KeptReading
+gauge = KeptReading(DeckMemory({str(tmp_path / 'm.db')!r}, "m", {D}), window=20)
+for k in range(25):
+    gauge.decided(0.3 if k % 5 else 0.9)
+os.kill(os.getpid(), 9)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    assert proc.returncode == -9
+    memory = DeckMemory(tmp_path / "m.db", "m", D)
+    again = KeptReading(memory, window=20)
+    assert len(again.readings) == 20 and again.sure_share() == pytest.approx(0.2)  # the latest twenty, in order
+    assert list(again.readings)[:2] == [0.9, 0.3]
+    assert memory.readings(100) == list(again.readings)  # no more than the window kept in the file
+    again.reset()
+    assert KeptReading(memory).sure_share() is None  # another deck: judged afresh, also after a restart
+    for _ in range(READ_CARDS):
+        again.decided(0.2)
+    assert memory.reset() == 0 and memory.readings() == []  # a memory reset forgets the gauge too
+    again.decided(0.2)
+    memory.close()
+    assert reset_file(tmp_path / "m.db") == 0
+    assert DeckMemory(tmp_path / "m.db", "m", D).readings() == []
+
+
+def test_another_model_judges_the_deck_afresh_and_a_failing_file_leaves_the_gauge_in_memory(tmp_path):
+    from vision.deck_memory import KeptReading
+
+    gauge = KeptReading(DeckMemory(tmp_path / "m.db", "model-a", D))
+    for _ in range(15):
+        gauge.decided(0.1)
+    assert KeptReading(DeckMemory(tmp_path / "m.db", "model-b", D)).readings == type(gauge.readings)()
+    gauge.memory._db.close()  # the file gone from under it
+    gauge.decided(0.1)
+    assert len(gauge.readings) == 16 and gauge.unread(0.2)
+
+
+def test_a_tracker_keeps_the_gauge_of_the_memory_its_namer_reads(tmp_path):
+    from vision.deck_memory import MemoryNamer
+    from vision.tracker import Tracker
+
+    memory = DeckMemory(tmp_path / "m.db", "model-a", 4)
+    namer = MemoryNamer(UnsureNamer(), memory)
+    assert Tracker(namer=namer).reading is namer.reading
+    tracker = Tracker(namer=UnsureNamer())
+    own = tracker.reading
+    tracker.namer = namer  # the device weighs the shipped model by the memory once the game is open
+    assert tracker.reading is namer.reading and tracker.reading is not own
