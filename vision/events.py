@@ -55,6 +55,9 @@ class TableEvent:
       played, seen again), else ``None``. Not part of :meth:`to_dict` nor of equality.
     * ``was``: for ``renamed``, the card the tracker had reported (``card`` is what it
       is); ``None`` otherwise. In :meth:`to_dict` for ``renamed`` only.
+    * ``unread``: for ``uncertain``, asked on a deck the card model cannot read
+      (:meth:`vision.tracker.Tracker.deck_unread`: every card is asked there, the screen says
+      why). Not part of :meth:`to_dict` nor of equality.
     """
 
     type: str
@@ -70,6 +73,7 @@ class TableEvent:
     toward: int | None = field(default=None, compare=False)
     excluded: tuple[str, float] | None = field(default=None, compare=False)
     was: str | None = None
+    unread: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.type not in EVENT_TYPES:

@@ -882,7 +882,8 @@ class Tracker:
         best = cands[0][1] if cands else None
         excluded = voting.excluded_card(votes, getattr(self.namer, "labels", None), self._possible_now())
         return [self._event(UNCERTAIN, frame, t, confidence=best, candidates=cands,
-                            view=None if withheld else voting.best_vote(votes), excluded=excluded)]
+                            view=None if withheld else voting.best_vote(votes), excluded=excluded,
+                            unread=self.deck_unread())]
 
     def _gauged(self) -> bool:
         """Whether the namer gives the card model's probabilities (the model, the deck memory weighing
@@ -1102,7 +1103,7 @@ class Tracker:
 
     def _event(self, kind, frame: Frame, t: Track, *, card=None, confidence=None, candidates=(), corners="quad",
                view: voting.Vote | None = None, excluded: tuple[str, float] | None = None,
-               was: str | None = None) -> TableEvent:
+               was: str | None = None, unread: bool = False) -> TableEvent:
         quad = t.quad if corners == "quad" else None
         toward = None
         if quad is not None and t.zone is not None and self._frame_size is not None:
@@ -1111,7 +1112,7 @@ class Tracker:
             kind, frame.index, float(frame.timestamp), t.zone, card,
             None if quad is None else corners_list(quad), confidence, list(candidates),
             None if view is None else view.embedding, None if view is None else view.probs, toward=toward,
-            excluded=excluded, was=was,
+            excluded=excluded, was=was, unread=unread,
         )
 
     # ------------------------------------------------------------ nothing vanishes

@@ -105,6 +105,7 @@ class PendingCard:
     fix_index: int | None = None  # EARLIER_CARD: the deal's operation that holds ``again``
     trick: int | None = None  # EARLIER_CARD: the trick (or the game's place) of that operation, for the screen
     origin: Any = None  # EARLIER_CARD: the SEEN_AGAIN question it follows (the card now on the table)
+    unread: bool = False  # asked because the card model cannot read the deck in play (TableEvent.unread)
 
     @property
     def best(self) -> str | None:
@@ -287,7 +288,7 @@ class Controller:
         if possible is not None:
             candidates = [(c, p) for c, p in candidates if c is None or c in possible]
         pending = PendingCard(event.zone, candidates, event.corners, self.question_cards(possible, candidates),
-                              view=event.view, view_probs=event.view_probs)
+                              view=event.view, view_probs=event.view_probs, unread=event.unread)
         again = self.seen_again(event)
         if again is not None:
             # the camera saw a card already played: this card, or the earlier one, is wrong; the

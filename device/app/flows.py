@@ -217,14 +217,16 @@ class FixCardPicker:
 
 class ConfirmCardFlow(Flow):
     """An uncertain card: OK confirms it, an alternative or "Other card…" corrects it
-    ("Other card…" offers ``others``, grouped by suit, or all 78 cards)."""
+    ("Other card…" offers ``others``, grouped by suit, or all 78 cards). ``unread``: asked
+    because the card model cannot read the deck in play (the title says so)."""
 
     OTHER = "other"
 
     def __init__(self, code: str, confidence: float, alternatives: Sequence[str] = (), seat: str | None = None,
                  lang: str = "en", style: str = "french", trick: int | None = None, place: str = "trick",
-                 others: Sequence[str] | None = None) -> None:
+                 others: Sequence[str] | None = None, unread: bool = False) -> None:
         super().__init__(lang, style)
+        self.unread = unread
         self.others = None if others is None else tuple(others)  # what "Other card…" offers (None: all 78)
         self.code = card(code).code
         self.confidence = confidence
@@ -235,7 +237,7 @@ class ConfirmCardFlow(Flow):
         options = [(card_name(self.code, lang, style), self.code)]
         options += [(card_name(a, lang, style), a) for a in self.alternatives]
         options += [(self.tr(N_("Other card…")), self.OTHER)]
-        self.push(Step(self.tr(N_("Check card")), options, self._pick))
+        self.push(Step(self.tr(N_("Deck not read") if unread else N_("Check card")), options, self._pick))
 
     def _pick(self, value: str) -> list[Decision]:
         if value == self.OTHER:
@@ -251,7 +253,7 @@ class ConfirmCardFlow(Flow):
     def view(self):
         if len(self.steps) == 1:
             return ConfirmCardView(self.code, self.confidence, self.alternatives, self.step.selected, self.seat,
-                                   self.trick, self.place)
+                                   self.trick, self.place, self.unread)
         return self.step.view()
 
 

@@ -63,7 +63,7 @@ class MenuDriver:
                                    seat=None if seat is None else seat_name(app.session.names, seat),
                                    lang=app.lang, style=app.style, trick=where.get("trick"),
                                    place=where.get("place", "trick"),
-                                   others=pending.possible)
+                                   others=pending.possible, unread=pending.unread)
         return app.session.rules.menus.make_flow(app, key)
 
     def ok_menu(self) -> Flow | tuple:

@@ -102,10 +102,12 @@ def confirm_options(view: ConfirmCardView, lang: str, style: str) -> list[str]:
 def render_confirm_card(view: ConfirmCardView, lang: str = "en", style: str = "french", tick: int | None = None) -> Image.Image:
     """"Check card": the seen card first, then the alternatives, then "Other card…". The
     camera's confidence in the title, but for a card it never saw (a missing card asked for:
-    confidence 0), where a percentage would mean nothing."""
+    confidence 0), where a percentage would mean nothing. On a deck the card model cannot
+    read (every card asked) the title says so instead of "Check card"."""
     tr = translator(lang)
     c = Canvas()
-    c.header(tr(N_("Check card")), percent(view.confidence) if view.confidence > 0 else "")
+    title = tr(N_("Deck not read")) if view.unread else tr(N_("Check card"))
+    c.header(title, percent(view.confidence) if view.confidence > 0 else "")
     rows = ROWS
     where = whose_card(view, lang)
     if where:  # whose card it is and where it lies, above the choices

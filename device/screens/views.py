@@ -195,6 +195,7 @@ class ConfirmCardView:
     seat: str | None = None  # who played it
     trick: int | None = None  # the trick it was played to (place "trick")
     place: str = "trick"  # where it lies: "trick", "chien", "ecart" or "olla"
+    unread: bool = False  # asked because the card model cannot read the deck in play
 
 
 @dataclass(frozen=True)

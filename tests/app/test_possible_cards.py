@@ -173,3 +173,22 @@ def test_trivium_knows_the_olla_and_the_laid_tercias(log):
     assert notices[0].kind == APPLIED, notices[0]
     assert not {"H01", "H02", "H03", "C05"} & set(controller.possible_cards())
     assert len(controller.possible_cards()) == 74
+
+
+def test_a_card_asked_on_a_deck_the_model_cannot_read_says_so_on_the_screen(log):
+    from device.app.views import confirm_view
+
+    truth = random_deal(4, 13)
+    controller = tarot(log, truth)
+    first = plays(truth)[4]
+    play_through(controller, truth, stop_before=first + 1)
+    card = truth.operations[first + 1].card
+    unread = TableEvent("uncertain", 9, 0.3, "middle", None, candidates=[(card, 0.3)], unread=True)
+    assert unread == TableEvent("uncertain", 9, 0.3, "middle", None, candidates=[(card, 0.3)])  # not part of equality
+    assert "unread" not in unread.to_dict()
+    controller.on_event(unread)
+    question = controller.pending[0]
+    assert question.unread and confirm_view(question, controller.session.names).unread
+    flow = ConfirmCardFlow(question.best, question.confidence, question.alternatives[:3], unread=question.unread)
+    assert flow.step.title == "Deck not read" and flow.view().unread
+    assert ConfirmCardFlow(question.best, question.confidence).step.title == "Check card"

@@ -88,6 +88,17 @@ def test_a_card_the_camera_never_saw_shows_no_confidence(lang):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_card_asked_on_a_deck_the_model_cannot_read_says_so_in_full(lang):
+    unread = _texts(ConfirmCardView("S10", 0.31, ("H10", "D10"), seat="Pau", trick=12, unread=True), lang)
+    title = {"en": "Deck not read", "fr": "Jeu non lu", "es": "Baraja no leída"}[lang]
+    shown = [i for i in unread if i.shown == title]
+    assert shown and shown[0].fit != "ellipsis" and shown[0].box[1] < 12  # the title, in full
+    assert any("31%" in i.shown for i in unread)  # the camera's confidence still shown
+    plain = _texts(ConfirmCardView("S10", 0.31, ("H10", "D10"), seat="Pau", trick=12), lang)
+    assert not any(i.shown == title for i in plain)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_crossed_tercia_box_is_explained_in_turn_with_the_loco(lang):
     seats = (TriviumSeatView("Ana", (TerciaView(("T10", "H10", "S01"), False),)), TriviumSeatView("Bertrand"),
              TriviumSeatView("Carmen"))

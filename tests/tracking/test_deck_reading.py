@@ -148,3 +148,26 @@ def test_the_demos_scenes_share_one_gauge_and_say_when_the_deck_is_not_read():
     for _ in range(READ_CARDS):
         second.reading.decided(0.97)
     assert "reads this deck again" in recognition.reading_news()
+
+
+def test_the_cards_asked_on_a_deck_not_read_say_why():
+    from vision.simulator import GroundTruthRecogniser, TableSimulator
+    from vision.sources import Frame
+    from vision.tracker import Tracker
+
+    from .helpers import SMALL
+    from .test_false_quads import ScoredNamer
+
+    def events_with(reading):
+        sim = TableSimulator(SCRIPT, players=4, seed=3, size=SMALL)
+        oracle = GroundTruthRecogniser(sim, jitter=0.2)
+        tracker = Tracker(sim.zones, localiser=oracle.localise, namer=ScoredNamer(_read_at(0.7)), reading=reading,
+                          cropper=lambda image, quad: (oracle.crop(image, quad), quad))
+        out = []
+        for f in oracle.frames():
+            out += tracker.process(Frame(f.image, f.timestamp, f.index))
+        return out + tracker.flush()
+
+    asked = events_with(_gauge(*[0.4] * 30))
+    assert [e.type for e in asked] == ["uncertain"] * 4 and all(e.unread for e in asked)
+    assert not any(e.unread for e in events_with(_gauge(*[0.95] * 30)))
