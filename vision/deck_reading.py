@@ -16,8 +16,9 @@ model alone (before the table's deck memory weighed it, with the game's
 possible cards) named the best of each card's views; the tracker asks it
 whether the deck is read (:meth:`DeckReading.unread`) before it commits a card
 without a question. It lasts as long as the table plays with one deck: the demo
-keeps one for all its scenes, the device one per tracker. Pure: no image, no
-file.
+keeps one for all its scenes, the device one per tracker, and the table's deck
+memory keeps it in its file through a restart (:class:`vision.deck_memory.KeptReading`).
+Pure here: no image, no file.
 """
 
 from __future__ import annotations
