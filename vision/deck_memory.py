@@ -375,7 +375,8 @@ def memory_path_beside(deal_log: Path | str) -> Path:
 
 def read_summary(path: Path | str) -> dict | None:
     """What a deck memory file holds, read without changing it (``None`` when there is none):
-    ``{"model", "views", "cards": [CardMemory, ...]}``."""
+    ``{"model", "views", "cards": [CardMemory, ...], "readings": [float, ...]}`` (the deck's
+    reading gauge, oldest first: :class:`KeptReading`)."""
     path = Path(path)
     if not path.is_file():
         return None
@@ -384,12 +385,16 @@ def read_summary(path: Path | str) -> dict | None:
         try:
             meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
             rows = db.execute("SELECT card, learned_at, source FROM views").fetchall()
+            readings = []
+            if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'readings'").fetchone():
+                readings = [float(r) for (r,) in db.execute("SELECT reading FROM readings ORDER BY id").fetchall()]
         finally:
             db.close()
     except sqlite3.DatabaseError as exc:
         raise DeckMemoryError(f"the deck memory {path} cannot be read ({exc}); "
                               f"'tarotmate deck memory --reset' starts a new one") from exc
-    return {"model": meta.get("model"), "views": len(rows), "cards": card_memories(rows)}
+    return {"model": meta.get("model"), "views": len(rows), "cards": card_memories(rows),
+            "readings": readings[-READ_WINDOW:]}
 
 
 def reset_file(path: Path | str) -> int:

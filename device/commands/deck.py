@@ -30,6 +30,22 @@ def memory_file(args: argparse.Namespace):
     return memory_path_beside(log)
 
 
+def deck_reading(readings: list[float]) -> dict:
+    """The table's gauge of how surely the card model reads its deck (vision.deck_reading), as
+    ``{"cards", "read_surely", "deck_read"}``: the latest cards decided, the share of them read
+    surely and whether that is the deck read at the tracker's default bar (both None before the
+    deck is judged)."""
+    from vision.deck_reading import DeckReading
+    from vision.tracker_settings import TrackerSettings
+
+    gauge = DeckReading()
+    for r in readings:
+        gauge.decided(r)
+    share = gauge.sure_share()
+    return {"cards": len(gauge.readings), "read_surely": None if share is None else round(share, 3),
+            "deck_read": None if share is None else not gauge.unread(TrackerSettings().unread_deck)}
+
+
 def run(args: argparse.Namespace) -> int:
     from vision.deck_memory import read_summary, reset_file
 
@@ -43,11 +59,17 @@ def run(args: argparse.Namespace) -> int:
         return 0
     summary = read_summary(path)
     cards = summary["cards"] if summary else []
+    reading = deck_reading(summary["readings"] if summary else [])
     if args.json:
         print(json.dumps({"path": str(path), "model": summary["model"] if summary else None,
                           "cards_known": len(cards), "views": summary["views"] if summary else 0,
-                          "cards": [c.to_json() for c in cards]}))
+                          "cards": [c.to_json() for c in cards], "reading": reading}))
         return 0
+    if reading["read_surely"] is not None:
+        verdict = ("it reads this deck" if reading["deck_read"] else
+                   "it cannot read this deck: every card is asked (enrol it: tarotmate enroll)")
+        print(f"the card model read {reading['read_surely']:.0%} of the latest {reading['cards']} cards surely: "
+              f"{verdict}")
     if not cards:
         print(f"the table knows no card by sight yet ({path})")
         return 0

@@ -394,3 +394,21 @@ def test_a_tracker_keeps_the_gauge_of_the_memory_its_namer_reads(tmp_path):
     own = tracker.reading
     tracker.namer = namer  # the device weighs the shipped model by the memory once the game is open
     assert tracker.reading is namer.reading and tracker.reading is not own
+
+
+def test_deck_memory_command_says_how_surely_the_model_reads_the_deck(tmp_path):
+    from vision.deck_memory import KeptReading, memory_path_beside
+
+    log = tmp_path / "tarotmate.db"
+    assert json.loads(_cli("deck", "memory", "--db", str(log), "--json").stdout)["reading"] == {
+        "cards": 0, "read_surely": None, "deck_read": None}
+    with DeckMemory(memory_path_beside(log), "model-x", D) as m:
+        gauge = KeptReading(m)
+        for k in range(70):
+            gauge.decided(0.9 if k % 20 == 0 else 0.3)  # 3 of the latest 60 read surely
+    data = json.loads(_cli("deck", "memory", "--db", str(log), "--json").stdout)
+    assert data["reading"] == {"cards": 60, "read_surely": 0.05, "deck_read": False}
+    text = _cli("deck", "memory", "--db", str(log)).stdout
+    assert "read 5% of the latest 60 cards surely: it cannot read this deck" in text and "tarotmate enroll" in text
+    assert json.loads(_cli("deck", "memory", "--db", str(log), "--reset", "--json").stdout)["forgotten"] == 0
+    assert json.loads(_cli("deck", "memory", "--db", str(log), "--json").stdout)["reading"]["cards"] == 0
