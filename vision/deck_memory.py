@@ -373,6 +373,11 @@ def memory_path_beside(deal_log: Path | str) -> Path:
     return Path(deal_log).with_name("deck-memory.db")
 
 
+def has_readings(db: sqlite3.Connection) -> bool:
+    """Whether a deck memory file keeps the deck's reading gauge (files written before it do not)."""
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'readings'").fetchone() is not None
+
+
 def read_summary(path: Path | str) -> dict | None:
     """What a deck memory file holds, read without changing it (``None`` when there is none):
     ``{"model", "views", "cards": [CardMemory, ...], "readings": [float, ...]}`` (the deck's
@@ -386,7 +391,7 @@ def read_summary(path: Path | str) -> dict | None:
             meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
             rows = db.execute("SELECT card, learned_at, source FROM views").fetchall()
             readings = []
-            if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'readings'").fetchone():
+            if has_readings(db):
                 readings = [float(r) for (r,) in db.execute("SELECT reading FROM readings ORDER BY id").fetchall()]
         finally:
             db.close()
@@ -406,7 +411,7 @@ def reset_file(path: Path | str) -> int:
         db = sqlite3.connect(str(path), isolation_level=None)
         try:
             with db:
-                if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'readings'").fetchone():
+                if has_readings(db):
                     db.execute("DELETE FROM readings")
                 return db.execute("DELETE FROM views").rowcount
         finally:

@@ -886,20 +886,21 @@ class Tracker:
                             unread=self.deck_unread())]
 
     def _gauged(self) -> bool:
-        """Whether the namer gives the card model's probabilities (the model, the deck memory weighing
-        them), which the deck's reading gauge is read on; an enrolled deck's prototypes and the
-        simulator's truth name on other scales."""
+        """Whether the deck's reading is gauged (``unread_deck`` set) and the namer gives the card
+        model's probabilities (the model, the deck memory weighing them), which the gauge is read
+        on; an enrolled deck's prototypes and the simulator's truth name on other scales."""
         namer = self.namer
-        return callable(getattr(namer, "run", None)) and bool(getattr(namer, "labels", None))
+        return (self.settings.unread_deck > 0 and callable(getattr(namer, "run", None))
+                and bool(getattr(namer, "labels", None)))
 
     def deck_unread(self) -> bool:
         """Whether the deck in play is one the card model cannot read (``unread_deck``, :mod:`vision.deck_reading`):
         every card is then asked, none named without a question."""
-        return self.settings.unread_deck > 0 and self._gauged() and self.reading.unread(self.settings.unread_deck)
+        return self._gauged() and self.reading.unread(self.settings.unread_deck)
 
     def _decided(self, votes) -> None:
         """A new card decided (reported or asked): its best view's reading told to the deck's gauge."""
-        if self.settings.unread_deck > 0 and self._gauged():
+        if self._gauged():
             self.reading.decided(best_reading(votes))
 
     def _one_sure_view(self, votes) -> bool:

@@ -54,7 +54,7 @@ def confirm_view(pending, names: list[str], seat: int | None = None, trick: int 
         seat=None if seat is None else seat_name(names, seat),
         trick=trick,
         place=place,
-        unread=bool(getattr(pending, "unread", False)),
+        unread=pending.unread,
     )
 
 
