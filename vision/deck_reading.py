@@ -85,3 +85,22 @@ def reading_note(reading: DeckReading, unread: bool) -> str:
     return (f"the card model cannot read this deck ({share:.0%} of the latest {len(reading.readings)} cards "
             f"read surely): every card is asked, none named without a question; enrol the deck "
             f"(tarotmate enroll NAME --from-dir DIR or --camera) to have it named")
+
+
+class ReadingNews:
+    """Says once when a tracker's judgement of the deck changes (:meth:`news`): the line the demo's
+    log and the device's journal print, and the judgement last said (:attr:`unread`, what the
+    device's ``STATUS=`` line carries while it lasts)."""
+
+    def __init__(self) -> None:
+        self.unread = False  # the deck was last said not to be read
+
+    def news(self, tracker) -> str | None:
+        """:func:`reading_note` when ``tracker`` judges the deck otherwise than last said, else None
+        (a tracker without that judgement never finds the deck unread)."""
+        judged = getattr(tracker, "deck_unread", None)
+        unread = bool(judged()) if callable(judged) else False
+        if unread == self.unread:
+            return None
+        self.unread = unread
+        return reading_note(tracker.reading, unread)

@@ -37,6 +37,7 @@ from device.hardware.from_config import open_buttons, open_outputs, open_tracker
 from device.hardware.outputs import Outputs
 from device.storage.deal_log import DealLog, check_not_in_use
 from engine.errors import TarotmateError
+from vision.deck_reading import ReadingNews
 
 LOOP_TICK_S = 0.2  # the longest the loop waits for a frame before it reads the buttons again
 STATUS_EVERY_S = 2.0
@@ -95,7 +96,7 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
     ready = False
     status_due = 0.0
     said: tuple = ()
-    unread = False  # the tracker finds the card model cannot read the deck in play (every card asked)
+    deck = ReadingNews()  # whether the tracker finds the card model cannot read the deck in play (every card asked)
     exit_code = 0
     reason = ""
     try:
@@ -132,9 +133,8 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
                 app.on_events(tracker.process(frame))
                 check.on_frame(frame.image, lambda: tracker.cards)
                 frames += 1
-                if deck_unread(tracker) != unread:
-                    unread = not unread
-                    report(deck_news(tracker, unread))
+                if (news := deck.news(tracker)) is not None:
+                    report(news)
                     status_due = 0.0
             elif camera.ended and stop_at_end:
                 reason = "end of frames"
@@ -156,7 +156,7 @@ def run_device(config, *, stop: StopFlag | None = None, max_frames: int | None =
                 report(f"ready after {now - started:.2f} s")
             notifier.ping()
             if now >= status_due or (health.state, health.reason) != said:  # at once when the camera changes
-                notifier.status(status_line(session, camera_status(health, now), UNREAD_STATUS if unread else ""))
+                notifier.status(status_line(session, camera_status(health, now), UNREAD_STATUS if deck.unread else ""))
                 status_due, said = now + STATUS_EVERY_S, (health.state, health.reason)
             if gives_up(health, now, config.camera.give_up_after_s):
                 report(f"camera lost for {health.lost_for(now):.0f} s ({health.reason}): giving up "
@@ -397,20 +397,6 @@ def status_line(session: GameSession, camera: str = "", deck: str = "") -> str:
     phase = getattr(state, "phase", "")
     game = f"{session.rules.kind} · game {session.game.id} · deal {session.deal.number} · {phase}"
     return " · ".join(part for part in (camera, deck, game) if part)
-
-
-def deck_unread(tracker) -> bool:
-    """Whether the tracker finds the card model cannot read the deck in play (a tracker without
-    that judgement: never)."""
-    judged = getattr(tracker, "deck_unread", None)
-    return bool(judged()) if callable(judged) else False
-
-
-def deck_news(tracker, unread: bool) -> str:
-    """The journal's line when that judgement changes."""
-    from vision.deck_reading import reading_note
-
-    return reading_note(tracker.reading, unread)
 
 
 def first_setup(config) -> dict:

@@ -36,6 +36,7 @@ from device.app.registry import game_for
 from device.app.session import GameSession
 from device.storage.deal_log import DealLog, StoreError
 from engine.errors import TarotmateError
+from vision.deck_reading import ReadingNews
 
 DB_NAME = "demo.db"
 
@@ -119,7 +120,7 @@ class Recognition:
         self.localiser = None  # None: the default card finder (models/locator.onnx)
         self.reading = None  # how surely the card model reads the deck: one gauge for all the scenes
         self.tracker = None  # the latest scene's tracker
-        self.said_unread = False  # the deck was last said not to be read (reading_news)
+        self.news = ReadingNews()  # what was last said of the deck's reading (reading_news)
         if kind not in ("auto", "model", "truth"):
             raise TarotmateError(f"unknown recogniser {kind!r}: expected auto, model or truth")
         if kind in ("auto", "model"):
@@ -178,13 +179,7 @@ class Recognition:
         said: the card model cannot read it (every card asked), or reads it again; else None."""
         if self.tracker is None or self.reading is None:
             return None
-        unread = self.tracker.deck_unread()
-        if unread == self.said_unread:
-            return None
-        self.said_unread = unread
-        from vision.deck_reading import reading_note
-
-        return reading_note(self.reading, unread)
+        return self.news.news(self.tracker)
 
     def _remembered(self, frames):
         """The simulator's frames, each kept in :attr:`sim_frame` while the tracker reads it (for a trace)."""

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import given, strategies as st
 
-from vision.deck_reading import READ_CARDS, READ_SURELY, DeckReading, best_reading
+from vision.deck_reading import READ_CARDS, READ_SURELY, DeckReading, ReadingNews, best_reading
 from vision.simulator import Idle, Play
 from vision.tracker import TrackerSettings
 from vision.votes import Vote
@@ -126,6 +126,22 @@ def test_a_namer_on_another_scale_than_the_card_models_is_never_judged():
     events, _ = track(SCRIPT, namer=_NamesOnly(0.7), reading=reading)
     assert events == [("appeared", c) for c in ("H01", "D03", "C10", "S10")]
     assert len(reading.readings) == 30  # nothing told
+
+
+def test_the_news_is_said_once_per_change_of_judgement():
+    reading = _gauge()
+    tracker = SimpleNamespace(reading=reading, deck_unread=lambda: reading.unread(0.2))
+    news = ReadingNews()
+    assert news.news(tracker) is None and not news.unread  # read, as a deck is taken to be at first
+    for _ in range(READ_CARDS):
+        reading.decided(0.1)
+    said = news.news(tracker)
+    assert said is not None and "cannot read this deck" in said and news.unread
+    assert news.news(tracker) is None and news.unread  # not said twice
+    for _ in range(READ_CARDS * 5):
+        reading.decided(0.95)
+    assert "reads this deck again" in news.news(tracker) and not news.unread
+    assert news.news(SimpleNamespace()) is None  # a tracker that does not judge the deck: never unread
 
 
 def test_the_demos_scenes_share_one_gauge_and_say_when_the_deck_is_not_read():
