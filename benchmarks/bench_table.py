@@ -22,8 +22,9 @@ within ``ON_TIME`` frames; and from a trick's pile leaving the middle to its
 
 ``--sequence N`` plays instead one game of N deals at each table (easy and
 hard, 4 players, the rules' help on), the same table and deck all evening,
-and prints the questions of each deal and those of deals 1–5 against 6–10
-(what a table that learns its deck should show falling); the table learns
+and prints the questions, wrong cards and button presses of each deal, and
+the questions of deals 1–5 against 6–10 (what a table that learns its deck
+should show falling); the table learns
 its deck as it plays, as the demo and the device do (``--no-learn-deck``:
 the card model alone, ``tarotmate demo --no-learn-deck``), ``--deck DIR``
 draws the cards from a folder of scans (a deck never trained on),
@@ -187,6 +188,7 @@ def play_sequence(seed: int, players: int, conditions: str, deals: int, fast: bo
         started = time.perf_counter()
         result = run_demo(settings, report=lambda text: None)
         return {"conditions": conditions, "players": players, "seed": seed, "per_deal": result["stats"].per_deal(),
+                "presses": result["stats"].presses_per_deal(),
                 "seconds": time.perf_counter() - started, "recognition": result["stats"].recognition,
                 "learned": learned_views(Path(out)) if settings.learn_deck else None, "deck": deck}
 
@@ -223,6 +225,7 @@ def report_sequences(runs: list[dict]) -> None:
               f"({run['seconds']:.0f} s, {run['recognition']}{learned}):")
         print("  questions per deal: " + " ".join(str(p) for p in prompts))
         print("  wrong per deal:     " + " ".join(str(d["wrong"]) for d in per))
+        print("  presses per deal:   " + " ".join("?" if n is None else str(n) for n in run.get("presses", [])))
         if later:
             print(f"  deals 1-5: {mean(first):.1f} questions per deal; deals 6-10: {mean(later):.1f} "
                   f"({'at most half' if mean(later) <= mean(first) / 2 else 'not half'} of deals 1-5)")

@@ -20,7 +20,9 @@ deck (:class:`KeptReading`, :mod:`vision.deck_reading`), so that a restart
 judges the deck as it was judged before.
 
 :meth:`DeckMemory.similarity` gives, for each crop, each card's best cosine
-to its kept views: what the namer fuses with the model's own probabilities.
+to its kept views: what the namer fuses with the model's own probabilities
+(:func:`fuse`, :class:`MemoryNamer`), or, on a deck the card model cannot
+read, names the crop with alone (:func:`recall`, :class:`MemoryAlone`).
 """
 
 from __future__ import annotations
@@ -51,6 +53,12 @@ SOURCES = ("answer", "by_hand", "confirmed", "enrolled")
 # suit of its colour (CQ for SQ) surer as often as the card itself, also where the card model
 # itself could not tell the two apart (docs/enrollment.md)
 LEARNING_BARS = {"suit_margin": 5.0, "model_suit_margin": 2.0}
+# on a deck the card model cannot read (vision.deck_reading), the memory names the cards alone (recall): each
+# card weighs exp(ALONE_SHARPNESS · its best cosine), a card without a view as if its best cosine were
+# UNSEEN_COSINE (about what a crop's best cosine to another card's views is); measured on the hard simulated
+# table with a deck never trained on (docs/enrollment.md, "A deck the model cannot read, named by the memory")
+ALONE_SHARPNESS = 40.0
+UNSEEN_COSINE = 0.7
 
 
 class DeckMemoryError(TarotmateError):
@@ -368,6 +376,29 @@ def fuse(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sharp
 
 
 
+def recall(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sharpness: float = ALONE_SHARPNESS,
+           unseen: float = UNSEEN_COSINE) -> np.ndarray:
+    """The memory's own probabilities (``labels`` order): each card weighs ``exp(sharpness · cosine)``
+    (its best cosine to its kept views, ``similarity``; ``unseen`` for a card without views), and
+    the cards share what the card model leaves to them: the model's "not a card face" probability
+    (``unknown``) is kept as it is, its probabilities of the cards are not used. With an empty
+    memory the cards are equally likely: no card stands out."""
+    p = np.asarray(probs, np.float64)
+    index = {c: i for i, c in enumerate(CODES)}
+    cols = [index.get(lab, -1) for lab in labels]
+    cards = np.array([j >= 0 for j in cols])
+    sim = np.asarray(similarity, np.float64).reshape(len(p), len(CODES))
+    cos = np.full((len(p), len(labels)), -np.inf)
+    for k, j in enumerate(cols):
+        if j >= 0:
+            cos[:, k] = np.where(sim[:, j] < -0.5, unseen, sim[:, j])  # -1: no view kept of that card
+    z = sharpness * (cos - cos[:, cards].max(1, keepdims=True))
+    w = np.where(cards, np.exp(np.where(cards, z, 0.0)), 0.0)
+    face = 1.0 - p[:, ~cards].sum(1, keepdims=True)  # what the model gives to the cards, all of them
+    out = np.where(cards, face * w / w.sum(1, keepdims=True), p)
+    return out.astype(np.float32)
+
+
 def memory_path_beside(deal_log: Path | str) -> Path:
     """Where the deck memory of the table whose deal log is ``deal_log`` lives: beside it."""
     return Path(deal_log).with_name("deck-memory.db")
@@ -494,3 +525,48 @@ class MemoryNamer:
 
     def name(self, crops):
         return self.base.namings(*self.run(crops))
+
+    def alone(self) -> "MemoryAlone":
+        """This namer naming from the memory alone (:func:`recall`): what the tracker names with on a
+        deck the card model cannot read."""
+        return MemoryAlone(self)
+
+
+class MemoryAlone:
+    """A :class:`MemoryNamer` naming from what the memory keeps alone (:func:`recall`), the card
+    model's own probabilities still given beside (the deck's gauge reads them); labels, threshold
+    and input size are the base namer's. Until the memory keeps the namer's ``min_views`` views
+    it names as the card model does (a memory holding a few answers knows too few cards to put
+    one first). :attr:`names_alone`: whether its latest namings were the memory's alone (what
+    marks the views for the tracker)."""
+
+    def __init__(self, namer: MemoryNamer, sharpness: float = ALONE_SHARPNESS, unseen: float = UNSEEN_COSINE):
+        self.namer = namer
+        self.sharpness = sharpness
+        self.unseen = unseen
+        self.names_alone = False
+
+    def __getattr__(self, name):
+        return getattr(self.namer, name)
+
+    def run(self, crops):
+        probs, emb, _ = self.run_with_model(crops)
+        return probs, emb
+
+    def run_with_model(self, crops):
+        """The memory's probabilities of the crops (:func:`recall`), their embeddings, and the card
+        model's own probabilities (before the memory)."""
+        base = self.namer.base
+        probs, emb = base.run(crops)
+        self.names_alone = False
+        if len(probs) == 0:
+            return probs, emb, probs
+        try:
+            if self.namer.memory.views_count() < self.namer.min_views:
+                return probs, emb, probs  # too few views yet: the card model's own
+            unit = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
+            similarity = self.namer.memory.similarity(unit)
+        except sqlite3.Error:  # the memory cannot be read any more: it knows no card
+            similarity = np.full((len(probs), len(CODES)), -1.0, np.float32)
+        self.names_alone = True
+        return recall(probs, similarity, base.labels, self.sharpness, self.unseen), emb, probs

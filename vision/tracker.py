@@ -712,7 +712,7 @@ class Tracker:
         s = self.settings
         quads = [self._crop_quad(frame, t) for t in tracks]
         crops = [self.cropper(frame.image, q) for q in quads]
-        namer = self.namer
+        namer = self._reader()
         named_crops = crops
         if s.view_spread > 0 and callable(getattr(namer, "run", None)) and getattr(namer, "labels", None):
             # each view named from its quad, grown and shrunk, as one (vision.votes.SpreadViews)
@@ -747,6 +747,8 @@ class Tracker:
                 extra = {} if vote.model_top is None else {"model": [[c, round(p, 3)] for c, p in vote.model_top]}
                 if vote.red is not None:
                     extra["red"] = round(vote.red, 1)
+                if vote.alone:
+                    extra["alone"] = True
                 self.trace("vote", frame.index, t.ident, t.quad,
                            {"top": vote.top, "card": vote.card, "conflict": vote.conflict, "state": t.state,
                             "dropped": dropped, **extra})
@@ -820,7 +822,8 @@ class Tracker:
                         "read": self.reading.sure_share(), **changed})
         votes, t.votes = t.votes, []
         before, t.before = t.before, None  # decided: the table before it is no longer needed (but by _named_by_hand)
-        unread = self.deck_unread()  # no card named without a question
+        unread = self.deck_unread()  # no card named without a question ...
+        recalled = unread and verdict == "card" and self._recalled(votes, conf)  # ... but what the memory names alone
         if t.recheck:
             return self._restack(frame, t, "uncertain" if unread and verdict == "card" else verdict,
                                  card, conf, votes)
@@ -860,7 +863,7 @@ class Tracker:
                     t.zone = twin.zone
                     return []
                 return [self._event(MOVED, frame, t, card=card, confidence=conf)]
-        if verdict == "card" and not unread:
+        if verdict == "card" and (recalled or not unread):
             self._decided(votes)
             t.state, t.card, t.confidence, t.rest_quad = PRESENT, card, conf, t.quad
             t.named_sides = sides(t.quad) if conf >= SIZE_CONFIDENCE else None
@@ -892,6 +895,22 @@ class Tracker:
         namer = self.namer
         return (self.settings.unread_deck > 0 and callable(getattr(namer, "run", None))
                 and bool(getattr(namer, "labels", None)))
+
+    def _reader(self):
+        """The namer the views are named with: on a deck the card model cannot read, the table's deck
+        memory alone (``unread_memory``: the namer's :meth:`~vision.deck_memory.MemoryNamer.alone`),
+        else the namer."""
+        namer = self.namer
+        alone = getattr(namer, "alone", None)
+        if self.settings.unread_memory and callable(alone) and self.deck_unread():
+            return alone()
+        return namer
+
+    def _recalled(self, votes, conf: float) -> bool:
+        """Whether a card named on a deck the card model cannot read was named by the deck memory alone,
+        every view, at ``memory_alone`` or more: committed without a question."""
+        bar = self.settings.memory_alone
+        return bar > 0 and conf >= bar and bool(votes) and all(v.alone for v in votes)
 
     def deck_unread(self) -> bool:
         """Whether the deck in play is one the card model cannot read (``unread_deck``, :mod:`vision.deck_reading`):

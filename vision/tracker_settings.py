@@ -92,6 +92,12 @@ class TrackerSettings:
     # under this share of the latest cards decided read surely by the card model (vision.deck_reading), the deck
     # in play is one it cannot read: no card is committed without a question, none renamed (0: off)
     unread_deck: float = 0.2
+    # ... and its views are named by the table's deck memory alone (vision.deck_memory.MemoryAlone: the model's
+    # probabilities of the cards set aside, its "not a card face" kept): a question's candidates are the memory's
+    unread_memory: bool = True
+    # ... a card the memory alone names this surely (mean probability), every view, is committed without a question
+    # (0: off; measured at 0.9: wrong cards, most of them quads found across the pile, docs/tracking.md)
+    memory_alone: float = 0.0
     piece_margin: float = 8.0  # the same for a card seen only through a piece cut from a row
     rival: float = 0.3  # a view that puts another card first with this score makes a confident naming a question
     evidence_score: float = 0.5  # without such votes: the mean score of a card every still view puts first...

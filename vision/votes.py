@@ -45,6 +45,9 @@ class Vote:
     # the card model's own best cards, before the table's deck memory weighed its probabilities (rescored
     # with the rules as ``top`` is), when the namer weighs them with a memory (None otherwise)
     model_top: list[tuple[str | None, float]] | None = None
+    # named by the table's deck memory alone, the card model's probabilities of the cards set aside
+    # (vision.deck_memory.MemoryAlone: on a deck the card model cannot read)
+    alone: bool = False
 
     @property
     def not_a_card(self) -> bool:
@@ -61,10 +64,12 @@ def namer_votes(namer: Any, crops: Sequence[Any], possible: PossibleCards | None
     run, labels = getattr(namer, "run", None), getattr(namer, "labels", None)
     threshold = float(getattr(namer, "threshold", 0.5))
     embeddings = None
+    alone = False  # named by a deck memory alone (vision.deck_memory.MemoryAlone)
     model = None  # the card model's own probabilities, when the namer weighs them with something else (None: its own)
     both = getattr(namer, "run_with_model", None)
     if (callable(both) or callable(run)) and labels:
         probs, embeddings, model = both(crops) if callable(both) else (*run(crops), None)
+        alone = getattr(namer, "names_alone", False) is True
         labels = [None if lab == UNKNOWN_LABEL else lab for lab in labels]
     elif possible is None:
         return [Vote(n.card, float(n.confidence), [(n.card, float(n.confidence))], False,
@@ -89,7 +94,8 @@ def namer_votes(namer: Any, crops: Sequence[Any], possible: PossibleCards | None
         conflict = support < min_support
         unknown = float(p[labels.index(None)]) if None in labels else 0.0
         emb = embeddings[k] if embeddings is not None and len(embeddings) > k else None
-        vote = Vote(card if conf >= threshold and not conflict else None, conf, top, conflict, unknown, emb, raw)
+        vote = Vote(card if conf >= threshold and not conflict else None, conf, top, conflict, unknown, emb, raw,
+                    alone=alone)
         if model is not None:  # the card model's own namings, with the rules (a twin already played is no rival)
             own_p = p  # the memory not weighing yet: the model's own are the namer's, rescored above
             if model is not probs:

@@ -73,13 +73,21 @@ class VisionStats:
     def mark_deal(self, number: int) -> None:
         """The counts as deal ``number`` starts (once per deal, kept across a resume)."""
         if all(m["deal"] != number for m in self.deal_marks):
-            self.deal_marks.append({"deal": number, **{key: getattr(self, attr) for key, attr in self.PER_DEAL}})
+            self.deal_marks.append({"deal": number, **{key: getattr(self, attr) for key, attr in self.PER_DEAL},
+                                    "presses": self.presses})
 
     def per_deal(self) -> list[dict]:
         """The summary's ``per_deal``: each deal's prompts, wrong, by_hand, right and confirmed, in order."""
         marks = sorted(self.deal_marks, key=lambda m: m["deal"])
         ends = marks[1:] + [{key: getattr(self, attr) for key, attr in self.PER_DEAL}]
         return [{key: end[key] - start[key] for key, _ in self.PER_DEAL} for start, end in zip(marks, ends)]
+
+    def presses_per_deal(self) -> list[int | None]:
+        """The buttons pressed in each deal, in order (None for a deal begun before they were counted per deal)."""
+        marks = sorted(self.deal_marks, key=lambda m: m["deal"])
+        ends = marks[1:] + [{"presses": self.presses}]
+        return [None if "presses" not in start or "presses" not in end else end["presses"] - start["presses"]
+                for start, end in zip(marks, ends)]
 
     def camera(self) -> dict:
         """The summary's ``camera`` figures."""

@@ -241,3 +241,20 @@ def test_every_deal_of_a_demo_is_played_at_the_same_table():
     demo.start_deal(SimpleNamespace(deal=SimpleNamespace(number=2, setup={"dealer": 1})))
     assert demo.number == 2 and demo.truth is not first  # the next deal's cards...
     assert demo.table is table and table.name == "hard"  # ...at the same table
+
+
+def test_the_presses_of_each_deal_add_up_to_the_demos():
+    from device.demo.player import VisionStats
+
+    stats = VisionStats()
+    stats.mark_deal(1)
+    stats.presses += 7
+    stats.mark_deal(2)
+    stats.mark_deal(2)  # marked once
+    stats.presses += 3
+    assert stats.presses_per_deal() == [7, 3] and sum(stats.presses_per_deal()) == stats.presses
+    assert list(stats.per_deal()[0]) == ["prompts", "wrong", "by_hand", "right", "confirmed"]  # the summary's, as it was
+    old = VisionStats(deal_marks=[{"deal": 1, "prompts": 0, "wrong": 0, "by_hand": 0, "right": 0, "confirmed": 0}])
+    old.mark_deal(2)
+    old.presses += 4
+    assert old.presses_per_deal() == [None, 4]  # a deal marked before presses were counted per deal

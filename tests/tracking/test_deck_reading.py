@@ -10,11 +10,15 @@ import pytest
 from hypothesis import given, strategies as st
 
 from vision.deck_reading import READ_CARDS, READ_SURELY, DeckReading, ReadingNews, best_reading
-from vision.simulator import Idle, Play
+import numpy as np
+
+from vision.simulator import GroundTruthRecogniser, Idle, Play, TableSimulator
+from vision.sources import Frame
+from vision.tracker import Tracker
 from vision.tracker import TrackerSettings
 from vision.votes import Vote
 
-from .test_false_quads import track
+from .test_false_quads import SMALL, ScoredNamer, track
 
 SCRIPT = [Idle(3), Play(1, "H01"), Play(2, "D03"), Play(3, "C10"), Play(4, "S10"), Idle(8)]
 
@@ -109,6 +113,59 @@ def test_a_deck_read_surely_keeps_being_named():
         events, _ = track(SCRIPT, scores=_read_at(0.97), reading=reading)
         assert [t for t, _ in events] == ["appeared"] * 4
     assert reading.sure_share() == 1.0
+
+
+class _Recalling(ScoredNamer):
+    """A card model reading every card at 0.4, with a deck memory that names them alone at ``p``
+    (``alone``, as vision.deck_memory.MemoryNamer does)."""
+
+    def __init__(self, p):
+        super().__init__(_read_at(0.4))
+        self.p = p
+
+    def alone(self):
+        model, memory = self, ScoredNamer(_read_at(self.p))
+
+        class Alone:
+            labels, names_alone = model.labels, True
+
+            def run_with_model(self, crops):  # the memory's probabilities, and the card model's own apart
+                return memory.run(crops)[0], None, model.run(crops)[0]
+
+        return Alone()
+
+
+def _asked(namer, reading, settings=TrackerSettings()):
+    """(type, card, (best candidate, its score)) of each event the tracker gives on SCRIPT."""
+    sim = TableSimulator(SCRIPT, players=4, seed=3, size=SMALL)
+    oracle = GroundTruthRecogniser(sim, jitter=0.2)
+    tracker = Tracker(sim.zones, localiser=oracle.localise, namer=namer, settings=settings, reading=reading,
+                      cropper=lambda image, quad: (oracle.crop(image, quad), np.asarray(quad)))
+    events = [e for f in oracle.frames() for e in tracker.process(Frame(f.image, f.timestamp, f.index))]
+    events += tracker.flush()
+    return [(e.type, e.card, e.candidates[0] if e.candidates else None) for e in events]
+
+
+def test_on_a_deck_the_model_cannot_read_the_memory_alone_names_the_questions_candidates():
+    cards = ("H01", "D03", "C10", "S10")
+    asked = _asked(_Recalling(0.95), _gauge(*[0.4] * 30))
+    assert [(t, card, best) for t, card, (best, _) in asked] == [("uncertain", None, c) for c in cards]
+    assert [score for _, _, (_, score) in asked] == [pytest.approx(0.95, abs=0.01)] * 4  # asked, with the memory's reading
+    off = replace(TrackerSettings(), unread_memory=False)  # the model's own candidates
+    assert [score for _, _, (_, score) in _asked(_Recalling(0.95), _gauge(*[0.4] * 30), off)] == [
+        pytest.approx(0.4, abs=0.01)] * 4
+    # with a bar set, what the memory alone names at the bar or more, every view, is committed
+    bar = replace(TrackerSettings(), memory_alone=0.9)
+    assert _asked(_Recalling(0.95), _gauge(*[0.4] * 30), bar) == [("appeared", c, None) for c in cards]
+    assert [t for t, _, _ in _asked(_Recalling(0.8), _gauge(*[0.4] * 30), bar)] == ["uncertain"] * 4
+    # on a deck the model reads, the namer names as it always did (the model's own 0.4: asked)
+    assert [t for t, _, _ in _asked(_Recalling(0.95), _gauge(*[0.95] * 30), bar)] == ["uncertain"] * 4
+
+
+def test_a_deck_named_by_the_memory_stays_judged_by_the_card_model():
+    reading = _gauge(*[0.4] * 30)
+    track(SCRIPT, namer=_Recalling(0.99), reading=reading)
+    assert list(reading.readings)[-4:] == [pytest.approx(0.4)] * 4 and reading.unread(0.2)
 
 
 class _NamesOnly:

@@ -412,3 +412,70 @@ def test_deck_memory_command_says_how_surely_the_model_reads_the_deck(tmp_path):
     assert "read 5% of the latest 60 cards surely: it cannot read this deck" in text and "tarotmate enroll" in text
     assert json.loads(_cli("deck", "memory", "--db", str(log), "--reset", "--json").stdout)["forgotten"] == 0
     assert json.loads(_cli("deck", "memory", "--db", str(log), "--json").stdout)["reading"]["cards"] == 0
+
+
+# ----------------------------------------------------------------- a deck the model cannot read: the memory alone
+
+
+def test_recall_names_the_card_whose_views_the_crop_resembles_and_keeps_the_models_no_card():
+    from vision.deck_memory import ALONE_SHARPNESS, UNSEEN_COSINE, recall
+
+    labels = list(CODES) + ["unknown"]
+    probs = np.full((1, 79), 0.01 / 77, np.float32)
+    probs[0, CODES.index("CK")] = 0.89  # the model sure of a look-alike ...
+    probs[0, 78] = 0.1  # ... and that it is a card face at 0.9
+    empty = np.full((1, 78), -1.0, np.float32)
+    p = recall(probs, empty, labels)
+    assert p[0, 78] == pytest.approx(0.1) and np.allclose(p[0, :78], 0.9 / 78)  # no view kept: no card stands out
+    sim = np.full((1, 78), 0.5, np.float32)
+    sim[0, CODES.index("T11")] = 0.95
+    sim[0, CODES.index("CK")] = 0.6  # its views unlike the crop: the model's 0.89 for it counts for nothing
+    p = recall(probs, sim, labels)
+    assert p[0, CODES.index("T11")] > 0.85 > p[0, CODES.index("CK")] * 100 and p[0, 78] == pytest.approx(0.1)
+    sim[0, CODES.index("H05")] = -1.0  # a card without a view weighs as if the crop's cosine to it were UNSEEN_COSINE
+    p = recall(probs, sim, labels)
+    ratio = p[0, CODES.index("H05")] / p[0, CODES.index("T11")]
+    assert ratio == pytest.approx(np.exp(ALONE_SHARPNESS * (UNSEEN_COSINE - 0.95)), rel=1e-3)
+
+
+@given(st.lists(st.floats(-1.0, 1.0, allow_nan=False), min_size=78, max_size=78),
+       st.floats(0.0, 1.0), st.floats(1.0, 80.0))
+def test_recall_is_a_distribution_that_leaves_no_card_to_the_model(cosines, unknown, sharpness):
+    from vision.deck_memory import recall
+
+    labels = list(CODES) + ["unknown"]
+    probs = np.full((1, 79), (1.0 - unknown) / 78, np.float64)
+    probs[0, 78] = unknown
+    p = recall(probs, np.array([cosines], np.float32), labels, sharpness)
+    assert np.all(np.isfinite(p)) and np.all(p >= 0)
+    assert p.sum() == pytest.approx(1.0, abs=1e-4) and p[0, 78] == pytest.approx(unknown, abs=1e-6)
+    best = int(np.argmax(np.where(np.array(cosines) < -0.5, 0.7, cosines)))
+    assert p[0, :78].max() == pytest.approx(p[0, best], abs=1e-6)  # the card most like the crop first
+
+
+def test_the_memory_alone_names_from_its_views_and_gives_the_models_own_apart(tmp_path):
+    from vision.deck_memory import MemoryNamer
+    from vision.votes import namer_votes
+
+    memory = DeckMemory(tmp_path / "m.db", "model-a", 4)
+    memory.learn("S08", np.array([1.0, 0.05, 0, 0], np.float32), "answer", "op 1")
+    memory.learn("S07", np.array([0.6, 0.8, 0, 0], np.float32), "answer", "op 2")
+    s07, s08 = CODES.index("S07"), CODES.index("S08")
+    early = MemoryNamer(UnsureNamer(), memory, min_views=3).alone()  # too few views kept: the model's own
+    probs, _, model = early.run_with_model([None])
+    assert np.allclose(probs, model) and not early.names_alone
+    assert not namer_votes(early, [None], None, 0.2)[0].alone
+    namer = MemoryNamer(UnsureNamer(), memory, min_views=2)
+    alone = namer.alone()
+    probs, emb, model = alone.run_with_model([None])
+    assert alone.names_alone
+    assert probs[0, s08] > 0.9 > 0.4 == pytest.approx(model[0, s08]) and probs[0, s07] < 0.01
+    assert alone.labels == namer.labels and emb.shape == (1, 4)
+    (vote,) = namer_votes(alone, [None], None, 0.2)
+    assert vote.alone and vote.top[0][0] == "S08" and dict(vote.model_top)["S07"] == pytest.approx(0.4)
+    (fused,) = namer_votes(namer, [None], None, 0.2)
+    assert not fused.alone
+    memory._db.close()  # its file gone from under it, its views not read yet: it knows no card, none stands out
+    memory._changed()
+    probs, _, _ = alone.run_with_model([None])
+    assert probs[0, :78].max() == pytest.approx(probs[0, :78].min())
