@@ -55,8 +55,9 @@ SOURCES = ("answer", "by_hand", "confirmed", "enrolled")
 LEARNING_BARS = {"suit_margin": 5.0, "model_suit_margin": 2.0}
 # on a deck the card model cannot read (vision.deck_reading), the memory names the cards alone (recall): each
 # card weighs exp(ALONE_SHARPNESS · its best cosine), a card without a view as if its best cosine were
-# UNSEEN_COSINE (about what a crop's best cosine to another card's views is); measured on the hard simulated
-# table with a deck never trained on (docs/enrollment.md, "A deck the model cannot read, named by the memory")
+# UNSEEN_COSINE (about what a crop's best cosine to another card's views is); the sharpness that fitted best
+# views of a deck never trained on at the hard simulated table, played in docs/tracking.md ("Named by the
+# memory alone")
 ALONE_SHARPNESS = 40.0
 UNSEEN_COSINE = 0.7
 
@@ -373,7 +374,6 @@ def fuse(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sharp
         gain = np.where(s > floor, np.exp(sharpness * (s - floor)), 1.0)
         p[:, k] *= gain
     return (p / p.sum(1, keepdims=True)).astype(np.float32)
-
 
 
 def recall(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sharpness: float = ALONE_SHARPNESS,
