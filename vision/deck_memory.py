@@ -514,14 +514,23 @@ class MemoryNamer:
         with: ``model_suit_margin``, :func:`vision.votes.model_suit_margin`)."""
         probs, emb = self.base.run(crops)
         try:
-            if len(probs) == 0 or self.memory.views_count() < self.min_views:
+            similarity = self.kept_similarity(emb)
+            if similarity is None:
                 return probs, emb, probs
-            unit = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
-            fused = fuse(probs, self.memory.similarity(unit), self.base.labels, self.sharpness, self.floor)
+            fused = fuse(probs, similarity, self.base.labels, self.sharpness, self.floor)
             t = self.memory.temperature(self.base.labels, self.sharpness, self.floor)
         except sqlite3.Error:  # the memory cannot be read any more (its file damaged or gone): the model alone
             return probs, emb, probs
         return (fused if t == 1.0 else scaled(fused, t).astype(np.float32)), emb, probs
+
+    def kept_similarity(self, embeddings: np.ndarray) -> np.ndarray | None:
+        """Each crop's best cosine to each card's kept views (:meth:`DeckMemory.similarity`), or None
+        for no crop or while the memory keeps fewer than ``min_views`` views (it weighs nothing yet).
+        ``sqlite3.Error`` when the memory cannot be read: the caller's to handle."""
+        if len(embeddings) == 0 or self.memory.views_count() < self.min_views:
+            return None
+        unit = embeddings / np.maximum(np.linalg.norm(embeddings, axis=1, keepdims=True), 1e-12)
+        return self.memory.similarity(unit)
 
     def name(self, crops):
         return self.base.namings(*self.run(crops))
@@ -559,14 +568,11 @@ class MemoryAlone:
         base = self.namer.base
         probs, emb = base.run(crops)
         self.names_alone = False
-        if len(probs) == 0:
-            return probs, emb, probs
         try:
-            if self.namer.memory.views_count() < self.namer.min_views:
-                return probs, emb, probs  # too few views yet: the card model's own
-            unit = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
-            similarity = self.namer.memory.similarity(unit)
+            similarity = self.namer.kept_similarity(emb)
         except sqlite3.Error:  # the memory cannot be read any more: it knows no card
             similarity = np.full((len(probs), len(CODES)), -1.0, np.float32)
+        if similarity is None:
+            return probs, emb, probs  # no crop, or too few views yet: the card model's own
         self.names_alone = True
         return recall(probs, similarity, base.labels, self.sharpness, self.unseen), emb, probs

@@ -822,8 +822,7 @@ class Tracker:
                         "read": self.reading.sure_share(), **changed})
         votes, t.votes = t.votes, []
         before, t.before = t.before, None  # decided: the table before it is no longer needed (but by _named_by_hand)
-        unread = self.deck_unread()  # no card named without a question ...
-        recalled = unread and verdict == "card" and self._recalled(votes, conf)  # ... but what the memory names alone
+        unread = self.deck_unread()  # no card named without a question (but what the memory names alone: _recalled)
         if t.recheck:
             return self._restack(frame, t, "uncertain" if unread and verdict == "card" else verdict,
                                  card, conf, votes)
@@ -863,7 +862,7 @@ class Tracker:
                     t.zone = twin.zone
                     return []
                 return [self._event(MOVED, frame, t, card=card, confidence=conf)]
-        if verdict == "card" and (recalled or not unread):
+        if verdict == "card" and (not unread or self._recalled(votes, conf)):
             self._decided(votes)
             t.state, t.card, t.confidence, t.rest_quad = PRESENT, card, conf, t.quad
             t.named_sides = sides(t.quad) if conf >= SIZE_CONFIDENCE else None

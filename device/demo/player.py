@@ -76,18 +76,20 @@ class VisionStats:
             self.deal_marks.append({"deal": number, **{key: getattr(self, attr) for key, attr in self.PER_DEAL},
                                     "presses": self.presses})
 
+    def _deal_spans(self) -> list[tuple[dict, dict]]:
+        """Each deal's counts as it started and as the next one started (the last: now), in order."""
+        marks = sorted(self.deal_marks, key=lambda m: m["deal"])
+        now = {**{key: getattr(self, attr) for key, attr in self.PER_DEAL}, "presses": self.presses}
+        return list(zip(marks, marks[1:] + [now]))
+
     def per_deal(self) -> list[dict]:
         """The summary's ``per_deal``: each deal's prompts, wrong, by_hand, right and confirmed, in order."""
-        marks = sorted(self.deal_marks, key=lambda m: m["deal"])
-        ends = marks[1:] + [{key: getattr(self, attr) for key, attr in self.PER_DEAL}]
-        return [{key: end[key] - start[key] for key, _ in self.PER_DEAL} for start, end in zip(marks, ends)]
+        return [{key: end[key] - start[key] for key, _ in self.PER_DEAL} for start, end in self._deal_spans()]
 
     def presses_per_deal(self) -> list[int | None]:
         """The buttons pressed in each deal, in order (None for a deal begun before they were counted per deal)."""
-        marks = sorted(self.deal_marks, key=lambda m: m["deal"])
-        ends = marks[1:] + [{"presses": self.presses}]
-        return [None if "presses" not in start or "presses" not in end else end["presses"] - start["presses"]
-                for start, end in zip(marks, ends)]
+        return [end["presses"] - start["presses"] if "presses" in start and "presses" in end else None
+                for start, end in self._deal_spans()]
 
     def camera(self) -> dict:
         """The summary's ``camera`` figures."""

@@ -36,7 +36,7 @@ from device.app.registry import game_for
 from device.app.session import GameSession
 from device.storage.deal_log import DealLog, StoreError
 from engine.errors import TarotmateError
-from vision.deck_reading import ReadingNews
+from vision.deck_reading import DeckReading, ReadingNews
 
 DB_NAME = "demo.db"
 
@@ -165,7 +165,6 @@ class Recognition:
             if self.localiser is not None:
                 extra["localiser"] = self.localiser
             if self.reading is None:  # the table's deck memory keeps one (kept_reading), else the demo's own
-                from vision.deck_reading import DeckReading
                 from vision.tracker import kept_reading
 
                 self.reading = kept_reading(self.namer) or DeckReading()
