@@ -101,3 +101,31 @@ def test_a_quad_the_camera_nearly_names_while_the_chien_is_shown_is_asked_at_onc
     controller.on_event(seen(chien[0]))
     sure = TableEvent("uncertain", 0, 0.0, "middle", None, candidates=[(chien[1], 0.6)])
     assert controller.on_event(sure)[-1].kind == CONFIRM and not controller.chien_unclear
+
+
+def test_a_chien_completed_from_questions_once_taken_lies_no_more_and_the_first_tricks_unclear_card_is_asked(log):  # noqa: F811
+    truth = random_deal(4, 8)
+    controller = tarot(log, truth)
+    chien = chien_being_shown(controller, truth)
+    for card in chien[:2]:
+        controller.on_event(seen(card))
+    assert controller.on_event(unclear())[-1].kind == INFO  # kept while the chien is shown
+    notices = controller.on_event(TableEvent("cleared", 0, 0.0, "middle"))  # taken with 2 of 6 seen
+    for card in chien[2:]:
+        assert notices[-1].kind == CONFIRM and controller.pending[0].reason == "missing"
+        notices = controller.on_decision(("correct_card", card))
+    assert notices[-1].kind == APPLIED and not controller.pending  # the chien, from the answers
+    assert not controller.chien_lying  # taken before it was whole: nothing of it lies in the middle
+    ecart = next(o.to_dict() for o in truth.operations if o.to_dict()["op"] == "ecart")
+    assert controller.on_decision(("ecart", ecart["cards"]))[0].kind == APPLIED
+    prompts = controller.prompts
+    assert controller.on_event(unclear())[-1].kind == CONFIRM  # the first trick's card, asked
+    assert controller.prompts == prompts + 1
+
+
+def test_a_chien_seen_whole_still_lies_and_an_unclear_quad_on_it_asks_nothing(log):  # noqa: F811
+    truth = random_deal(4, 8)
+    controller = tarot(log, truth)
+    chien, _ = chien_shown(controller, truth)
+    assert controller.chien_lying and not controller.chien_taken
+    assert controller.on_event(unclear())[-1].kind == INFO

@@ -94,6 +94,9 @@ class TarotController(Controller):
         # or the first card is played, what the camera finds there is the chien's (a quad across its
         # cards, one of them seen again), not a trick's card
         self.chien_lying = False
+        # the chien was taken (the middle cleared) before all its cards were seen: the cards the
+        # players name for it then complete a chien that no longer lies in the middle
+        self.chien_taken = False
         # the last trick's cards, all seen, still lie in the middle: until the middle is cleared, what
         # the camera finds there that it cannot name is a quad on them, not the next trick's lead
         self.trick_lying = False
@@ -110,6 +113,7 @@ class TarotController(Controller):
     def reset_collections(self) -> None:
         self.chien_seen = []
         self.chien_lying = False
+        self.chien_taken = False
         self.trick_lying = False
         self.chien_unclear = []
         self.chien_offered = []
@@ -367,7 +371,10 @@ class TarotController(Controller):
         self.no_card += self.chien_unclear  # the chien shown whole: the unclear quads were none
         self.chien_unclear, self.chien_offered = [], []
         notices = self.apply(RevealChien(cards), f"chien: {' '.join(cards)}")
-        self.chien_lying = any(n.kind == APPLIED for n in notices)
+        # completed from the questions asked once it was taken short, it lies no more: the next
+        # unclear quad in the middle is the first trick's card
+        self.chien_lying = any(n.kind == APPLIED for n in notices) and not self.chien_taken
+        self.chien_taken = False
         return notices
 
     def _poignee_card(self, code: str) -> list[Notice]:
@@ -389,6 +396,8 @@ class TarotController(Controller):
         if self.chien_lying:
             self.chien_lying = False
             return [Notice(INFO, "the chien was taken")]
+        if deal.phase is Phase.CHIEN:
+            self.chien_taken = True
         if deal.phase is Phase.CHIEN and (self.chien_seen or self.chien_unclear):
             # taken short: the unclear quads kept while it was shown are asked as its missing cards
             best: dict[str, float] = {}
