@@ -127,5 +127,5 @@ def test_a_chien_seen_whole_still_lies_and_an_unclear_quad_on_it_asks_nothing(lo
     truth = random_deal(4, 8)
     controller = tarot(log, truth)
     chien, _ = chien_shown(controller, truth)
-    assert controller.chien_lying and not controller.chien_taken
+    assert controller.chien_lying and not controller.swept_short
     assert controller.on_event(unclear())[-1].kind == INFO

@@ -322,3 +322,22 @@ def test_a_whole_trick_lies_only_until_the_next_card_or_the_sweep(at_first_trick
     lead = random_deal(4, 8).tricks[1].cards[0]
     assert applied(controller.on_event(at_spot(lead, controller.deal.to_play)))
     assert not controller.whole_trick_lying()
+
+
+def test_a_trick_swept_short_and_completed_by_the_answer_lies_no_more(at_first_trick):
+    """The last card of a trick never seen, the trick swept, the card answered: the middle is
+    empty, so the next trick's unclear lead at its seat's spot is asked, not set aside as a quad
+    found on a trick still lying."""
+    controller, trick, start = at_first_trick
+    for k, code in enumerate(trick.cards[:3]):
+        controller.on_event(at_spot(code, (trick.leader + k) % 4))
+    notices = controller.on_event(_sweep())
+    assert notices[-1].kind == CONFIRM and controller.pending[0].reason == "missing"
+    assert applied(controller.on_decision(("correct_card", trick.cards[3]))) == [((trick.leader + 3) % 4, trick.cards[3])]
+    assert not controller.whole_trick_lying()
+    leader = controller.deal.to_play
+    lead = random_deal(4, 8).tricks[1].cards[0]
+    quad = at_spot(None, leader).corners
+    notices = controller.on_event(TableEvent("uncertain", 0, 0.0, "middle", None, corners=quad,
+                                             candidates=[(lead, 0.7)]))
+    assert any(n.kind == CONFIRM for n in notices) and controller.aside is None

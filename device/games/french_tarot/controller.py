@@ -94,9 +94,10 @@ class TarotController(Controller):
         # or the first card is played, what the camera finds there is the chien's (a quad across its
         # cards, one of them seen again), not a trick's card
         self.chien_lying = False
-        # the chien was taken (the middle cleared) before all its cards were seen: the cards the
-        # players name for it then complete a chien that no longer lies in the middle
-        self.chien_taken = False
+        # the middle was cleared before the chien or the trick in it was whole: the cards the
+        # players name for it then (the answers to the questions the sweep asks) complete what no
+        # longer lies there
+        self.swept_short = False
         # the last trick's cards, all seen, still lie in the middle: until the middle is cleared, what
         # the camera finds there that it cannot name is a quad on them, not the next trick's lead
         self.trick_lying = False
@@ -113,7 +114,7 @@ class TarotController(Controller):
     def reset_collections(self) -> None:
         self.chien_seen = []
         self.chien_lying = False
-        self.chien_taken = False
+        self.swept_short = False
         self.trick_lying = False
         self.chien_unclear = []
         self.chien_offered = []
@@ -187,7 +188,10 @@ class TarotController(Controller):
             notices = self.apply(Play(seat, code), f"{self._name(seat)} plays {code}")
             if any(n.kind == APPLIED for n in notices):
                 self.chien_lying = False  # play has begun: the chien was taken
-                self.trick_lying = not self.deal.current_trick.cards  # that card completed its trick
+                if self.deal.current_trick.cards:
+                    self.trick_lying = False
+                else:  # that card completed its trick, which lies in the middle unless it was swept short
+                    self.trick_lying, self.swept_short = not self.swept_short, False
             return notices
         if self.session.deal_over:
             return [Notice(INFO, f"{code} seen after the end of the deal: ignored", card=code)]
@@ -373,8 +377,8 @@ class TarotController(Controller):
         notices = self.apply(RevealChien(cards), f"chien: {' '.join(cards)}")
         # completed from the questions asked once it was taken short, it lies no more: the next
         # unclear quad in the middle is the first trick's card
-        self.chien_lying = any(n.kind == APPLIED for n in notices) and not self.chien_taken
-        self.chien_taken = False
+        self.chien_lying = any(n.kind == APPLIED for n in notices) and not self.swept_short
+        self.swept_short = False
         return notices
 
     def _poignee_card(self, code: str) -> list[Notice]:
@@ -396,8 +400,8 @@ class TarotController(Controller):
         if self.chien_lying:
             self.chien_lying = False
             return [Notice(INFO, "the chien was taken")]
-        if deal.phase is Phase.CHIEN:
-            self.chien_taken = True
+        if deal.phase is Phase.CHIEN or (deal.phase is Phase.PLAY and deal.current_trick.cards):
+            self.swept_short = True
         if deal.phase is Phase.CHIEN and (self.chien_seen or self.chien_unclear):
             # taken short: the unclear quads kept while it was shown are asked as its missing cards
             best: dict[str, float] = {}
