@@ -381,8 +381,9 @@ def recall(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sha
     """The memory's own probabilities (``labels`` order): each card weighs ``exp(sharpness · cosine)``
     (its best cosine to its kept views, ``similarity``; ``unseen`` for a card without views), and
     the cards share what the card model leaves to them: the model's "not a card face" probability
-    (``unknown``) is kept as it is, its probabilities of the cards are not used. With an empty
-    memory the cards are equally likely: no card stands out."""
+    (``unknown``) is kept as it is, its probabilities of the cards only order those without a view
+    (the memory cannot tell them apart: each weighs its share of the model's best among them). With
+    an empty memory the cards are in the model's order."""
     p = np.asarray(probs, np.float64)
     index = {c: i for i, c in enumerate(CODES)}
     cols = [index.get(lab, -1) for lab in labels]
@@ -394,6 +395,12 @@ def recall(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sha
             cos[:, k] = np.where(sim[:, j] < -0.5, unseen, sim[:, j])  # -1: no view kept of that card
     z = sharpness * (cos - cos[:, cards].max(1, keepdims=True))
     w = np.where(cards, np.exp(np.where(cards, z, 0.0)), 0.0)
+    # the cards without a view, which the memory cannot tell apart, in the card model's order: each
+    # weighs its share of the model's best among them (that one as before, none more)
+    viewless = cards & (sim[:, [max(j, 0) for j in cols]] < -0.5)
+    model = np.where(viewless, np.maximum(p, 1e-12), 0.0)
+    best = model.max(1, keepdims=True)
+    w = np.where(viewless, w * model / np.where(best > 0, best, 1.0), w)
     face = 1.0 - p[:, ~cards].sum(1, keepdims=True)  # what the model gives to the cards, all of them
     out = np.where(cards, face * w / w.sum(1, keepdims=True), p)
     return out.astype(np.float32)

@@ -425,8 +425,9 @@ def test_recall_names_the_card_whose_views_the_crop_resembles_and_keeps_the_mode
     probs[0, CODES.index("CK")] = 0.89  # the model sure of a look-alike ...
     probs[0, 78] = 0.1  # ... and that it is a card face at 0.9
     empty = np.full((1, 78), -1.0, np.float32)
-    p = recall(probs, empty, labels)
-    assert p[0, 78] == pytest.approx(0.1) and np.allclose(p[0, :78], 0.9 / 78)  # no view kept: no card stands out
+    p = recall(probs, empty, labels)  # no view kept: the memory tells no card apart, the cards in the model's order
+    assert p[0, 78] == pytest.approx(0.1) and p[0, :78].sum() == pytest.approx(0.9)
+    assert p[0, CODES.index("H02")] / p[0, CODES.index("CK")] == pytest.approx(0.01 / 77 / 0.89, rel=1e-3)
     sim = np.full((1, 78), 0.5, np.float32)
     sim[0, CODES.index("T11")] = 0.95
     sim[0, CODES.index("CK")] = 0.6  # its views unlike the crop: the model's 0.89 for it counts for nothing
@@ -436,6 +437,24 @@ def test_recall_names_the_card_whose_views_the_crop_resembles_and_keeps_the_mode
     p = recall(probs, sim, labels)
     ratio = p[0, CODES.index("H05")] / p[0, CODES.index("T11")]
     assert ratio == pytest.approx(np.exp(ALONE_SHARPNESS * (UNSEEN_COSINE - 0.95)), rel=1e-3)
+
+
+def test_recall_orders_the_cards_without_a_view_as_the_model_does_and_none_above_its_favourite():
+    from vision.deck_memory import ALONE_SHARPNESS, UNSEEN_COSINE, recall
+
+    labels = list(CODES) + ["unknown"]
+    probs = np.full((1, 79), 0.5 / 76, np.float32)
+    probs[0, CODES.index("CK")] = 0.3  # the model's favourite, of which the memory keeps views unlike the crop
+    probs[0, CODES.index("H05")] = 0.2  # the model's favourite among the cards without a view
+    probs[0, 78] = 0.0
+    sim = np.full((1, 78), -1.0, np.float32)
+    sim[0, CODES.index("T11")] = 0.95
+    sim[0, CODES.index("CK")] = 0.5
+    p = recall(probs, sim, labels)
+    t11, ck, h05, h02 = (p[0, CODES.index(c)] for c in ("T11", "CK", "H05", "H02"))
+    assert t11 > h05 > h02 > ck  # the crop's look first, then the cards without a view in the model's order
+    assert h05 / t11 == pytest.approx(np.exp(ALONE_SHARPNESS * (UNSEEN_COSINE - 0.95)), rel=1e-3)  # as before
+    assert h02 / h05 == pytest.approx((0.5 / 76) / 0.2, rel=1e-3)
 
 
 @given(st.lists(st.floats(-1.0, 1.0, allow_nan=False), min_size=78, max_size=78),
@@ -475,7 +494,8 @@ def test_the_memory_alone_names_from_its_views_and_gives_the_models_own_apart(tm
     assert vote.alone and vote.top[0][0] == "S08" and dict(vote.model_top)["S07"] == pytest.approx(0.4)
     (fused,) = namer_votes(namer, [None], None, 0.2)
     assert not fused.alone
-    memory._db.close()  # its file gone from under it, its views not read yet: it knows no card, none stands out
+    memory._db.close()  # its file gone from under it, its views not read yet: it knows no card, the model's order
     memory._changed()
     probs, _, _ = alone.run_with_model([None])
-    assert probs[0, :78].max() == pytest.approx(probs[0, :78].min())
+    assert probs[0, s07] == pytest.approx(probs[0, s08]) == pytest.approx(probs[0, :78].max())
+    assert probs[0, s07] / probs[0, CODES.index("H02")] == pytest.approx(0.4 / (0.2 / 77), rel=1e-3)
