@@ -54,8 +54,9 @@ SOURCES = ("answer", "by_hand", "confirmed", "enrolled")
 # itself could not tell the two apart (docs/enrollment.md)
 LEARNING_BARS = {"suit_margin": 5.0, "model_suit_margin": 2.0}
 # on a deck the card model cannot read (vision.deck_reading), the memory names the cards alone (recall): each
-# card weighs exp(ALONE_SHARPNESS · its best cosine), a card without a view as if its best cosine were
-# UNSEEN_COSINE (about what a crop's best cosine to another card's views is); the sharpness that fitted best
+# card weighs exp(ALONE_SHARPNESS · its best cosine), a card without a view at most as if its best cosine were
+# UNSEEN_COSINE (about what a crop's best cosine to another card's views is; the cards without a view in the
+# card model's order); the sharpness that fitted best
 # views of a deck never trained on at the hard simulated table, played in docs/tracking.md ("Named by the
 # memory alone")
 ALONE_SHARPNESS = 40.0
@@ -390,14 +391,15 @@ def recall(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sha
     cards = np.array([j >= 0 for j in cols])
     sim = np.asarray(similarity, np.float64).reshape(len(p), len(CODES))
     cos = np.full((len(p), len(labels)), -np.inf)
+    viewless = np.zeros(cos.shape, bool)
     for k, j in enumerate(cols):
         if j >= 0:
-            cos[:, k] = np.where(sim[:, j] < -0.5, unseen, sim[:, j])  # -1: no view kept of that card
+            viewless[:, k] = sim[:, j] < -0.5  # -1: no view kept of that card
+            cos[:, k] = np.where(viewless[:, k], unseen, sim[:, j])
     z = sharpness * (cos - cos[:, cards].max(1, keepdims=True))
     w = np.where(cards, np.exp(np.where(cards, z, 0.0)), 0.0)
     # the cards without a view, which the memory cannot tell apart, in the card model's order: each
     # weighs its share of the model's best among them (that one as before, none more)
-    viewless = cards & (sim[:, [max(j, 0) for j in cols]] < -0.5)
     model = np.where(viewless, np.maximum(p, 1e-12), 0.0)
     best = model.max(1, keepdims=True)
     w = np.where(viewless, w * model / np.where(best > 0, best, 1.0), w)
