@@ -40,6 +40,37 @@ def test_trivium_demo(tmp_path):
     assert json.loads((tmp_path / "trivium-game.json").read_text())["format"] == "trivium-game/1"
 
 
+def test_a_trivium_demo_whose_camera_misreads_a_card_taken_from_the_olla_undoes_it_and_plays_on(tmp_path, monkeypatch):
+    """The camera names the card a player discards while taking from the olla as another card
+    (which the game cannot fix where it lies): the scripted player undoes the operation, enters
+    the right one, and the game ends with the bots' scores."""
+    from dataclasses import replace
+
+    from device.app.table import TableApp
+    from engine.trivium import random_game
+
+    truth = random_game(["Ana", "Luis", "Marta", "Pau"], 2)
+    k, olla = next((i, op.to_dict()) for i, op in enumerate(truth.operations)
+                   if op.to_dict()["op"] == "take_from_olla")
+    original, misread = TableApp.on_events, []
+
+    def on_events(app, events):
+        events = list(events)
+        for j, e in enumerate(events):
+            if (not misread and e.type == "appeared" and e.card == olla["discard"]
+                    and len(app.session.state.operations) == k):
+                misread.append(e.card)
+                events[j] = replace(e, card="S07" if e.card != "S07" else "S06")
+        return original(app, events)
+
+    monkeypatch.setattr(TableApp, "on_events", on_events)
+    reports = []
+    result = run_demo(DemoSettings(game="trivium", seed=2, out=tmp_path, **QUICK), report=reports.append)
+    assert misread and any("wrong: undo" in r for r in reports)
+    assert result["stats"].wrong >= 1
+    assert result["scores"] == list(truth.scores)
+
+
 def test_demo_refuses_a_foreign_database_in_out(tmp_path):
     (tmp_path / "demo.db").write_text("not mine")
     from device.storage.deal_log import StoreError

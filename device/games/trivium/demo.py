@@ -52,7 +52,7 @@ class TriviumDemo(ScriptedDemo):
         super().__init__(game, settings, report, [])
         self.truth, self.truth_ops = self.truth_for(1, 0)
         self.label = f"demo:{game.kind}:{settings.players}:{settings.seed}"
-        self._short: dict | None = None  # a tercia the camera saw short, left for the table to ask
+        self._short_tercia: dict | None = None  # a tercia the camera saw short, left for the table to ask
         self._next: dict | None = None  # the operation whose scene is played while it waits
 
     def truth_for(self, number: int, dealer: int):
@@ -121,7 +121,7 @@ class TriviumDemo(ScriptedDemo):
         if expected["op"] == "take_from_olla":
             self.decide(app, ("exchange", "olla"))  # the player says where the card came from
         super().play_scene(app, recognition)
-        short, self._short = self._short, None
+        short, self._short_tercia = self._short_tercia, None
         if short is None:
             return
         # a tercia the camera saw short: the next seat discards (or the seat lays its next
@@ -144,7 +144,7 @@ class TriviumDemo(ScriptedDemo):
         if self._asks_later(app, scope):
             seen = " ".join(app.controller.groups[scope["seat"]])
             self.report(f"player: the camera saw {seen} of the tercia; play goes on, the table asks for the rest")
-            self._short = scope
+            self._short_tercia = scope
             return
         self.enter_right(app, scope)
 
