@@ -61,6 +61,7 @@ LEARNING_BARS = {"suit_margin": 5.0, "model_suit_margin": 2.0}
 # memory alone")
 ALONE_SHARPNESS = 40.0
 UNSEEN_COSINE = 0.7
+CODE_INDEX = {code: i for i, code in enumerate(CODES)}  # a card's column in the similarities (CODES order)
 
 
 class DeckMemoryError(TarotmateError):
@@ -279,8 +280,7 @@ class DeckMemory:
     def _views(self) -> tuple[np.ndarray, np.ndarray]:
         if self._cache is None:
             rows = self._db.execute("SELECT card, embedding FROM views ORDER BY id").fetchall()
-            index = {c: i for i, c in enumerate(CODES)}
-            cards = np.array([index[c] for c, _ in rows], np.int64)
+            cards = np.array([CODE_INDEX[c] for c, _ in rows], np.int64)
             emb = np.array([np.frombuffer(b, np.float32) for _, b in rows], np.float32).reshape(len(rows), self.dimension)
             self._cache = (cards, emb)
         return self._cache
@@ -351,6 +351,11 @@ class DeckMemory:
         self.close()
 
 
+def card_columns(labels: Sequence[str]) -> list[int]:
+    """Each label's column in ``CODES`` order (the similarity's), -1 for one that is no card (``unknown``)."""
+    return [CODE_INDEX.get(lab, -1) for lab in labels]
+
+
 def best_per_card(sim: np.ndarray, cards: np.ndarray) -> np.ndarray:
     """(N, 78): per row of ``sim`` (N crops x kept views), each card's best cosine to its views
     (``cards``: each view's index in ``CODES``), in ``CODES`` order; -1 for a card without views."""
@@ -366,9 +371,7 @@ def fuse(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sharp
     gains ``exp(sharpness · (cosine − floor))``; cards without views, and ``unknown``, keep
     their weight. With an empty memory this is ``probs`` unchanged."""
     p = np.asarray(probs, np.float64).copy()
-    index = {c: i for i, c in enumerate(CODES)}
-    cols = [index.get(lab, -1) for lab in labels]
-    for k, j in enumerate(cols):
+    for k, j in enumerate(card_columns(labels)):
         if j < 0:
             continue
         s = similarity[:, j].astype(np.float64)
@@ -386,8 +389,7 @@ def recall(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sha
     (the memory cannot tell them apart: each weighs its share of the model's best among them). With
     an empty memory the cards are in the model's order."""
     p = np.asarray(probs, np.float64)
-    index = {c: i for i, c in enumerate(CODES)}
-    cols = [index.get(lab, -1) for lab in labels]
+    cols = card_columns(labels)
     cards = np.array([j >= 0 for j in cols])
     sim = np.asarray(similarity, np.float64).reshape(len(p), len(CODES))
     cos = np.full((len(p), len(labels)), -np.inf)

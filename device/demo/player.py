@@ -73,14 +73,16 @@ class VisionStats:
     def mark_deal(self, number: int) -> None:
         """The counts as deal ``number`` starts (once per deal, kept across a resume)."""
         if all(m["deal"] != number for m in self.deal_marks):
-            self.deal_marks.append({"deal": number, **{key: getattr(self, attr) for key, attr in self.PER_DEAL},
-                                    "presses": self.presses})
+            self.deal_marks.append({"deal": number, **self._counts()})
+
+    def _counts(self) -> dict:
+        """The per-deal counts and the presses, as they stand now."""
+        return {**{key: getattr(self, attr) for key, attr in self.PER_DEAL}, "presses": self.presses}
 
     def _deal_spans(self) -> list[tuple[dict, dict]]:
         """Each deal's counts as it started and as the next one started (the last: now), in order."""
         marks = sorted(self.deal_marks, key=lambda m: m["deal"])
-        now = {**{key: getattr(self, attr) for key, attr in self.PER_DEAL}, "presses": self.presses}
-        return list(zip(marks, marks[1:] + [now]))
+        return list(zip(marks, marks[1:] + [self._counts()]))
 
     def per_deal(self) -> list[dict]:
         """The summary's ``per_deal``: each deal's prompts, wrong, by_hand, right and confirmed, in order."""
