@@ -862,7 +862,7 @@ class Tracker:
                     t.zone = twin.zone
                     return []
                 return [self._event(MOVED, frame, t, card=card, confidence=conf)]
-        if verdict == "card" and (not unread or self._recalled(votes, conf)):
+        if verdict == "card" and (not unread or self._recalled(votes, conf)) and not self._unjudged_unsure(votes):
             self._decided(votes)
             t.state, t.card, t.confidence, t.rest_quad = PRESENT, card, conf, t.quad
             t.named_sides = sides(t.quad) if conf >= SIZE_CONFIDENCE else None
@@ -910,6 +910,13 @@ class Tracker:
         every view, at ``memory_alone`` or more: committed without a question."""
         bar = self.settings.memory_alone
         return bar > 0 and conf >= bar and bool(votes) and all(v.alone for v in votes)
+
+    def _unjudged_unsure(self, votes) -> bool:
+        """Whether the deck in play is not judged yet (fewer than ``READ_CARDS`` cards decided) and the
+        card model alone named none of these views at ``unjudged_sure`` or more: asked, not committed."""
+        bar = self.settings.unjudged_sure
+        return (bar > 0 and self._gauged() and self.reading.sure_share() is None
+                and best_reading(votes) < bar)
 
     def deck_unread(self) -> bool:
         """Whether the deck in play is one the card model cannot read (``unread_deck``, :mod:`vision.deck_reading`):

@@ -98,6 +98,10 @@ class TrackerSettings:
     # ... a card the memory alone names this surely (mean probability), every view, is committed without a question
     # (0: off; measured at 0.9: wrong cards, most of them quads found across the pile, docs/tracking.md)
     memory_alone: float = 0.0
+    # before the deck in play is judged (fewer than vision.deck_reading.READ_CARDS cards decided), a card whose
+    # best view the card model alone names under this is asked, not committed: a deck never seen is not taken
+    # for read before the gauge says so (0: off; docs/tracking.md "A deck not yet judged")
+    unjudged_sure: float = 0.8
     piece_margin: float = 8.0  # the same for a card seen only through a piece cut from a row
     rival: float = 0.3  # a view that puts another card first with this score makes a confident naming a question
     evidence_score: float = 0.5  # without such votes: the mean score of a card every still view puts first...

@@ -82,9 +82,25 @@ def test_a_cards_reading_is_its_best_view_by_the_card_model_alone():
 # ----------------------------------------------------------------- the tracker
 
 
-def test_cards_read_at_middling_confidence_are_committed_on_a_deck_not_judged_yet():
-    events, _ = track(SCRIPT, scores=_read_at(0.7), reading=DeckReading())
+def test_on_a_deck_not_judged_yet_only_cards_read_surely_are_committed():
+    # a deck never seen: a card the model names at 0.7 may be its look-alike; asked until the deck is judged
+    reading = DeckReading()
+    events, _ = track(SCRIPT, scores=_read_at(0.7), reading=reading)
+    assert events == [("uncertain", None)] * 4
+    assert len(reading.readings) == 4  # asked, and told to the gauge
+    events, _ = track(SCRIPT, scores=_read_at(0.85), reading=DeckReading())
     assert events == [("appeared", c) for c in ("H01", "D03", "C10", "S10")]
+    # the bar off: committed as the bars for one card say
+    events, _ = track(SCRIPT, scores=_read_at(0.7), reading=DeckReading(),
+                      settings=replace(TrackerSettings(), unjudged_sure=0.0))
+    assert events == [("appeared", c) for c in ("H01", "D03", "C10", "S10")]
+
+
+def test_once_the_deck_is_judged_read_middling_cards_are_committed_again():
+    reading = _gauge(*[0.95] * (READ_CARDS - 2))
+    events, _ = track(SCRIPT, scores=_read_at(0.7), reading=reading)  # judged read after two more cards
+    assert events == [("uncertain", None)] * 2 + [("appeared", "C10"), ("appeared", "S10")]
+    assert reading.sure_share() == pytest.approx((READ_CARDS - 2) / (READ_CARDS + 2))  # the four decided
 
 
 def test_on_a_deck_the_model_cannot_read_every_card_is_asked():
@@ -102,7 +118,8 @@ def test_on_a_deck_the_model_cannot_read_every_card_is_asked():
 
 def test_the_gauge_judges_the_deck_from_the_cards_it_decides():
     reading = _gauge(*[0.4] * (READ_CARDS - 2))
-    events, _ = track(SCRIPT, scores=_read_at(0.7), reading=reading)  # two more cards, and it is judged
+    events, _ = track(SCRIPT, scores=_read_at(0.7), reading=reading,  # two more cards, and it is judged
+                      settings=replace(TrackerSettings(), unjudged_sure=0.0))
     assert events == [("appeared", "H01"), ("appeared", "D03"), ("uncertain", None), ("uncertain", None)]
     assert reading.sure_share() == 0.0
 

@@ -16,7 +16,7 @@ from vision.sources import Frame
 from vision.tracker import Tracker, TrackerSettings
 from vision.zones import default_zones
 
-from .helpers import SMALL
+from .helpers import SMALL, read_deck
 
 LABELS = ["SK", "S10", "S01", "C09", "C10", "H01", "H05", "D02", "D03", "T01", "T03", "T13", "T21", "unknown"]
 
@@ -50,7 +50,10 @@ class ScoredNamer:
 def track(script, localise=None, scores=None, players=4, seed=3, settings=TrackerSettings(), namer=None, conditions=None,
           reading=None):
     """(events, simulator) of ``script`` with the altered card finder ``localise(frame, quads)``
-    (``reading``: the deck's reading gauge the tracker shares, :mod:`vision.deck_reading`)."""
+    (``reading``: the deck's reading gauge the tracker shares, :mod:`vision.deck_reading`; by default
+    a deck already judged read, so that the bars for one card decide)."""
+    if reading is None:
+        reading = read_deck()
     extra = {} if conditions is None else {"conditions": conditions}
     sim = TableSimulator(script, players=players, seed=seed, size=SMALL, **extra)
     oracle = GroundTruthRecogniser(sim, jitter=0.2)
@@ -384,7 +387,7 @@ def test_only_a_card_named_surely_gives_the_cards_size():
     from vision.votes import Vote
 
     def named(p):
-        tracker = Tracker(default_zones(), localiser=lambda image: [], namer=ScoredNamer())
+        tracker = Tracker(default_zones(), localiser=lambda image: [], namer=ScoredNamer(), reading=read_deck())
         strip = Track(5, rect(100, 100, 150, 130), "middle", 10, NEW)
         strip.votes = [Vote("S04", p, [("S04", p)]), Vote("S04", p, [("S04", p)])]
         tracker._tracks = [strip]
@@ -842,7 +845,7 @@ def named_off_then_right(first: dict, settings=TrackerSettings(nudge_rename=0.2)
 
     frames = [0]
     tracker = Tracker(default_zones(), localiser=localise, namer=ScoredNamer(scores), settings=settings,
-                      cropper=lambda image, quad: ("D03", quad))
+                      cropper=lambda image, quad: ("D03", quad), reading=read_deck())
     events = []
     for k in range(40):
         frames[0] = k
