@@ -261,3 +261,16 @@ def test_the_cards_asked_on_a_deck_not_read_say_why():
     asked = events_with(_gauge(*[0.4] * 30))
     assert [e.type for e in asked] == ["uncertain"] * 4 and all(e.unread for e in asked)
     assert not any(e.unread for e in events_with(_gauge(*[0.95] * 30)))
+
+
+def test_a_card_asked_before_the_deck_is_judged_offers_the_models_card_first():
+    asked = _asked(ScoredNamer(_read_at(0.7)), DeckReading())
+    assert [(t, card, best) for t, card, (best, _) in asked] == [
+        ("uncertain", None, c) for c in ("H01", "D03", "C10", "S10")]
+    # an enrolled deck's prototypes (no card model's probabilities to gauge) are not held back
+    class Prototypes:  # names on its own scale, its best answer only
+        def name(self, crops):
+            return [SimpleNamespace(card=code, confidence=0.7) for code, _ in crops]
+
+    named = _asked(Prototypes(), DeckReading())
+    assert [t for t, _, _ in named] == ["appeared"] * 4
