@@ -79,7 +79,7 @@ import numpy as np
 from vision import votes as voting
 from vision.association import card_shape, match_nearest, split_rows
 from vision.change_outline import StillBackground, change_around, change_inside, outline_from_change
-from vision.deck_reading import DeckReading, best_reading
+from vision.deck_reading import DeckReading, best_reading, model_mean
 from vision.landings import TableAudit
 from vision.events import APPEARED, CLEARED, MOVED, REMOVED, RENAMED, UNCERTAIN, TableEvent, corners_list
 from vision.motion import changed_pixels, small_grey
@@ -862,7 +862,7 @@ class Tracker:
                     t.zone = twin.zone
                     return []
                 return [self._event(MOVED, frame, t, card=card, confidence=conf)]
-        if verdict == "card" and (not unread or self._recalled(votes, conf)) and not self._unjudged_unsure(votes):
+        if verdict == "card" and (not unread or self._recalled(votes, conf)) and not self._unjudged_unsure(votes, card):
             self._decided(votes)
             t.state, t.card, t.confidence, t.rest_quad = PRESENT, card, conf, t.quad
             t.named_sides = sides(t.quad) if conf >= SIZE_CONFIDENCE else None
@@ -911,12 +911,14 @@ class Tracker:
         bar = self.settings.memory_alone
         return bar > 0 and conf >= bar and bool(votes) and all(v.alone for v in votes)
 
-    def _unjudged_unsure(self, votes) -> bool:
+    def _unjudged_unsure(self, votes, card: str) -> bool:
         """Whether the deck in play is not judged yet (fewer than ``READ_CARDS`` cards decided) and the
-        card model alone named none of these views at ``unjudged_sure`` or more: asked, not committed."""
-        bar = self.settings.unjudged_sure
-        return (bar > 0 and self._gauged() and self.reading.sure_share() is None
-                and best_reading(votes) < bar)
+        card model alone named none of these views at ``unjudged_sure`` or more, or named ``card``
+        under ``unjudged_mean`` on average over them all: asked, not committed."""
+        s = self.settings
+        if (s.unjudged_sure <= 0 and s.unjudged_mean <= 0) or not self._gauged() or self.reading.sure_share() is not None:
+            return False
+        return best_reading(votes) < s.unjudged_sure or model_mean(votes, card) < s.unjudged_mean
 
     def deck_unread(self) -> bool:
         """Whether the deck in play is one the card model cannot read (``unread_deck``, :mod:`vision.deck_reading`):

@@ -102,6 +102,9 @@ class TrackerSettings:
     # best view the card model alone names under this is asked, not committed: a deck never seen is not taken
     # for read before the gauge says so (0: off; docs/tracking.md "A deck not yet judged")
     unjudged_sure: float = 0.8
+    # ... nor one the card model alone names under this on average over all its views (a quad across a card and
+    # a hand, named surely on one view of three) (0: off)
+    unjudged_mean: float = 0.6
     piece_margin: float = 8.0  # the same for a card seen only through a piece cut from a row
     rival: float = 0.3  # a view that puts another card first with this score makes a confident naming a question
     evidence_score: float = 0.5  # without such votes: the mean score of a card every still view puts first...

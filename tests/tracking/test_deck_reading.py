@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import given, strategies as st
 
-from vision.deck_reading import READ_CARDS, READ_SURELY, DeckReading, ReadingNews, best_reading
+from vision.deck_reading import READ_CARDS, READ_SURELY, DeckReading, ReadingNews, best_reading, model_mean
 import numpy as np
 
 from vision.simulator import GroundTruthRecogniser, Idle, Play, TableSimulator
@@ -274,3 +274,27 @@ def test_a_card_asked_before_the_deck_is_judged_offers_the_models_card_first():
 
     named = _asked(Prototypes(), DeckReading())
     assert [t for t, _, _ in named] == ["appeared"] * 4
+
+
+def test_the_models_mean_over_all_views_counts_a_view_that_left_the_card_out_as_nothing():
+    views = [Vote("CK", 0.9, [("CK", 0.9), ("CQ", 0.05)]), Vote(None, 0.8, [(None, 0.8), ("T19", 0.1)]),
+             Vote("CK", 0.6, [("CK", 0.3)], model_top=[("CK", 0.3), ("T19", 0.2)])]
+    assert model_mean(views, "CK") == pytest.approx(0.4)
+    assert model_mean(views, "T19") == pytest.approx(0.1)
+    assert model_mean([], "CK") == 0.0
+
+
+def _sure_once_in_three(code, quad, view):
+    """A card named at 0.85 on two views of three, the third taken for no card."""
+    if not code:
+        return {"unknown": 0.9}
+    return {"unknown": 0.9} if view % 3 == 2 else {code: 0.85}
+
+
+def test_before_the_deck_is_judged_a_card_the_model_names_surely_on_some_views_only_is_asked():
+    judged = track(SCRIPT, scores=_sure_once_in_three, reading=_gauge(*[0.95] * 30))[0]
+    assert judged == [("appeared", c) for c in ("H01", "D03", "C10", "S10")]
+    # not judged yet: a view at 0.85, but a mean under 0.6 over its views
+    assert track(SCRIPT, scores=_sure_once_in_three, reading=DeckReading())[0] == [("uncertain", None)] * 4
+    off = replace(TrackerSettings(), unjudged_mean=0.0)
+    assert track(SCRIPT, scores=_sure_once_in_three, reading=DeckReading(), settings=off)[0] == judged
