@@ -47,15 +47,6 @@ def best_reading(votes: Sequence) -> float:
     return best
 
 
-def model_mean(votes: Sequence, card: str) -> float:
-    """The card model alone's mean probability of ``card`` over all the views (as :func:`best_reading`
-    reads them: :attr:`vision.votes.Vote.model_top`, else :attr:`vision.votes.Vote.top`; a view whose
-    best cards leave ``card`` out counts 0); 0 without a view."""
-    if not votes:
-        return 0.0
-    return sum(dict(v.model_top or v.top).get(card, 0.0) for v in votes) / len(votes)
-
-
 @dataclass
 class DeckReading:
     """The best view's reading (:func:`best_reading`) of the latest cards the tracker decided."""

@@ -79,7 +79,7 @@ import numpy as np
 from vision import votes as voting
 from vision.association import card_shape, match_nearest, split_rows
 from vision.change_outline import StillBackground, change_around, change_inside, outline_from_change
-from vision.deck_reading import DeckReading, best_reading, model_mean
+from vision.deck_reading import DeckReading, best_reading
 from vision.landings import TableAudit
 from vision.events import APPEARED, CLEARED, MOVED, REMOVED, RENAMED, UNCERTAIN, TableEvent, corners_list
 from vision.motion import changed_pixels, small_grey
@@ -916,9 +916,9 @@ class Tracker:
         card model alone named none of these views at ``unjudged_sure`` or more, or named ``card``
         under ``unjudged_mean`` on average over them all: asked, not committed."""
         s = self.settings
-        if (s.unjudged_sure <= 0 and s.unjudged_mean <= 0) or not self._gauged() or self.reading.sure_share() is not None:
-            return False
-        return best_reading(votes) < s.unjudged_sure or model_mean(votes, card) < s.unjudged_mean
+        if not self._gauged() or self.reading.sure_share() is not None:
+            return False  # (a bar at 0 holds for every card)
+        return best_reading(votes) < s.unjudged_sure or voting.scores(votes, model=True).get(card, 0.0) < s.unjudged_mean
 
     def deck_unread(self) -> bool:
         """Whether the deck in play is one the card model cannot read (``unread_deck``, :mod:`vision.deck_reading`):

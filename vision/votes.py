@@ -235,11 +235,13 @@ def excluded_card(votes: Sequence[Vote], labels: Sequence[str | None] | None, po
     return card, float(mean[k])
 
 
-def scores(votes: Sequence[Vote]) -> dict[str | None, float]:
-    """Each card's mean (rescored) score over the views (its best three in each)."""
+def scores(votes: Sequence[Vote], model: bool = False) -> dict[str | None, float]:
+    """Each card's mean (rescored) score over the views (its best three in each). ``model``: the
+    card model's own, before a deck memory weighed them (:attr:`Vote.model_top`, its best five;
+    a view without them, its ``top``)."""
     score: dict[str | None, float] = {}
     for v in votes:
-        for c, p in v.top:
+        for c, p in (v.model_top or v.top) if model else v.top:
             score[c] = score.get(c, 0.0) + p / len(votes)
     return score
 

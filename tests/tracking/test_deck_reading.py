@@ -9,14 +9,14 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import given, strategies as st
 
-from vision.deck_reading import READ_CARDS, READ_SURELY, DeckReading, ReadingNews, best_reading, model_mean
+from vision.deck_reading import READ_CARDS, READ_SURELY, DeckReading, ReadingNews, best_reading
 import numpy as np
 
 from vision.simulator import GroundTruthRecogniser, Idle, Play, TableSimulator
 from vision.sources import Frame
 from vision.tracker import Tracker
 from vision.tracker import TrackerSettings
-from vision.votes import Vote
+from vision.votes import Vote, scores
 
 from .test_false_quads import SMALL, ScoredNamer, track
 
@@ -279,9 +279,10 @@ def test_a_card_asked_before_the_deck_is_judged_offers_the_models_card_first():
 def test_the_models_mean_over_all_views_counts_a_view_that_left_the_card_out_as_nothing():
     views = [Vote("CK", 0.9, [("CK", 0.9), ("CQ", 0.05)]), Vote(None, 0.8, [(None, 0.8), ("T19", 0.1)]),
              Vote("CK", 0.6, [("CK", 0.3)], model_top=[("CK", 0.3), ("T19", 0.2)])]
-    assert model_mean(views, "CK") == pytest.approx(0.4)
-    assert model_mean(views, "T19") == pytest.approx(0.1)
-    assert model_mean([], "CK") == 0.0
+    model_mean = scores(views, model=True)
+    assert model_mean.get("CK", 0.0) == pytest.approx(0.4)
+    assert model_mean.get("T19", 0.0) == pytest.approx(0.1)
+    assert scores([], model=True).get("CK", 0.0) == 0.0
 
 
 def _sure_once_in_three(code, quad, view):
