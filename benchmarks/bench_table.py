@@ -73,12 +73,14 @@ def tracker_overrides(pairs: list[str]) -> dict:
 
 
 def demo_overrides(models: str | None, tracker: dict | None, follow: float | None = None,
-                   sides: bool = True) -> dict:
-    """DemoSettings fields for another card model and other tracker settings (none: the shipped ones;
-    the settings change the tracker's own for that model, its bars included)."""
+                   sides: bool = True, profile: str | None = None) -> dict:
+    """DemoSettings fields for another card model, an enrolled deck's profile and other tracker settings
+    (none: the shipped ones; the settings change the tracker's own for that model, its bars included)."""
     out = {}
     if models:
         out["models"] = Path(models)
+    if profile:
+        out["profile"] = profile
     if tracker:
         out["tracker"] = dict(tracker)
     if follow is not None:
@@ -90,7 +92,7 @@ def demo_overrides(models: str | None, tracker: dict | None, follow: float | Non
 
 def play(seed: int, players: int, conditions: str, helped: bool, fast: bool, trace: str | None = None,
          models: str | None = None, tracker: dict | None = None, follow: float | None = None,
-         sides: bool = True, learn: bool | None = None) -> dict:
+         sides: bool = True, learn: bool | None = None, profile: str | None = None) -> dict:
     """One demo deal; its summary figures and latencies."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
@@ -105,7 +107,7 @@ def play(seed: int, players: int, conditions: str, helped: bool, fast: bool, tra
                                 learn_deck=learning(learn),
                                 trace=None if trace is None else
                                 Path(trace) / f"{seed}-{players}p-{conditions}-{'help' if helped else 'none'}.jsonl",
-                                **demo_overrides(models, tracker, follow, sides))
+                                **demo_overrides(models, tracker, follow, sides, profile))
         started = time.perf_counter()
         result = run_demo(settings, report=lambda text: None)
         stats = result["stats"]
@@ -169,7 +171,7 @@ def report(runs: list[dict]) -> None:
 
 def play_sequence(seed: int, players: int, conditions: str, deals: int, fast: bool,
                   models: str | None = None, tracker: dict | None = None, learn: bool | None = None,
-                  deck: str | None = None, trace: str | None = None) -> dict:
+                  deck: str | None = None, trace: str | None = None, profile: str | None = None) -> dict:
     """One game of ``deals`` deals at one table; its ``per_deal`` figures (and, when the table
     learns its deck, how many views it learned)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -184,13 +186,14 @@ def play_sequence(seed: int, players: int, conditions: str, deals: int, fast: bo
                                 display="none", fresh=True, conditions=conditions, deck=deck,
                                 learn_deck=learning(learn),
                                 trace=None if trace is None else Path(trace) / f"{seed}-{players}p-{conditions}-help.jsonl",
-                                **demo_overrides(models, tracker))
+                                **demo_overrides(models, tracker, profile=profile))
         started = time.perf_counter()
         result = run_demo(settings, report=lambda text: None)
         return {"conditions": conditions, "players": players, "seed": seed, "per_deal": result["stats"].per_deal(),
                 "presses": result["stats"].presses_per_deal(),
                 "seconds": time.perf_counter() - started, "recognition": result["stats"].recognition,
-                "learned": learned_views(Path(out)) if settings.learn_deck else None, "deck": deck}
+                "learned": learned_views(Path(out)) if settings.learn_deck else None, "deck": deck,
+                "profile": profile}
 
 
 def learning(learn: bool | None) -> bool:
@@ -200,8 +203,10 @@ def learning(learn: bool | None) -> bool:
     return DemoSettings.learn_deck if learn is None else learn
 
 
-def who_names(learn: bool | None) -> str:
+def who_names(learn: bool | None, profile: str | None = None) -> str:
     """What names the cards, as the benchmark's first line says it."""
+    if profile:
+        return f"the enrolled deck profile {profile}"
     return "the table learning its deck" if learning(learn) else "the card model alone"
 
 
@@ -220,11 +225,13 @@ def report_sequences(runs: list[dict]) -> None:
         prompts = [d["prompts"] for d in per]
         first, later = prompts[:5], prompts[5:10]
         deck = f", deck {Path(run['deck']).name}" if run.get("deck") else ""
+        deck += f", named by its profile {run['profile']}" if run.get("profile") else ""
         learned = "" if run.get("learned") is None else f", {run['learned']} views learned"
         print(f"{run['conditions']} table, {run['players']} players, seed {run['seed']}{deck}, {len(per)} deals "
               f"({run['seconds']:.0f} s, {run['recognition']}{learned}):")
         print("  questions per deal: " + " ".join(str(p) for p in prompts))
         print("  wrong per deal:     " + " ".join(str(d["wrong"]) for d in per))
+        print("  by hand per deal:   " + " ".join(str(d.get("by_hand", "?")) for d in per))
         print("  presses per deal:   " + " ".join("?" if n is None else str(n) for n in run.get("presses", [])))
         if later:
             print(f"  deals 1-5: {mean(first):.1f} questions per deal; deals 6-10: {mean(later):.1f} "
@@ -247,6 +254,9 @@ def main() -> int:
                              "and the device do (on)")
     parser.add_argument("--deck", metavar="DIR", help="with --sequence: draw the cards from a folder of scans (CODE.jpg/png)")
     parser.add_argument("--table", choices=("easy", "hard"), help="with --sequence: play at this table only")
+    parser.add_argument("--profile", metavar="NAME", help="name the cards with this enrolled deck's profile "
+                        "(`tarotmate enroll NAME --from-dir DIR`, found as `tarotmate decks` lists it) instead of "
+                        "the card model's own classes")
     parser.add_argument("--models-dir", metavar="DIR", help="the card model of DIR (cards.onnx, labels.txt), and its card "
                         "locator when DIR has a locator.onnx, instead of the shipped ones: a candidate measured at "
                         "the table before it ships")
@@ -264,6 +274,14 @@ def main() -> int:
     tracker = tracker_overrides(args.set)
     if args.models_dir and not (Path(args.models_dir) / "cards.onnx").is_file():
         raise SystemExit(f"bench_table: --models-dir {args.models_dir}: no cards.onnx there")
+    if args.profile:
+        from engine.errors import TarotmateError
+        from vision.decks import check_deck
+
+        try:
+            check_deck(args.profile)
+        except TarotmateError as exc:
+            raise SystemExit(f"bench_table: --profile {args.profile}: {exc}") from None
     if args.set:
         print("tracker settings: " + ", ".join(f"{k}={v}" for k, v in tracker.items()), flush=True)
     if args.trace:
@@ -274,21 +292,21 @@ def main() -> int:
         tables = [args.table] if args.table else ["easy", "hard"]
         where = f"the {args.table} table" if args.table else "the easy and at the hard table"
         print(f"Tarotmate table benchmark: one game of {args.sequence} deals at {where}"
-              f", {who_names(args.learn_deck)}", flush=True)
+              f", {who_names(args.learn_deck, args.profile)}", flush=True)
         n = len(tables)
         with ProcessPoolExecutor(max_workers=max(1, min(n, args.jobs))) as pool:
             runs = list(pool.map(play_sequence, [args.seed] * n, [4] * n, tables, [args.sequence] * n,
                                  [not args.full_size] * n, [args.models_dir] * n, [tracker] * n,
-                                 [args.learn_deck] * n, [args.deck] * n, [args.trace] * n))
+                                 [args.learn_deck] * n, [args.deck] * n, [args.trace] * n, [args.profile] * n))
         report_sequences(runs)
         return 0
     helps = {"help": (True,), "none": (False,), None: (True, False)}[args.only]
     jobs = [(seed, players, cond, helped, not args.full_size, args.trace, args.models_dir, tracker, args.follow_weight,
-             not args.no_seat_sides, args.learn_deck)
+             not args.no_seat_sides, args.learn_deck, args.profile)
             for seed, players, cond in plan(args.deals, args.seed) for helped in helps]
     print(f"Tarotmate table benchmark: {args.deals} French tarot deals (3/4/5 players, easy and hard tables), "
           f"each with and without the rules' help; {'1280x720' if args.full_size else '960x540 --fast'} frames, "
-          f"{args.jobs} at once; {who_names(args.learn_deck)}", flush=True)
+          f"{args.jobs} at once; {who_names(args.learn_deck, args.profile)}", flush=True)
     started = time.perf_counter()
     runs = []
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:

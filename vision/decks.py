@@ -24,19 +24,28 @@ def available_decks() -> list[str]:
     return [DEFAULT_DECK] + sorted({p.name for p in list_profiles()} - {DEFAULT_DECK})
 
 
+def check_deck(deck: str | None) -> str:
+    """``deck`` as :func:`load_namer` takes it (``default`` for the shipped model and its
+    aliases); a name that is neither the model nor an enrolled profile is a one-line error."""
+    deck = DEFAULT_DECK if not deck or deck in BUILTIN_ALIASES else deck
+    if deck != DEFAULT_DECK and deck not in (decks := available_decks()):
+        raise TarotmateError(f"unknown deck {deck!r}; available decks: {', '.join(decks)}")
+    return deck
+
+
 def load_namer(
     deck: str | None = None,
     models_dir: str | Path | None = None,
     threads: int = 1,
     threshold: float | None = None,
+    at_table: bool = False,
 ):
     """The namer of ``deck``: ``None``, ``"default"`` or ``"builtin"`` for the shipped
     model (:meth:`vision.namer.Namer.load`); another name must be a deck profile
-    (see :func:`available_decks`). ``threads`` and ``threshold`` as for the model."""
-    deck = DEFAULT_DECK if not deck or deck in BUILTIN_ALIASES else deck
+    (see :func:`available_decks`). ``threads`` and ``threshold`` as for the model; ``at_table``: a
+    profile's namer for the tracker (:class:`vision.enroll.PrototypeNamer`), not for a still image."""
+    deck = check_deck(deck)
     if deck == DEFAULT_DECK:
         return Namer.load(models_dir, threads=threads, threshold=threshold)
-    decks = available_decks()
-    if deck not in decks:
-        raise TarotmateError(f"unknown deck {deck!r}; available decks: {', '.join(decks)}")
-    return load_deck_namer(deck, base_namer=Namer.load(models_dir, threads=threads, threshold=threshold))
+    return load_deck_namer(deck, base_namer=Namer.load(models_dir, threads=threads, threshold=threshold),
+                           at_table=at_table)

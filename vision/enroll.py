@@ -36,6 +36,14 @@ DEFAULT_STRATEGY = "mean"  # as good as or better than "orientation" on every de
 TEMPERATURE = 0.05  # softmax temperature turning cosine scores into a confidence (a profile fits its own)
 MIN_CALIBRATION_VIEWS = 4  # views per card, at least, to fit a deck's temperature on them
 UNKNOWN_VETO = 0.5  # a crop the model itself calls "unknown" this surely is rejected
+# the tracker's bars for a deck named by its prototypes (:attr:`PrototypeNamer.tracker_bars`): the deck's
+# temperature is fitted on its enrollment views, cleaner than a table's, so a card is committed without a
+# question only when its views name it at this mean confidence (docs/enrollment.md, "An enrolled deck at the table")
+TABLE_BARS = {"min_confidence": 0.97, "evidence_score": 0.97}
+# at the table, a crop under the profile's similarity threshold that the model takes for a card face is not
+# refused (a dim, blurred table view of a real card often falls under a threshold set on enrollment views): this
+# much of its probability goes to "not a card face", so that it is asked, its best cards first, never committed
+UNSURE_FACE = 0.3
 
 
 class Embedder(Protocol):
@@ -504,6 +512,14 @@ class PrototypeNamer:
     the model's own probability of ``unknown`` reaches it -- the model was
     trained to refuse backs, hands, coins and bare table, and gives real
     cards of decks it never saw a probability of unknown near 0 (benchmark).
+
+    ``at_table``: the namer of the camera loop, whose views the tracker fuses
+    and asks about. A crop under the profile's similarity threshold that the
+    model does not veto is then a card face named unsurely
+    (:data:`UNSURE_FACE`) rather than refused; a still image (``classify``)
+    keeps the threshold. :meth:`probabilities` gives the tracker every card's
+    probability, to weigh with the cards the rules still allow, and
+    :attr:`tracker_bars` its bars (:data:`TABLE_BARS`).
     """
 
     def __init__(
@@ -512,14 +528,63 @@ class PrototypeNamer:
         embedder: Embedder,
         temperature: float | None = None,
         unknown_veto: float | None = UNKNOWN_VETO,
+        at_table: bool = False,
     ):
         self.profile = profile
         self.embedder = embedder
         # the deck's own calibration when its profile has one (``temperature`` given: that one)
         self.temperature = float(temperature if temperature is not None else profile.temperature or TEMPERATURE)
         self.unknown_veto = unknown_veto
+        self.at_table = at_table
         self.deck = profile.name
         self.input_size = crop_size(embedder)  # the crop size recognition warps to
+        self.tracker_bars = dict(TABLE_BARS)  # the tracker's bars for a deck named by its prototypes
+        self._codes = card_scores(np.zeros((1, profile.prototypes.shape[1]), np.float32), profile.prototypes,
+                                  profile.labels)[1]
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The columns of :meth:`probabilities`: the enrolled cards, then ``unknown`` (not a card face)."""
+        return (*self._codes, UNKNOWN)
+
+    def _vetoes(self) -> bool:
+        labels = getattr(self.embedder, "labels", ())
+        return self.unknown_veto is not None and hasattr(self.embedder, "run") and UNKNOWN in labels
+
+    def _embed_with_unknown(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+        """Unit embeddings of ``crops`` and, when the embedder is the card model, its probability of unknown."""
+        if self._vetoes():
+            probs, embeddings = self.embedder.run(crops)
+            return normalise(embeddings), np.asarray(probs)[:, list(self.embedder.labels).index(UNKNOWN)]
+        return self.embed(crops), None
+
+    def _rejected(self, best_scores: np.ndarray, p_unknown: np.ndarray | None) -> np.ndarray:
+        """Which crops are not named: the model calls them unknown (``unknown_veto``), or, unless the namer
+        is at the table with the model's veto to refuse what is no card face, their best similarity is under
+        the profile's threshold (:data:`UNSURE_FACE`; docs/enrollment.md, "An enrolled deck at the table")."""
+        rejected = np.zeros(len(best_scores), bool)
+        if p_unknown is not None and self.unknown_veto is not None:
+            rejected |= np.asarray(p_unknown) >= self.unknown_veto
+        if not (self.at_table and p_unknown is not None):
+            rejected |= best_scores < self.profile.threshold
+        return rejected
+
+    def probabilities(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Per crop, a probability for each of :attr:`labels` (the deck's cards at its temperature, what
+        the model leaves to card faces shared among them; a rejected crop is ``unknown``), and its unit
+        embedding: what the tracker weighs with the cards the rules still allow."""
+        if len(crops) == 0:
+            return np.zeros((0, len(self.labels)), np.float32), np.zeros((0, 0), np.float32)
+        embeddings, p_unknown = self._embed_with_unknown(crops)
+        scores, _ = card_scores(apply_transform(embeddings, self.profile.transform), self.profile.prototypes,
+                                self.profile.labels)
+        cards = card_confidences(scores, self.temperature)
+        unknown = np.zeros(len(cards)) if p_unknown is None else np.clip(np.asarray(p_unknown, np.float64), 0, 1)
+        best = scores.max(1)
+        if self.at_table and p_unknown is not None:  # under the threshold: a card face the profile is unsure of
+            unknown = np.where(best < self.profile.threshold, np.maximum(unknown, UNSURE_FACE), unknown)
+        unknown = np.where(self._rejected(best, p_unknown), 1.0, unknown)
+        return np.concatenate([cards * (1 - unknown)[:, None], unknown[:, None]], axis=1).astype(np.float32), embeddings
 
     def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         return normalise(self.embedder.embed(crops))
@@ -527,11 +592,12 @@ class PrototypeNamer:
     def name(self, crops: Sequence[np.ndarray]) -> list[Naming]:
         if len(crops) == 0:
             return []
-        labels = getattr(self.embedder, "labels", ())
-        if self.unknown_veto is not None and hasattr(self.embedder, "run") and UNKNOWN in labels:
-            probs, embeddings = self.embedder.run(crops)
-            return self.name_embeddings(normalise(embeddings), probs[:, list(labels).index(UNKNOWN)])
-        return self.name_embeddings(self.embed(crops))
+        if self.at_table:  # as the tracker weighs them: a card face under the threshold named, unsurely
+            probs, embeddings = self.probabilities(crops)
+            best = probs.argmax(1)
+            return [Naming(None if self.labels[b] == UNKNOWN else self.labels[b], float(p[b]), e)
+                    for b, p, e in zip(best, probs, embeddings)]
+        return self.name_embeddings(*self._embed_with_unknown(crops))
 
     def name_embeddings(self, embeddings: np.ndarray, p_unknown: np.ndarray | None = None) -> list[Naming]:
         """Name crops already embedded (unit rows); ``p_unknown``: the model's probabilities of ``unknown``."""
@@ -539,9 +605,7 @@ class PrototypeNamer:
         scores, codes = card_scores(compared, self.profile.prototypes, self.profile.labels)
         best = scores.argmax(1)
         confidence = card_confidences(scores, self.temperature)[np.arange(len(best)), best]
-        accepted = scores[np.arange(len(best)), best] >= self.profile.threshold
-        if p_unknown is not None and self.unknown_veto is not None:
-            accepted &= np.asarray(p_unknown) < self.unknown_veto
+        accepted = ~self._rejected(scores[np.arange(len(best)), best], p_unknown)
         return [
             Naming(codes[b] if ok else None, float(c), e) for b, ok, c, e in zip(best, accepted, confidence, embeddings)
         ]
@@ -554,11 +618,13 @@ def default_embedder() -> Embedder:
     return Namer.load()
 
 
-def load_deck_namer(name: str, base_namer: Embedder | None = None, decks_dir: Path | str | None = None) -> PrototypeNamer:
+def load_deck_namer(name: str, base_namer: Embedder | None = None, decks_dir: Path | str | None = None,
+                    at_table: bool = False) -> PrototypeNamer:
     """The namer of enrolled deck ``name``: its profile over the embeddings of ``base_namer``.
 
     ``base_namer`` defaults to the shipped recognition model. A profile built
     with another model is refused (its embeddings would not compare).
+    ``at_table``: the namer of the camera loop (:class:`PrototypeNamer`).
     """
     profile = load_profile(name, decks_dir)
     if base_namer is None:
@@ -569,4 +635,4 @@ def load_deck_namer(name: str, base_namer: Embedder | None = None, decks_dir: Pa
             f"deck {name!r} was enrolled with model {profile.model}, not the current one ({current}): "
             f"enrol it again with `tarotmate enroll {name} ...`"
         )
-    return PrototypeNamer(profile, base_namer)
+    return PrototypeNamer(profile, base_namer, at_table=at_table)

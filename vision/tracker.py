@@ -126,9 +126,10 @@ class StageTimes:
 
 
 def settings_for(namer) -> TrackerSettings:
-    """The tracker's settings for ``namer``: the defaults with the bars its card model carries
-    (``Namer.tracker_bars``). Other namers (an enrolled deck's prototypes, the deck memory, the
-    simulator's truth) name on other scales and get the defaults."""
+    """The tracker's settings for ``namer``: the defaults with the bars the namer carries
+    (``tracker_bars``: those its card model was measured with, ``Namer.tracker_bars``; the deck
+    memory's; an enrolled deck's prototypes', ``vision.enroll.TABLE_BARS``). A namer without bars
+    (the simulator's truth) gets the defaults."""
     bars = getattr(namer, "tracker_bars", None)
     return with_bars(TrackerSettings(), bars) if isinstance(bars, dict) and bars else TrackerSettings()
 

@@ -58,8 +58,8 @@ class Vote:
 
 
 def namer_votes(namer: Any, crops: Sequence[Any], possible: PossibleCards | None, min_support: float) -> list[Vote]:
-    """One vote per crop. A namer with ``run`` and ``labels`` gives all its probabilities; one with
-    only ``name`` gives its best answer (the rest of its probability spread evenly when the
+    """One vote per crop. A namer with ``run`` (or ``probabilities``) and ``labels`` gives all its
+    probabilities; one with only ``name`` gives its best answer (the rest of its probability spread evenly when the
     possible cards must rescore it). ``possible``: the cards that can appear (``None``: any)."""
     run, labels = getattr(namer, "run", None), getattr(namer, "labels", None)
     threshold = float(getattr(namer, "threshold", 0.5))
@@ -67,8 +67,12 @@ def namer_votes(namer: Any, crops: Sequence[Any], possible: PossibleCards | None
     alone = False  # named by a deck memory alone (vision.deck_memory.MemoryAlone)
     model = None  # the card model's own probabilities, when the namer weighs them with something else (None: its own)
     both = getattr(namer, "run_with_model", None)
-    if (callable(both) or callable(run)) and labels:
-        probs, embeddings, model = both(crops) if callable(both) else (*run(crops), None)
+    own_probs = getattr(namer, "probabilities", None)  # an enrolled deck's prototypes (vision.enroll.PrototypeNamer)
+    if (callable(both) or callable(run) or callable(own_probs)) and labels:
+        if callable(both):
+            probs, embeddings, model = both(crops)
+        else:
+            probs, embeddings = run(crops) if callable(run) else own_probs(crops)
         alone = getattr(namer, "names_alone", False) is True
         labels = [None if lab == UNKNOWN_LABEL else lab for lab in labels]
     elif possible is None:

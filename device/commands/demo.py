@@ -37,6 +37,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "else the simulator's ground truth with a warning)")
     parser.add_argument("--deck", metavar="DIR", help="draw the cards from a folder of scans (CODE.jpg/png) "
                                                       "instead of the built-in deck")
+    parser.add_argument("--profile", metavar="NAME", help="name the cards with this enrolled deck's profile "
+                                                         "(`tarotmate decks`; as `tarotmate run --deck NAME`) "
+                                                         "instead of the card model's own classes")
     parser.add_argument("--lang", choices=("en", "fr", "es"), default="en", help="language of the screens")
     parser.add_argument("--conditions", choices=("easy", "hard"), default="easy",
                         help="the simulated table: easy (default: even light, a sharp top-down camera) or hard "
@@ -68,10 +71,14 @@ def run(args: argparse.Namespace) -> int:
         raise TarotmateError(f"--deals: at least 1 deal is played, not {args.deals}")
     if args.target is not None and args.target < 1:
         raise TarotmateError(f"--target: expected a positive total, not {args.target}")
+    if args.profile is not None:  # before anything is dealt or written
+        from vision.decks import check_deck
+
+        check_deck(args.profile)
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="tarotmate-demo-"))
     settings = DemoSettings(
         game=game, players=players, seed=args.seed, out=out, fast=args.fast, display=args.display,
-        recogniser=args.recogniser, deck=args.deck, lang=args.lang, fresh=args.fresh,
+        recogniser=args.recogniser, deck=args.deck, profile=args.profile, lang=args.lang, fresh=args.fresh,
         max_seconds=args.max_seconds, frame_width=args.frame_width, speed=args.speed,
         deals=args.deals, target=args.target,
         conditions=args.conditions, rules_help=not args.no_rules_help, learn_deck=args.learn_deck,

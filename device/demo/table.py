@@ -51,6 +51,7 @@ class DemoSettings:
     display: str = "auto"  # auto, pygame, none
     recogniser: str = "auto"  # auto (the model when shipped), model, truth
     deck: str | None = None
+    profile: str | None = None  # an enrolled deck's profile names the cards (as `tarotmate run --deck NAME`)
     lang: str = "en"
     style: str = "french"
     fresh: bool = False
@@ -111,7 +112,8 @@ class Recognition:
     """Builds a tracker for each simulated scene: the real recognition
     (localiser + ONNX namer) or, on request, the simulator's ground truth."""
 
-    def __init__(self, kind: str, deck: str | None, report, models: Path | None = None, tracker: Any = None):
+    def __init__(self, kind: str, deck: str | None, report, models: Path | None = None, tracker: Any = None,
+                 profile: str | None = None):
         self.kind = kind
         self.namer = None
         self.fallback = False
@@ -123,21 +125,26 @@ class Recognition:
         self.news = ReadingNews()  # what was last said of the deck's reading (reading_news)
         if kind not in ("auto", "model", "truth"):
             raise TarotmateError(f"unknown recogniser {kind!r}: expected auto, model or truth")
+        if profile is not None and kind == "truth":
+            raise TarotmateError("a deck profile names the cards with the card model: not with --recogniser truth")
         if kind in ("auto", "model"):
-            from vision.namer import Namer
+            from vision.decks import load_namer
 
             try:
-                self.namer = Namer.load(models)
+                self.namer = load_namer(deck=profile, models_dir=models, at_table=True)
                 self.kind = "model"
                 self.localiser = locator_in(models)
             except TarotmateError as exc:
-                if kind == "model":
+                if kind == "model" or profile is not None:  # a deck asked for by name is never replaced
                     raise
                 report(f"WARNING: {exc}")
                 report("WARNING: the cards are named from the simulator's ground truth instead of the model")
                 self.kind = "truth"
                 self.fallback = True
-        if self.kind == "model":
+        if self.kind == "model" and profile is not None:
+            self.description = f"deck profile {profile}"
+            report(f"deck profile {profile} ({self.namer.input_size[0]}x{self.namer.input_size[1]} crops)")
+        elif self.kind == "model":
             self.description = f"ONNX model {self.namer.model_id}"
             report(f"card model {self.namer.model_id} ({self.namer.input_size[0]}x{self.namer.input_size[1]})")
         else:
@@ -296,13 +303,15 @@ def play_deals(session: GameSession, app: TableApp, demo, settings: DemoSettings
         app.refresh()
         if recognition is None:
             recognition = Recognition(settings.recogniser, settings.deck, report, settings.models,
-                                      table_tracker(game_for(settings.game), settings.tracker))
+                                      table_tracker(game_for(settings.game), settings.tracker), settings.profile)
             demo.stats.recognition = recognition.description
             if getattr(settings, "learn_deck", False) and recognition.namer is not None:
                 from device.app.deck_learning import attach
 
-                recognition.namer = attach(app.controller, recognition.namer, session.log.path, report)
-                demo.stats.recognition += ", learning the deck"
+                learning = attach(app.controller, recognition.namer, session.log.path, report)
+                if learning is not recognition.namer:  # an enrolled deck's prototypes learn nothing more
+                    recognition.namer = learning
+                    demo.stats.recognition += ", learning the deck"
         demo.play(app, recognition, deadline)
         if (news := recognition.reading_news()) is not None:
             report(news)

@@ -68,7 +68,7 @@ def open_tracker(config):
     from vision.tracker import settings_for
     from vision.tracker_settings import with_bars
 
-    namer = load_namer(deck=config.camera.deck or None)
+    namer = load_namer(deck=config.camera.deck or None, at_table=True)
     return Tracker(zones, namer=namer, settings=with_bars(settings_for(namer), game_for(config.game.kind).tracker_changes()))
 
 

@@ -9,6 +9,7 @@ from engine.cards import CODES
 from vision.builtin_deck import render_back
 from vision.deck_profiles import DeckProfileError, save_profile
 from vision.enroll import (
+    UNSURE_FACE,
     EnrollmentError,
     PrototypeNamer,
     card_prototypes,
@@ -244,3 +245,69 @@ def test_the_deck_namer_uses_the_profiles_temperature(builtin_profile, embedder,
     a, b = default.name(crops)[0], soft.name(crops)[0]
     assert a.card == b.card == "T07" and b.confidence < a.confidence
     assert PrototypeNamer(replace(builtin_profile, temperature=0.2), embedder, temperature=0.05).temperature == 0.05
+
+
+class _ModelLike:
+    """An embedder with the Namer's ``run``: the pixel embedding, and the model's unknown class at
+    ``p_unknown`` per crop."""
+
+    def __init__(self, embedder, p_unknown):
+        self.embedder, self.p_unknown = embedder, list(p_unknown)
+        self.labels = list(CODES) + ["unknown"]
+        self.crop_size = embedder.crop_size
+        self.model_id = embedder.model_id
+
+    def embed(self, crops):
+        return self.embedder.embed(crops)
+
+    def run(self, crops):
+        probs = np.zeros((len(crops), len(self.labels)), np.float32)
+        probs[:, -1] = self.p_unknown[: len(crops)]
+        return probs, self.embed(crops)
+
+
+def test_the_deck_namer_gives_each_card_a_probability_and_leaves_the_models_unknown_to_no_card(
+        builtin_profile, embedder, faces):
+    from dataclasses import replace
+
+    crops = [card_views(faces[c], 1, embedder.crop_size, np.random.default_rng(0), MILD)[0] for c in ("T09", "H02", "SK")]
+    namer = PrototypeNamer(builtin_profile, _ModelLike(embedder, [0.9, 0.02, 0.0]))
+    assert namer.labels[:-1] == tuple(CODES) and namer.labels[-1] == "unknown"
+    probs, embeddings = namer.probabilities(crops)
+    assert probs.shape == (3, 79) and embeddings.shape[0] == 3
+    assert np.allclose(probs.sum(1), 1, atol=1e-5)
+    assert probs[0, -1] == 1.0  # vetoed by the model: no card face
+    assert probs[1, -1] == pytest.approx(0.02) and namer.labels[int(probs[1].argmax())] == "H02"
+    assert [n.card for n in namer.name(crops)] == [None, "H02", "SK"]
+    # a crop under the profile's similarity threshold: no card for a still image...
+    strict = replace(builtin_profile, threshold=1.01)
+    still = PrototypeNamer(strict, _ModelLike(embedder, [0.0] * 3))
+    assert [n.card for n in still.name(crops)] == [None, None, None]
+    assert np.all(still.probabilities(crops)[0][:, -1] == 1.0)
+    # ... at the table, a card face the profile is unsure of (the model's own unknown class refuses what
+    # is no card face): named, never surely enough to be committed without a question
+    table = PrototypeNamer(strict, _ModelLike(embedder, [0.9, 0.0, 0.0]), at_table=True)
+    probs, _ = table.probabilities(crops)
+    assert probs[0, -1] == 1.0 and np.allclose(probs[1:, -1], UNSURE_FACE)
+    assert [table.labels[int(p[:-1].argmax())] for p in probs[1:]] == ["H02", "SK"]
+    named = table.name(crops)
+    assert named[0].card is None and named[1].card == "H02" and named[1].confidence <= 1 - UNSURE_FACE
+    at_table = PrototypeNamer(builtin_profile, _ModelLike(embedder, [0.0] * 3), at_table=True)
+    off_table = PrototypeNamer(builtin_profile, _ModelLike(embedder, [0.0] * 3))
+    assert np.allclose(at_table.probabilities(crops)[0], off_table.probabilities(crops)[0])  # above it: the same
+    assert PrototypeNamer(strict, embedder, at_table=True).name(crops)[1].card is None  # no veto: the threshold stays
+    assert namer.probabilities([])[0].shape == (0, 79)
+
+
+def test_the_tracker_weighs_the_deck_namers_probabilities_with_the_cards_still_possible(builtin_profile, embedder, faces):
+    from vision.possible import PossibleCards
+    from vision.votes import namer_votes
+
+    crop = card_views(faces["H02"], 1, embedder.crop_size, np.random.default_rng(0), MILD)[0]
+    namer = PrototypeNamer(builtin_profile, _ModelLike(embedder, [0.0]))
+    probs, _ = namer.probabilities([crop])
+    runner_up = namer.labels[int(np.argsort(probs[0])[-2])]
+    (free,) = namer_votes(namer, [crop], None, 0.2)
+    assert free.top[0][0] == "H02" and len(free.top) == 3 and free.embedding is not None
+    (ruled,) = namer_votes(namer, [crop], PossibleCards.of([c for c in CODES if c != "H02"]), 0.0)
+    assert ruled.top[0][0] == runner_up  # the rules take the H02 away: its next reading, not an even spread
