@@ -38,8 +38,9 @@ MIN_CALIBRATION_VIEWS = 4  # views per card, at least, to fit a deck's temperatu
 UNKNOWN_VETO = 0.5  # a crop the model itself calls "unknown" this surely is rejected
 # the tracker's bars for a deck named by its prototypes (:attr:`PrototypeNamer.tracker_bars`): the deck's
 # temperature is fitted on its enrollment views, cleaner than a table's, so a card is committed without a
-# question only when its views name it at this mean confidence (docs/enrollment.md, "An enrolled deck at the table")
-TABLE_BARS = {"min_confidence": 0.97, "evidence_score": 0.97}
+# question only when its views name it at this mean confidence, and never on a single view of a card lost at
+# once (docs/enrollment.md, "An enrolled deck at the table")
+TABLE_BARS = {"min_confidence": 0.97, "evidence_score": 0.97, "lost_single": 0.0}
 # at the table, a crop under the profile's similarity threshold that the model takes for a card face is not
 # refused (a dim, blurred table view of a real card often falls under a threshold set on enrollment views): this
 # much of its probability goes to "not a card face", so that it is asked, its best cards first, never committed

@@ -47,6 +47,7 @@ def test_the_demo_names_the_cards_with_the_profile_asked_for(enrolled, monkeypat
     # a deck named by its prototypes commits only at its own bars (its temperature is fitted on clean views)
     assert tracker.settings == settings_for(recognition.namer) == with_bars(TrackerSettings(), TABLE_BARS)
     assert tracker.settings.min_confidence == TABLE_BARS["min_confidence"] > TrackerSettings().min_confidence
+    assert tracker.settings.lost_single == 0 < TrackerSettings().lost_single  # one view of a lost card: asked
     named = recognition.namer.name([render_card("HK"), render_card("T21")])
     assert [n.card for n in named] == ["HK", "T21"]
 
