@@ -74,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
     if args.profile is not None:  # before anything is dealt or written
         from vision.decks import check_deck
 
+        if args.recogniser == "truth":
+            raise TarotmateError("--profile names the cards with the card model: not with --recogniser truth")
         check_deck(args.profile)
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="tarotmate-demo-"))
     settings = DemoSettings(

@@ -66,10 +66,14 @@ def test_the_command_line_says_so_in_one_line(enrolled, monkeypatch, tmp_path, c
     monkeypatch.setenv("TAROTMATE_DATA", str(enrolled))
     assert main(["demo", "--profile", "nope", "--display", "none", "--out", str(tmp_path / "out")]) == EXIT_ERROR
     assert not (tmp_path / "out").exists()  # refused before anything was dealt or written
+    assert main(["demo", "--profile", "club", "--recogniser", "truth", "--display", "none",
+                 "--out", str(tmp_path / "out")]) == EXIT_ERROR
+    assert not (tmp_path / "out").exists()
     err = capsys.readouterr().err
     assert "Traceback" not in err
     assert [line for line in err.splitlines() if "error" in line] == [
-        next(line for line in err.splitlines() if line.startswith("tarotmate demo: error: unknown deck 'nope'"))]
+        "tarotmate demo: error: unknown deck 'nope'; available decks: default, club",
+        "tarotmate demo: error: --profile names the cards with the card model: not with --recogniser truth"]
 
 
 def _bench():
