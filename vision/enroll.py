@@ -211,13 +211,20 @@ def card_scores(embeddings: np.ndarray, prototypes: np.ndarray, labels: Sequence
     ``labels`` must list each card's rows together (as :func:`prototypes_of`
     does). Returns an ``(N, C)`` array and the C card codes of its columns.
     """
+    starts, codes = card_columns(labels)
+    sims = np.asarray(embeddings, np.float32) @ prototypes.T
+    return np.maximum.reduceat(sims, starts, axis=1), codes
+
+
+def card_columns(labels: Sequence[str]) -> tuple[list[int], list[str]]:
+    """The first prototype row of each card in ``labels`` (each card's rows together) and the card codes,
+    in the order of :func:`card_scores`'s columns."""
     labels = list(labels)
     starts = [i for i in range(len(labels)) if i == 0 or labels[i] != labels[i - 1]]
     codes = [labels[i] for i in starts]
     if len(set(codes)) != len(codes):
         raise DeckProfileError("prototype rows of a card are not contiguous")
-    sims = np.asarray(embeddings, np.float32) @ prototypes.T
-    return np.maximum.reduceat(sims, starts, axis=1), codes
+    return starts, codes
 
 
 def card_confidences(scores: np.ndarray, temperature: float) -> np.ndarray:
@@ -540,13 +547,8 @@ class PrototypeNamer:
         self.deck = profile.name
         self.input_size = crop_size(embedder)  # the crop size recognition warps to
         self.tracker_bars = dict(TABLE_BARS)  # the tracker's bars for a deck named by its prototypes
-        self._codes = card_scores(np.zeros((1, profile.prototypes.shape[1]), np.float32), profile.prototypes,
-                                  profile.labels)[1]
-
-    @property
-    def labels(self) -> tuple[str, ...]:
-        """The columns of :meth:`probabilities`: the enrolled cards, then ``unknown`` (not a card face)."""
-        return (*self._codes, UNKNOWN)
+        # the columns of :meth:`probabilities`: the enrolled cards, then ``unknown`` (not a card face)
+        self.labels: tuple[str, ...] = (*card_columns(profile.labels)[1], UNKNOWN)
 
     def _vetoes(self) -> bool:
         labels = getattr(self.embedder, "labels", ())
@@ -566,9 +568,14 @@ class PrototypeNamer:
         rejected = np.zeros(len(best_scores), bool)
         if p_unknown is not None and self.unknown_veto is not None:
             rejected |= np.asarray(p_unknown) >= self.unknown_veto
-        if not (self.at_table and p_unknown is not None):
+        if not self._asks_under_threshold(p_unknown):
             rejected |= best_scores < self.profile.threshold
         return rejected
+
+    def _asks_under_threshold(self, p_unknown: np.ndarray | None) -> bool:
+        """Whether a crop under the profile's threshold is a card face named unsurely (:data:`UNSURE_FACE`)
+        rather than refused: at the table, with the model's own veto to refuse what is no card face."""
+        return self.at_table and p_unknown is not None
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Per crop, a probability for each of :attr:`labels` (the deck's cards at its temperature, what
@@ -582,7 +589,7 @@ class PrototypeNamer:
         cards = card_confidences(scores, self.temperature)
         unknown = np.zeros(len(cards)) if p_unknown is None else np.clip(np.asarray(p_unknown, np.float64), 0, 1)
         best = scores.max(1)
-        if self.at_table and p_unknown is not None:  # under the threshold: a card face the profile is unsure of
+        if self._asks_under_threshold(p_unknown):  # under the threshold: a card face the profile is unsure of
             unknown = np.where(best < self.profile.threshold, np.maximum(unknown, UNSURE_FACE), unknown)
         unknown = np.where(self._rejected(best, p_unknown), 1.0, unknown)
         return np.concatenate([cards * (1 - unknown)[:, None], unknown[:, None]], axis=1).astype(np.float32), embeddings

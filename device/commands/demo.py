@@ -57,7 +57,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from device.demo.table import DemoSettings, run_demo
+    from device.demo.table import DemoSettings, check_recognition, run_demo
     from device.app.registry import game_for
     from engine.errors import TarotmateError
 
@@ -74,8 +74,7 @@ def run(args: argparse.Namespace) -> int:
     if args.profile is not None:  # before anything is dealt or written
         from vision.decks import check_deck
 
-        if args.recogniser == "truth":
-            raise TarotmateError("--profile names the cards with the card model: not with --recogniser truth")
+        check_recognition(args.recogniser, args.profile)
         check_deck(args.profile)
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="tarotmate-demo-"))
     settings = DemoSettings(

@@ -108,6 +108,15 @@ def locator_in(models: Path | None):
     return CardLocator.load(path) if path.is_file() else None
 
 
+def check_recognition(kind: str, profile: str | None) -> None:
+    """A one-line error for a recogniser the demo does not know, or a deck profile asked for with the
+    simulator's truth (a profile names the cards with the card model)."""
+    if kind not in ("auto", "model", "truth"):
+        raise TarotmateError(f"unknown recogniser {kind!r}: expected auto, model or truth")
+    if profile is not None and kind == "truth":
+        raise TarotmateError("--profile names the cards with the card model: not with --recogniser truth")
+
+
 class Recognition:
     """Builds a tracker for each simulated scene: the real recognition
     (localiser + ONNX namer) or, on request, the simulator's ground truth."""
@@ -123,10 +132,7 @@ class Recognition:
         self.reading = None  # how surely the card model reads the deck: one gauge for all the scenes
         self.tracker = None  # the latest scene's tracker
         self.news = ReadingNews()  # what was last said of the deck's reading (reading_news)
-        if kind not in ("auto", "model", "truth"):
-            raise TarotmateError(f"unknown recogniser {kind!r}: expected auto, model or truth")
-        if profile is not None and kind == "truth":
-            raise TarotmateError("a deck profile names the cards with the card model: not with --recogniser truth")
+        check_recognition(kind, profile)
         if kind in ("auto", "model"):
             from vision.decks import load_namer
 
