@@ -16,7 +16,10 @@ them by itself (:meth:`vision.deck_memory.DeckMemory.temperature`, shown as T;
 ``--no-calibration``: without); then a head fitted on the kept views
 (:mod:`vision.memory_head`, for several pulls ``l2`` towards the model,
 calibrated on its out-of-fold probabilities of those views); the last row is
-the model alone calibrated the same way on the learned crops.
+the model alone calibrated the same way on the learned crops. Last, the
+crops named by the memory alone, as on a deck the model cannot read
+(:class:`vision.deck_memory.MemoryAlone`): from its views' embeddings only,
+then with their pictures learned beside (:mod:`vision.card_picture`).
 
     .venv/bin/python benchmarks/bench_deck_memory.py [--deck tarock-adler-cego-pysolfc] [--learn 1600] [--test 800]
 """
@@ -36,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision import deck_memory  # noqa: E402
 from vision.calibration import fit_temperature, scaled  # noqa: E402
-from vision.deck_memory import DeckMemory, MemoryNamer  # noqa: E402
+from vision.deck_memory import DeckMemory, MemoryNamer, view_of  # noqa: E402
 from vision.memory_head import fit_head, head_probs, out_of_fold_probs  # noqa: E402
 from vision.namer import Namer  # noqa: E402
 from vision.training.data import UNKNOWN_INDEX, Recipe, namer_batches, real_table_recipe  # noqa: E402
@@ -44,7 +47,8 @@ from vision.training.data import UNKNOWN_INDEX, Recipe, namer_batches, real_tabl
 
 SEED = 950_000_000  # the seeds of these crops (training: 1e7 + ..., its check 9e8 + ..., calibration 9.4e8 + ...)
 SETTINGS = ((20.0, 0.6), (10.0, 0.6), (20.0, 0.5), (30.0, 0.6), (20.0, 0.7))
-HEAD_L2 = (0.02, 0.05, 0.2)  # pulls of the head fitted on the kept views towards the model (vision.memory_head)
+HEAD_L2 = (0.02, 0.05, 0.2)
+ALONE_BARS = (0.9, 0.98)  # the bars the memory alone is read at (the tracker's memory_alone)  # pulls of the head fitted on the kept views towards the model (vision.memory_head)
 
 
 def crops_of(recipe: Recipe, n: int, first_seed: int, report) -> tuple[list[np.ndarray], np.ndarray]:
@@ -126,9 +130,9 @@ def main(argv=None) -> int:
         header = " ".join(f"at {b:g}: right / wrong" for b in bars)
         print(f"{'namer':<28} {'accuracy':>8}   {header}")
 
-        def line(name, fig):
+        def line(name, fig, shown=bars):
             print(f"{name:<28} {100 * fig['accuracy']:7.1f} %   " + "   ".join(
-                f"{100 * fig[b][0]:5.1f} / {100 * fig[b][1]:4.1f} %" for b in bars))
+                f"{100 * fig[b][0]:5.1f} / {100 * fig[b][1]:4.1f} %" for b in shown))
 
         line("the model alone", figures(base_probs, test_labels, bars))
         print(f"{'':<28} ({base_ms:.2f} ms per crop named by the model alone)")
@@ -150,6 +154,24 @@ def main(argv=None) -> int:
                 t = fit_temperature(out_of_fold_probs(view_probs, view_emb, view_truth, l2), view_truth)
                 line(f"head l2 {l2:g}, T {t:.2f}", figures(scaled(head_probs(base_probs, unit, delta), t), test_labels, bars))
                 print(f"{'':<28} (fitted on {len(view_truth)} views in {fit_ms:.0f} ms)")
+        # named by the memory alone, as on a deck the card model cannot read (vision.deck_memory.MemoryAlone):
+        # its views' embeddings only, then with their pictures (vision.card_picture) learned beside
+        pictured = DeckMemory(Path(tmp) / "pictured.db", namer.model_id, learn_emb.shape[1], per_card=a.views)
+        pictured.learn_many([(labels[int(y)], v, f"crop {k}", None) for k, (v, y) in
+                             enumerate(zip(view_of(learn_emb, learn_crops), learn_labels)) if int(y) != UNKNOWN_INDEX],
+                            "answer")
+        print(f"{'named by the memory alone':<28} {'accuracy':>8}   " + " ".join(f"at {b:g}: right / wrong" for b in ALONE_BARS))
+        for name, kept in (("embeddings only", memory), ("with the pictures", pictured)):
+            alone = MemoryNamer(namer, kept, min_views=1).alone()
+            t0 = time.perf_counter()
+            probs, _ = alone.run(test_crops)
+            ms = 1000 * (time.perf_counter() - t0) / len(test_crops)
+            line(f"alone, {name}", figures(probs, test_labels, ALONE_BARS), ALONE_BARS)
+            cards_kept, emb_kept, pictures_kept, _, trusted = kept._kept()
+            size = emb_kept.nbytes + (pictures_kept.nbytes if kept.keeps_pictures() else 0)
+            print(f"{'':<28} ({ms:.2f} ms per crop, model included; {len(cards_kept)} views, "
+                  f"{int(trusted.sum()) if kept.keeps_pictures() else len(cards_kept)} counted, {size / 1e6:.2f} MB kept)")
+        pictured.close()
         memory.close()
     # the model alone, calibrated the same way on the learned crops (what a table without the memory could do)
     cards = learn_labels != UNKNOWN_INDEX

@@ -39,9 +39,10 @@ import numpy as np
 from engine.cards import CODES
 from engine.errors import TarotmateError
 from vision.calibration import fit_temperature, scaled
+from vision.card_picture import PICTURE_DIM, card_pictures, picture_similarity
 from vision.deck_reading import READ_WINDOW, DeckReading
 
-SCHEMA_VERSION = 2  # 2: each view may keep the model's probabilities of it
+SCHEMA_VERSION = 3  # 2: each view may keep the model's probabilities of it; 3: and its picture (vision.card_picture)
 MIN_CALIBRATION_VIEWS = 40  # views with probabilities before the memory calibrates its fused probabilities
 # views kept before the memory weighs the namings at all: a fresh memory holding a few answers of the first deal
 # would make the cards it has a view of surer than those it has none of, uncalibrated (docs/enrollment.md)
@@ -61,6 +62,20 @@ LEARNING_BARS = {"suit_margin": 5.0, "model_suit_margin": 2.0}
 # memory alone")
 ALONE_SHARPNESS = 40.0
 UNSEEN_COSINE = 0.7
+# ... where the memory keeps the views' pictures (vision.card_picture), what it names the crops with alone is
+# PICTURE_MIX · the embeddings' cosine + (1 − PICTURE_MIX) · the pictures' (recall_similarity), and a card without a view
+# weighs as if that were UNSEEN_MIXED (about what a crop's best such mix with another card's views is): the
+# weights that named best views of the fine-art tarot at the hard simulated table (docs/tracking.md)
+PICTURE_MIX = 0.6
+UNSEEN_MIXED = 0.6
+# ... and "not a card face" weighs as a card would whose mix were PICTURE_FLOOR: a crop that resembles no kept view
+# (a quad the card finder found across the pile: its best mix about 0.45, a card's own 0.6 or more) is not
+# given to the card it is least unlike
+PICTURE_FLOOR = 0.5
+# a kept view counts in what the memory names alone only once another view of its card agrees with it (their mix
+# at AGREE or more): a player answers a question about the card played, also when the question's quad lay off it
+# (across the pile, between the chien's cards), and such a view, kept under that card's name, is like no view of it
+AGREE = 0.6
 CODE_INDEX = {code: i for i, code in enumerate(CODES)}  # a card's column in the similarities (CODES order)
 
 
@@ -122,7 +137,8 @@ class DeckMemory:
                     learned_at REAL NOT NULL,
                     source TEXT NOT NULL,
                     ref TEXT NOT NULL,
-                    probs BLOB
+                    probs BLOB,
+                    picture BLOB
                 );
                 CREATE INDEX IF NOT EXISTS views_card ON views (card);
                 CREATE INDEX IF NOT EXISTS views_ref ON views (ref);
@@ -133,6 +149,9 @@ class DeckMemory:
             if "probs" not in columns:  # a memory of schema 1: its views keep no probabilities
                 with self._db:
                     self._db.execute("ALTER TABLE views ADD COLUMN probs BLOB")
+            if "picture" not in columns:  # a memory of schema 1 or 2: its views keep no picture
+                with self._db:
+                    self._db.execute("ALTER TABLE views ADD COLUMN picture BLOB")
             meta = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.DatabaseError as exc:
             raise DeckMemoryError(f"the deck memory {self.path} cannot be read ({exc}); "
@@ -147,15 +166,16 @@ class DeckMemory:
             with self._db:
                 self._db.execute("UPDATE meta SET value = ? WHERE key = 'model'", (model_id,))
                 self._db.execute("UPDATE meta SET value = ? WHERE key = 'dimension'", (str(self.dimension),))
-        self._cache: tuple[np.ndarray, np.ndarray] | None = None
+        self._cache: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self._temperature: tuple | None = None  # (weights, temperature) fitted on the views kept
 
     # ---------------------------------------------------------------- learning
 
     def learn(self, card: str, embedding: np.ndarray, source: str, ref: str, when: float | None = None,
               probs: np.ndarray | None = None) -> bool:
-        """Keep a view of ``card`` whose name is proven (``source``: one of :data:`SOURCES`);
-        ``ref`` ties it to the table's record; ``probs``: the card model's own probabilities of the
+        """Keep a view of ``card`` whose name is proven (``source``: one of :data:`SOURCES`):
+        ``embedding``, the card model's embedding of the crop, or that followed by the crop's picture
+        (a :class:`MemoryNamer`'s views, :func:`view_of`); ``ref`` ties it to the table's record; ``probs``: the card model's own probabilities of the
         view, when known (what :meth:`temperature` calibrates on). Returns whether the memory changed.
         Committed at once (one transaction, one sync to disk)."""
         with self._transaction():
@@ -196,35 +216,59 @@ class DeckMemory:
             raise DeckMemoryError(f"not a card: {card!r}")
         if source not in SOURCES:
             raise DeckMemoryError(f"unknown source {source!r} (one of {', '.join(SOURCES)})")
-        e = np.asarray(embedding, np.float32).reshape(-1)
-        if e.shape[0] != self.dimension or not np.all(np.isfinite(e)) or float(np.linalg.norm(e)) < 1e-6:
+        v = np.asarray(embedding, np.float32).reshape(-1)
+        if v.shape[0] not in (self.dimension, self.dimension + PICTURE_DIM) or not np.all(np.isfinite(v)):
+            raise DeckMemoryError(f"a view must be a finite {self.dimension}-value embedding "
+                                  f"(or {self.dimension + PICTURE_DIM} with its picture)")
+        e, picture = v[: self.dimension], v[self.dimension:]
+        if float(np.linalg.norm(e)) < 1e-6:
             raise DeckMemoryError(f"a view must be a finite {self.dimension}-value embedding")
         e = e / np.linalg.norm(e)
+        if len(picture) and float(np.linalg.norm(picture)) <= 1e-6:
+            return False  # a view with no picture (all of one colour, vision.card_picture.FLAT): no card's view
+        picture = picture / np.linalg.norm(picture) if len(picture) else None
         if probs is not None:
             probs = np.asarray(probs, np.float32).reshape(-1)
             if len(probs) < len(CODES) or not np.all(np.isfinite(probs)) or probs.min() < 0 \
                     or abs(float(probs.sum()) - 1.0) > 1e-3:
                 raise DeckMemoryError("a view's probabilities must be finite, at least 78, and sum to 1")
-        rows = self._db.execute("SELECT id, embedding FROM views WHERE card = ?", (card,)).fetchall()
-        kept = np.array([np.frombuffer(b, np.float32) for _, b in rows]).reshape(len(rows), self.dimension)
-        if len(rows) and float((kept @ e).max()) >= SAME_VIEW:
+        rows = self._db.execute("SELECT id, embedding, picture FROM views WHERE card = ?", (card,)).fetchall()
+        kept = np.array([np.frombuffer(b, np.float32) for _, b, _ in rows]).reshape(len(rows), self.dimension)
+        pics = np.zeros((len(rows) + 1, PICTURE_DIM), np.float32)
+        for k, (_, _, pic) in enumerate(rows):
+            if pic is not None and len(pic) == 4 * PICTURE_DIM:
+                pics[k] = np.frombuffer(pic, np.float32)
+        if picture is not None:
+            pics[-1] = picture
+        every = np.vstack([kept, e[None]])
+        sim = every @ every.T
+        if picture is not None and pics[:-1].any():  # views with pictures: the same view in both
+            both = (np.linalg.norm(pics, axis=1) > 1e-6)
+            mixed = PICTURE_MIX * sim + (1.0 - PICTURE_MIX) * picture_similarity(pics, pics)
+            sim = np.where(both[:, None] & both[None, :], mixed, sim)
+        np.fill_diagonal(sim, -1.0)
+        if len(rows) and float(sim[-1, :-1].max()) >= SAME_VIEW:
             return False  # the same view again
         drop = None
         if len(rows) >= self.per_card:
-            # the most redundant of the kept views and the new one goes: the one most like the others
-            every = np.vstack([kept, e[None]])
-            sim = every @ every.T
-            np.fill_diagonal(sim, -1.0)
-            crowd = sim.max(1)
-            worst = int(np.argmax(crowd))
-            if worst == len(rows):
-                return False  # the new view is the most redundant: nothing gained
-            drop = rows[worst][0]
+            # a kept view that no other view of the card agrees with goes first (the oldest: kept under
+            # this name from a quad that lay off the card), else the most redundant of the kept views and
+            # the new one: the one most like the others
+            alone = np.flatnonzero(~agreed(np.zeros(len(every), np.int64), every, pics)[:-1]) if pics.any() else []
+            if len(alone):
+                drop = rows[int(alone[0])][0]
+            else:
+                worst = int(np.argmax(sim.max(1)))
+                if worst == len(rows):
+                    return False  # the new view is the most redundant: nothing gained
+                drop = rows[worst][0]
         if drop is not None:
             self._db.execute("DELETE FROM views WHERE id = ?", (drop,))
-        self._db.execute("INSERT INTO views (card, embedding, learned_at, source, ref, probs) VALUES (?, ?, ?, ?, ?, ?)",
+        self._db.execute("INSERT INTO views (card, embedding, learned_at, source, ref, probs, picture) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
                          (card, e.astype(np.float32).tobytes(), time.time() if when is None else when, source, ref,
-                          None if probs is None else probs.tobytes()))
+                          None if probs is None else probs.tobytes(),
+                          None if picture is None else picture.astype(np.float32).tobytes()))
         return True
 
     def forget(self, ref: str) -> int:
@@ -278,19 +322,54 @@ class DeckMemory:
     # ---------------------------------------------------------------- reading
 
     def _views(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each kept view's card (its index in ``CODES``) and embedding, in the order kept."""
+        cards, emb, _, _, _ = self._kept()
+        return cards, emb
+
+    def _kept(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_views`, each view's picture (zeros where none was kept), whether it has one, and whether
+        another view of its card agrees with it (:func:`agreed`)."""
         if self._cache is None:
-            rows = self._db.execute("SELECT card, embedding FROM views ORDER BY id").fetchall()
-            cards = np.array([CODE_INDEX[c] for c, _ in rows], np.int64)
-            emb = np.array([np.frombuffer(b, np.float32) for _, b in rows], np.float32).reshape(len(rows), self.dimension)
-            self._cache = (cards, emb)
+            rows = self._db.execute("SELECT card, embedding, picture FROM views ORDER BY id").fetchall()
+            cards = np.array([CODE_INDEX[c] for c, _, _ in rows], np.int64)
+            emb = np.array([np.frombuffer(b, np.float32) for _, b, _ in rows], np.float32).reshape(len(rows), self.dimension)
+            has = np.array([pic is not None and len(pic) == 4 * PICTURE_DIM for _, _, pic in rows], bool)
+            pictures = np.zeros((len(rows), PICTURE_DIM), np.float32)
+            for k, (_, _, pic) in enumerate(rows):
+                if has[k]:
+                    pictures[k] = np.frombuffer(pic, np.float32)
+            self._cache = (cards, emb, pictures, has, agreed(cards, emb, pictures))
         return self._cache
+
+    def _embeddings(self, views: np.ndarray) -> np.ndarray:
+        """The unit embeddings of ``views`` (embeddings, or views with their pictures: :func:`view_of`)."""
+        x = np.asarray(views, np.float32)
+        x = x.reshape(len(x), -1)[:, : self.dimension]
+        return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
 
     def similarity(self, embeddings: np.ndarray) -> np.ndarray:
         """(N, 78): each crop's best cosine to each card's kept views, in ``engine.cards.CODES``
-        order; -1 for a card the memory has no view of."""
+        order; -1 for a card the memory has no view of. ``embeddings``: the crops' embeddings, or
+        their views with pictures (only the embeddings are read)."""
         cards, emb = self._views()
-        x = np.asarray(embeddings, np.float32).reshape(-1, self.dimension)
-        return best_per_card(x @ emb.T, cards)
+        return best_per_card(self._embeddings(embeddings) @ emb.T, cards)
+
+    def recall_similarity(self, views: np.ndarray, mix: float = PICTURE_MIX) -> np.ndarray:
+        """(N, 78): as :meth:`similarity`, for what the memory names the crops with alone
+        (:class:`MemoryAlone`). Where the memory keeps pictures and ``views`` carry them
+        (:func:`view_of`), each kept view counts ``mix`` · the embeddings' cosine + (1 − ``mix``) ·
+        the pictures' (:func:`vision.card_picture.picture_similarity`, either way up; 0 where either
+        has no picture), and only the views another view of their card agrees with
+        (:func:`agreed`): a card none of whose views is agreed with is one without a view (-1).
+        Else the embeddings' cosine alone, every view."""
+        cards, emb, pictures, has, trusted = self._kept()
+        x = np.asarray(views, np.float32)
+        x = x.reshape(len(x), -1)
+        sim = self._embeddings(x) @ emb.T
+        if x.shape[1] == self.dimension + PICTURE_DIM and has.any():
+            sim = mix * sim + (1.0 - mix) * picture_similarity(x[:, self.dimension:], pictures)
+            sim[:, ~trusted] = -1.0
+        return best_per_card(sim, cards)
 
     def temperature(self, labels: Sequence[str], sharpness: float = 20.0, floor: float = 0.6) -> float:
         """The temperature that makes the fused probabilities (:func:`fuse` with these weights) mean
@@ -329,6 +408,10 @@ class DeckMemory:
         _, emb = self._views()
         return probs, emb[mine], truth
 
+    def keeps_pictures(self) -> bool:
+        """Whether any kept view has its picture (what :meth:`recall_similarity` mixes in)."""
+        return bool(self._kept()[3].any())
+
     def known_cards(self) -> tuple[str, ...]:
         """The cards with at least one view, in ``CODES`` order."""
         cards, _ = self._views()
@@ -356,6 +439,26 @@ def card_columns(labels: Sequence[str]) -> list[int]:
     return [CODE_INDEX.get(lab, -1) for lab in labels]
 
 
+def agreed(cards: np.ndarray, embeddings: np.ndarray, pictures: np.ndarray, mix: float = PICTURE_MIX,
+           bar: float = AGREE) -> np.ndarray:
+    """For each kept view (its card's index, unit embedding and picture, zeros for none), whether
+    another view of the same card is like it: their mix (``mix`` · the embeddings' cosine +
+    (1 − ``mix``) · the pictures', either way up) at ``bar`` or more. A view with no picture is
+    agreed with by none."""
+    out = np.zeros(len(cards), bool)
+    for j in np.unique(cards):
+        idx = np.flatnonzero(cards == j)
+        if len(idx) < 2:
+            continue
+        sim = mix * (embeddings[idx] @ embeddings[idx].T) + (1.0 - mix) * picture_similarity(pictures[idx], pictures[idx])
+        np.fill_diagonal(sim, -1.0)
+        has = np.linalg.norm(pictures[idx], axis=1) > 1e-6
+        sim[~has, :] = -1.0
+        sim[:, ~has] = -1.0
+        out[idx] = sim.max(1) >= bar
+    return out
+
+
 def best_per_card(sim: np.ndarray, cards: np.ndarray) -> np.ndarray:
     """(N, 78): per row of ``sim`` (N crops x kept views), each card's best cosine to its views
     (``cards``: each view's index in ``CODES``), in ``CODES`` order; -1 for a card without views."""
@@ -381,13 +484,14 @@ def fuse(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sharp
 
 
 def recall(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sharpness: float = ALONE_SHARPNESS,
-           unseen: float = UNSEEN_COSINE) -> np.ndarray:
+           unseen: float = UNSEEN_COSINE, floor: float | None = None) -> np.ndarray:
     """The memory's own probabilities (``labels`` order): each card weighs ``exp(sharpness · cosine)``
     (its best cosine to its kept views, ``similarity``; ``unseen`` for a card without views), and
     the cards share what the card model leaves to them: the model's "not a card face" probability
     (``unknown``) is kept as it is, its probabilities of the cards only order those without a view
     (the memory cannot tell them apart: each weighs its share of the model's best among them). With
-    an empty memory the cards are in the model's order."""
+    an empty memory the cards are in the model's order. With a ``floor``, "not a card face" also
+    competes as a card whose cosine were ``floor``: what it wins goes to ``unknown``."""
     p = np.asarray(probs, np.float64)
     cols = card_columns(labels)
     cards = np.array([j >= 0 for j in cols])
@@ -406,8 +510,23 @@ def recall(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sha
     best = model.max(1, keepdims=True)
     w = np.where(viewless, w * model / np.where(best > 0, best, 1.0), w)
     face = 1.0 - p[:, ~cards].sum(1, keepdims=True)  # what the model gives to the cards, all of them
-    out = np.where(cards, face * w / w.sum(1, keepdims=True), p)
+    total = w.sum(1, keepdims=True)
+    none = np.zeros_like(total)
+    if floor is not None and (~cards).any():
+        none = np.exp(sharpness * (floor - cos[:, cards].max(1, keepdims=True)))
+    out = np.where(cards, face * w / (total + none), p)
+    first = int(np.flatnonzero(~cards)[0]) if (~cards).any() else -1
+    if first >= 0:
+        out[:, first] += (face * none / (total + none))[:, 0]
     return out.astype(np.float32)
+
+
+def view_of(embeddings: np.ndarray, crops) -> np.ndarray:
+    """What the table keeps of each crop named through the memory: its embedding followed by its
+    picture (:func:`vision.card_picture.card_pictures`), one row per crop. :meth:`DeckMemory.learn` takes it
+    whole; :meth:`DeckMemory.similarity` reads only the embedding."""
+    emb = np.asarray(embeddings, np.float32).reshape(len(crops), -1)
+    return np.hstack([emb, card_pictures(crops)])
 
 
 def memory_path_beside(deal_log: Path | str) -> Path:
@@ -520,10 +639,13 @@ class MemoryNamer:
         return probs, emb
 
     def run_with_model(self, crops):
-        """:meth:`run`'s probabilities and embeddings, and the card model's own probabilities
-        before the memory weighed them (what the tracker holds a card against its colour twin
-        with: ``model_suit_margin``, :func:`vision.votes.model_suit_margin`)."""
+        """:meth:`run`'s probabilities and the crops' views (embeddings with their pictures:
+        :func:`view_of`, what the table learns), and the card model's own probabilities before the
+        memory weighed them (what the tracker holds a card against its colour twin with:
+        ``model_suit_margin``, :func:`vision.votes.model_suit_margin`)."""
         probs, emb = self.base.run(crops)
+        if len(crops):
+            emb = view_of(emb, crops)
         try:
             similarity = self.kept_similarity(emb)
             if similarity is None:
@@ -534,14 +656,17 @@ class MemoryNamer:
             return probs, emb, probs
         return (fused if t == 1.0 else scaled(fused, t).astype(np.float32)), emb, probs
 
-    def kept_similarity(self, embeddings: np.ndarray) -> np.ndarray | None:
-        """Each crop's best cosine to each card's kept views (:meth:`DeckMemory.similarity`), or None
-        for no crop or while the memory keeps fewer than ``min_views`` views (it weighs nothing yet).
+    def kept_similarity(self, embeddings: np.ndarray, alone: bool = False) -> np.ndarray | None:
+        """Each crop's best cosine to each card's kept views (:meth:`DeckMemory.similarity`; with
+        ``alone``, the embeddings' and the pictures' mixed: :meth:`DeckMemory.recall_similarity`), or
+        None for no crop or while the memory keeps fewer than ``min_views`` views (it weighs nothing
+        yet). ``embeddings``: the crops' embeddings, or their views (:func:`view_of`).
         ``sqlite3.Error`` when the memory cannot be read: the caller's to handle."""
         if len(embeddings) == 0 or self.memory.views_count() < self.min_views:
             return None
-        unit = embeddings / np.maximum(np.linalg.norm(embeddings, axis=1, keepdims=True), 1e-12)
-        return self.memory.similarity(unit)
+        if alone:
+            return self.memory.recall_similarity(embeddings)
+        return self.memory.similarity(embeddings)
 
     def name(self, crops):
         return self.base.namings(*self.run(crops))
@@ -557,13 +682,14 @@ class MemoryAlone:
     model's own probabilities still given beside (the deck's gauge reads them); labels, threshold
     and input size are the base namer's. Until the memory keeps the namer's ``min_views`` views
     it names as the card model does (a memory holding a few answers knows too few cards to put
-    one first). :attr:`names_alone`: whether its latest namings were the memory's alone (what
-    marks the views for the tracker)."""
+    one first). :attr:`names_alone`: whether its latest namings were the memory's alone from its
+    views' pictures (what marks the views for the tracker, which commits such a naming at its
+    ``memory_alone`` bar; a memory keeping no pictures names the crops too, never marked)."""
 
-    def __init__(self, namer: MemoryNamer, sharpness: float = ALONE_SHARPNESS, unseen: float = UNSEEN_COSINE):
+    def __init__(self, namer: MemoryNamer, sharpness: float = ALONE_SHARPNESS, unseen: float | None = None):
         self.namer = namer
         self.sharpness = sharpness
-        self.unseen = unseen
+        self.unseen = unseen  # None: UNSEEN_MIXED where the pictures are mixed in, else UNSEEN_COSINE
         self.names_alone = False
 
     def __getattr__(self, name):
@@ -574,16 +700,25 @@ class MemoryAlone:
         return probs, emb
 
     def run_with_model(self, crops):
-        """The memory's probabilities of the crops (:func:`recall`), their embeddings, and the card
-        model's own probabilities (before the memory)."""
+        """The memory's probabilities of the crops (:func:`recall`, on the embeddings' and the
+        pictures' cosines mixed), their views (:func:`view_of`), and the card model's own
+        probabilities (before the memory)."""
         base = self.namer.base
         probs, emb = base.run(crops)
+        if len(crops):
+            emb = view_of(emb, crops)
         self.names_alone = False
+        unseen, floor = self.unseen, None
         try:
-            similarity = self.namer.kept_similarity(emb)
+            similarity = self.namer.kept_similarity(emb, alone=True)
+            if self.memory.keeps_pictures() and emb.shape[1] > self.memory.dimension:
+                floor = PICTURE_FLOOR  # the cosines mix the pictures in: a crop like none of the views is no card
+                unseen = UNSEEN_MIXED if unseen is None else unseen
         except sqlite3.Error:  # the memory cannot be read any more: it knows no card
             similarity = np.full((len(probs), len(CODES)), -1.0, np.float32)
+        if unseen is None:
+            unseen = UNSEEN_COSINE
         if similarity is None:
             return probs, emb, probs  # no crop, or too few views yet: the card model's own
-        self.names_alone = True
-        return recall(probs, similarity, base.labels, self.sharpness, self.unseen), emb, probs
+        self.names_alone = floor is not None
+        return recall(probs, similarity, base.labels, self.sharpness, unseen, floor), emb, probs

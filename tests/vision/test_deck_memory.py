@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from engine.cards import CODES
+from vision.card_picture import PICTURE_DIM
 from vision.deck_memory import DeckMemory, DeckMemoryError, fuse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,7 +109,7 @@ def test_fusion_favours_the_card_the_crop_resembles_and_is_neutral_without_views
     empty = np.full((1, 78), -1.0, np.float32)
     assert np.allclose(fuse(probs, empty, labels), probs, atol=1e-6)
     sim = empty.copy()
-    sim[0, CODES.index("S08")] = 0.9  # the crop looks like the S08 this table has seen
+    sim[0, CODES.index("S08")] = 0.9  # the crop pictures like the S08 this table has seen
     fused = fuse(probs, sim, labels)
     assert fused[0].sum() == pytest.approx(1.0, abs=1e-5)
     assert fused[0, CODES.index("S08")] > 0.9 > fused[0, CODES.index("S07")]
@@ -269,7 +270,7 @@ def test_the_memory_calibrates_its_fused_probabilities_on_its_own_views(tmp_path
     for k in range(MIN_CALIBRATION_VIEWS + 10):
         pair, side = k % 5, (k // 5) % 2
         card, other = pairs[pair][side], pairs[pair][1 - side]
-        e = centres[pair] + rng.normal(0, 0.15, 16)  # the two cards of a pair look the same
+        e = centres[pair] + rng.normal(0, 0.15, 16)  # the two cards of a pair picture the same
         p = np.full(79, 0.02 / 77, np.float32)
         p[CODES.index(card)] = p[CODES.index(other)] = 0.49
         memory.learn(card, e, "answer", f"op {k}", probs=p / p.sum())
@@ -306,6 +307,12 @@ def test_a_memory_of_the_first_schema_gains_room_for_probabilities(tmp_path):
     p[CODES.index("T20")] = 1.0
     assert memory.learn("T20", np.array([0, 1, 0, 0], np.float32), "answer", "op 2", probs=p)
     assert memory.temperature(list(CODES) + ["unknown"]) == 1.0
+    # room for pictures too: a view with its picture is kept beside the old one without
+    picture = np.zeros(PICTURE_DIM, np.float32)
+    picture[0] = 1.0
+    assert not memory.keeps_pictures()
+    assert memory.learn("T19", np.concatenate([[0, 0, 1, 0], picture]).astype(np.float32), "answer", "op 3")
+    assert memory.keeps_pictures() and memory.views_count() == 3
     memory.close()
 
 
@@ -452,7 +459,7 @@ def test_recall_orders_the_cards_without_a_view_as_the_model_does_and_none_above
     sim[0, CODES.index("CK")] = 0.5
     p = recall(probs, sim, labels)
     t11, ck, h05, h02 = (p[0, CODES.index(c)] for c in ("T11", "CK", "H05", "H02"))
-    assert t11 > h05 > h02 > ck  # the crop's look first, then the cards without a view in the model's order
+    assert t11 > h05 > h02 > ck  # the crop's picture first, then the cards without a view in the model's order
     assert h05 / t11 == pytest.approx(np.exp(ALONE_SHARPNESS * (UNSEEN_COSINE - 0.95)), rel=1e-3)  # as before
     assert h02 / h05 == pytest.approx((0.5 / 76) / 0.2, rel=1e-3)
 
@@ -487,11 +494,13 @@ def test_the_memory_alone_names_from_its_views_and_gives_the_models_own_apart(tm
     namer = MemoryNamer(UnsureNamer(), memory, min_views=2)
     alone = namer.alone()
     probs, emb, model = alone.run_with_model([None])
-    assert alone.names_alone
+    # the memory's namings, not marked as alone: it keeps no pictures, so the tracker never commits them alone
+    assert not alone.names_alone
     assert probs[0, s08] > 0.9 > 0.4 == pytest.approx(model[0, s08]) and probs[0, s07] < 0.01
-    assert alone.labels == namer.labels and emb.shape == (1, 4)
+    # the view the table would learn: the embedding, then the crop's picture (none: no picture)
+    assert alone.labels == namer.labels and emb.shape == (1, 4 + PICTURE_DIM) and emb[0, 4:].max() == 0
     (vote,) = namer_votes(alone, [None], None, 0.2)
-    assert vote.alone and vote.top[0][0] == "S08" and dict(vote.model_top)["S07"] == pytest.approx(0.4)
+    assert not vote.alone and vote.top[0][0] == "S08" and dict(vote.model_top)["S07"] == pytest.approx(0.4)
     (fused,) = namer_votes(namer, [None], None, 0.2)
     assert not fused.alone
     memory._db.close()  # its file gone from under it, its views not read yet: it knows no card, the model's order
@@ -499,3 +508,75 @@ def test_the_memory_alone_names_from_its_views_and_gives_the_models_own_apart(tm
     probs, _, _ = alone.run_with_model([None])
     assert probs[0, s07] == pytest.approx(probs[0, s08]) == pytest.approx(probs[0, :78].max())
     assert probs[0, s07] / probs[0, CODES.index("H02")] == pytest.approx(0.4 / (0.2 / 77), rel=1e-3)
+
+
+def picture(seed: int, h: int = 96, w: int = 56) -> np.ndarray:
+    """A random painting-like BGR crop: smooth colour blobs."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    small = rng.integers(0, 256, (6, 4, 3)).astype(np.uint8)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def test_the_memory_alone_tells_apart_cards_the_embeddings_confuse_by_their_pictures(tmp_path):
+    from vision.card_picture import card_pictures
+    from vision.deck_memory import UNSEEN_MIXED, MemoryNamer, view_of
+
+    def lit(crop, gain, offset=0):
+        return np.clip(crop.astype(np.float32) * gain + offset, 0, 255).astype(np.uint8)
+
+    def moved(crop):  # another view of the card: its quad a little off, dimmer, noisy
+        noise = np.random.default_rng(0).normal(0, 12, crop.shape)
+        return np.clip(np.roll(crop, 6, axis=0).astype(np.float32) * 0.8 + noise, 0, 255).astype(np.uint8)
+
+    e = np.array([1.0, 0, 0, 0], np.float32)  # two cards the card model embeds alike
+    memory = DeckMemory(tmp_path / "m.db", "model-a", 4)
+    for k, (card, seed) in enumerate((("S07", 7), ("S08", 8))):
+        assert memory.learn(card, view_of(e[None], [picture(seed)])[0], "answer", f"op {2 * k}")
+        # the second view of a card agrees with the first: both count from then on (none before)
+        before = memory.recall_similarity(view_of(e[None], [picture(seed)]))[0, CODES.index(card)]
+        assert not memory.learn(card, view_of(e[None], [lit(picture(seed), 0.8, 20)])[0], "answer", "again")  # the same
+        assert memory.learn(card, view_of(e[None], [moved(picture(seed))])[0], "answer", f"op {2 * k + 1}")
+        assert before == -1.0 and memory.recall_similarity(view_of(e[None], [picture(seed)]))[0, CODES.index(card)] > 0.95
+    crop = lit(picture(8), 0.7, 10)  # S08, dimmer
+    view = view_of(e[None], [crop])
+    s07, s08 = CODES.index("S07"), CODES.index("S08")
+    plain = memory.similarity(view)
+    assert plain[0, s07] == pytest.approx(plain[0, s08]) == pytest.approx(1.0)  # the embeddings alone: a tie
+    mixed = memory.recall_similarity(view)
+    assert mixed[0, s08] > 0.95 and mixed[0, s08] - mixed[0, s07] > 0.1
+    assert np.all(mixed[0, [j for j in range(78) if j not in (s07, s08)]] == -1)
+    # a view answered S09 whose quad lay off the card (it shows S08's picture) counts for nothing: no other view
+    # of S09 agrees with it; and a crop all of one colour (the bare table) is no view at all
+    assert memory.learn("S09", view_of(e[None], [lit(picture(8), 0.9)])[0], "answer", "op 9")
+    assert memory.recall_similarity(view)[0, CODES.index("S09")] == -1
+    assert not memory.learn("S10", view_of(e[None], [np.full((96, 56, 3), 90, np.uint8)])[0], "answer", "op 10")
+    # an embedding without a picture (a namer given no images) is compared by its embedding only, every view
+    assert np.allclose(memory.recall_similarity(e[None]), memory.similarity(e[None]))
+    alone = MemoryNamer(UnsureNamer(), memory, min_views=2).alone()
+    probs, views, _ = alone.run_with_model([crop])
+    assert alone.names_alone and probs[0, s08] > 0.95 and views.shape == (1, 4 + PICTURE_DIM)
+    assert np.allclose(views[0, 4:], card_pictures([crop])[0])
+    assert memory.keeps_pictures() and UNSEEN_MIXED < 0.7
+    memory.close()
+
+
+def test_with_a_floor_a_crop_like_no_kept_view_is_no_card():
+    from vision.deck_memory import ALONE_SHARPNESS, PICTURE_FLOOR, recall
+
+    labels = list(CODES) + ["unknown"]
+    probs = np.full((2, 79), 0.9 / 78, np.float32)
+    probs[:, 78] = 0.1
+    sim = np.full((2, 78), 0.3, np.float32)
+    sim[0, CODES.index("S08")] = 0.45  # a quad across the pile: nearest S08, and far from it
+    sim[1, CODES.index("S08")] = 0.75  # S08 itself
+    p = recall(probs, sim, labels, floor=PICTURE_FLOOR)
+    assert np.allclose(p.sum(1), 1.0, atol=1e-5)
+    # "not a card face" weighs exp(sharpness * (floor - best)) against the best card's 1
+    none = np.exp(ALONE_SHARPNESS * (PICTURE_FLOOR - 0.45))
+    rest = 77 * np.exp(ALONE_SHARPNESS * (0.3 - 0.45))
+    assert p[0, CODES.index("S08")] == pytest.approx(0.9 / (1 + rest + none), rel=1e-3)
+    assert p[0, 78] == pytest.approx(0.1 + 0.9 * none / (1 + rest + none), rel=1e-3) and p[0, 78] > 0.8
+    assert p[1, CODES.index("S08")] > 0.899  # all the model leaves to the cards (0.9)
+    assert np.allclose(recall(probs, sim, labels), recall(probs, sim, labels, floor=None))  # no floor: as before
