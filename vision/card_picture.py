@@ -16,11 +16,12 @@ length: the cosine of two pictures is then the correlation of their colours.
 lies turned half a turn for half the table). The deck memory mixes it with
 the embedding's cosine (:func:`vision.deck_memory.DeckMemory.recall_similarity`).
 
-Measured on views of the fine-art tarot at the hard simulated table (every
-card's views of four deals kept, eight a card, the next four deals named
-by their nearest card): the embedding alone names 84 % right, the mix 94 %;
-quads found off a card lie further from every kept view (docs/tracking.md,
-"A deck the model cannot read"). A few microseconds a crop.
+Measured in docs/tracking.md ("A card's picture"): on the fine-art tarot's
+evening at the hard simulated table the memory alone, with the pictures,
+names cards surely enough to commit them without a question from the third
+deal on, none wrong (``benchmarks/bench_table.py --sequence 10 --table hard
+--deck …``); crop by crop, ``benchmarks/bench_deck_memory.py``. A few
+microseconds a crop.
 """
 
 from __future__ import annotations

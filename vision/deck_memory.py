@@ -64,8 +64,9 @@ ALONE_SHARPNESS = 40.0
 UNSEEN_COSINE = 0.7
 # ... where the memory keeps the views' pictures (vision.card_picture), what it names the crops with alone is
 # PICTURE_MIX · the embeddings' cosine + (1 − PICTURE_MIX) · the pictures' (recall_similarity), and a card without a view
-# weighs as if that were UNSEEN_MIXED (about what a crop's best such mix with another card's views is): the
-# weights that named best views of the fine-art tarot at the hard simulated table (docs/tracking.md)
+# weighs as if that were UNSEEN_MIXED (about what a crop's best such mix with another card's views is): chosen on
+# views of the fine-art tarot at the hard simulated table, kept for what its evening measured (docs/tracking.md,
+# "A card's picture")
 PICTURE_MIX = 0.6
 UNSEEN_MIXED = 0.6
 # ... and "not a card face" weighs as a card would whose mix were PICTURE_FLOOR: a crop that resembles no kept view
@@ -174,8 +175,9 @@ class DeckMemory:
     def learn(self, card: str, embedding: np.ndarray, source: str, ref: str, when: float | None = None,
               probs: np.ndarray | None = None) -> bool:
         """Keep a view of ``card`` whose name is proven (``source``: one of :data:`SOURCES`):
-        ``embedding``, the card model's embedding of the crop, or that followed by the crop's picture
-        (a :class:`MemoryNamer`'s views, :func:`view_of`); ``ref`` ties it to the table's record; ``probs``: the card model's own probabilities of the
+        ``embedding``, the card model's embedding of the crop, or that followed by the crop's
+        picture (a :class:`MemoryNamer`'s views, :func:`view_of`; one with no picture is not kept);
+        ``ref`` ties it to the table's record; ``probs``: the card model's own probabilities of the
         view, when known (what :meth:`temperature` calibrates on). Returns whether the memory changed.
         Committed at once (one transaction, one sync to disk)."""
         with self._transaction():
@@ -232,7 +234,7 @@ class DeckMemory:
             if len(probs) < len(CODES) or not np.all(np.isfinite(probs)) or probs.min() < 0 \
                     or abs(float(probs.sum()) - 1.0) > 1e-3:
                 raise DeckMemoryError("a view's probabilities must be finite, at least 78, and sum to 1")
-        rows = self._db.execute("SELECT id, embedding, picture FROM views WHERE card = ?", (card,)).fetchall()
+        rows = self._db.execute("SELECT id, embedding, picture FROM views WHERE card = ? ORDER BY id", (card,)).fetchall()
         kept = np.array([np.frombuffer(b, np.float32) for _, b, _ in rows]).reshape(len(rows), self.dimension)
         pics = np.zeros((len(rows) + 1, PICTURE_DIM), np.float32)
         for k, (_, _, pic) in enumerate(rows):
@@ -254,9 +256,9 @@ class DeckMemory:
             # a kept view that no other view of the card agrees with goes first (the oldest: kept under
             # this name from a quad that lay off the card), else the most redundant of the kept views and
             # the new one: the one most like the others
-            alone = np.flatnonzero(~agreed(np.zeros(len(every), np.int64), every, pics)[:-1]) if pics.any() else []
-            if len(alone):
-                drop = rows[int(alone[0])][0]
+            lonely = np.flatnonzero(~agreed(np.zeros(len(every), np.int64), every, pics)[:-1]) if pics.any() else []
+            if len(lonely):
+                drop = rows[int(lonely[0])][0]
             else:
                 worst = int(np.argmax(sim.max(1)))
                 if worst == len(rows):
@@ -523,8 +525,8 @@ def recall(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sha
 
 def view_of(embeddings: np.ndarray, crops) -> np.ndarray:
     """What the table keeps of each crop named through the memory: its embedding followed by its
-    picture (:func:`vision.card_picture.card_pictures`), one row per crop. :meth:`DeckMemory.learn` takes it
-    whole; :meth:`DeckMemory.similarity` reads only the embedding."""
+    picture (:func:`vision.card_picture.card_pictures`), one row per crop. :meth:`DeckMemory.learn`
+    takes it whole; :meth:`DeckMemory.similarity` reads only the embedding."""
     emb = np.asarray(embeddings, np.float32).reshape(len(crops), -1)
     return np.hstack([emb, card_pictures(crops)])
 
