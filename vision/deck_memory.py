@@ -77,6 +77,10 @@ PICTURE_FLOOR = 0.5
 # at AGREE or more): a player answers a question about the card played, also when the question's quad lay off it
 # (across the pile, between the chien's cards), and such a view, kept under that card's name, is like no view of it
 AGREE = 0.6
+# ... but it orders a question's candidates, counting UNAGREED less: a naming whose best card only such views put
+# first is held under UNSURE_ORDER (asked, never committed), the cards' order kept
+UNAGREED = 0.1
+UNSURE_ORDER = 0.5
 CODE_INDEX = {code: i for i, code in enumerate(CODES)}  # a card's column in the similarities (CODES order)
 
 
@@ -356,21 +360,22 @@ class DeckMemory:
         cards, emb = self._views()
         return best_per_card(self._embeddings(embeddings) @ emb.T, cards)
 
-    def recall_similarity(self, views: np.ndarray, mix: float = PICTURE_MIX) -> np.ndarray:
+    def recall_similarity(self, views: np.ndarray, mix: float = PICTURE_MIX, unagreed: float | None = None) -> np.ndarray:
         """(N, 78): as :meth:`similarity`, for what the memory names the crops with alone
         (:class:`MemoryAlone`). Where the memory keeps pictures and ``views`` carry them
         (:func:`view_of`), each kept view counts ``mix`` · the embeddings' cosine + (1 − ``mix``) ·
         the pictures' (:func:`vision.card_picture.picture_similarity`, either way up; 0 where either
         has no picture), and only the views another view of their card agrees with
-        (:func:`agreed`): a card none of whose views is agreed with is one without a view (-1).
-        Else the embeddings' cosine alone, every view."""
+        (:func:`agreed`): a card none of whose views is agreed with is one without a view (-1);
+        with ``unagreed``, the other views count too, that much less. Else the embeddings' cosine
+        alone, every view."""
         cards, emb, pictures, has, trusted = self._kept()
         x = np.asarray(views, np.float32)
         x = x.reshape(len(x), -1)
         sim = self._embeddings(x) @ emb.T
         if x.shape[1] == self.dimension + PICTURE_DIM and has.any():
             sim = mix * sim + (1.0 - mix) * picture_similarity(x[:, self.dimension:], pictures)
-            sim[:, ~trusted] = -1.0
+            sim[:, ~trusted] = -1.0 if unagreed is None else sim[:, ~trusted] - unagreed
         return best_per_card(sim, cards)
 
     def temperature(self, labels: Sequence[str], sharpness: float = 20.0, floor: float = 0.6) -> float:
@@ -523,6 +528,26 @@ def recall(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sha
     return out.astype(np.float32)
 
 
+def held_order(named: np.ndarray, ordering: np.ndarray, labels: Sequence[str], cap: float = UNSURE_ORDER) -> np.ndarray:
+    """Per crop, ``named`` (the memory's probabilities from the views it trusts) where ``ordering``
+    (from every view) puts the same card first; else ``ordering``'s, its cards' probabilities drawn
+    towards even (their order kept, "not a card face" as it is) until the first is at most
+    ``cap``: a card only views the memory does not trust yet put first is asked, with it first."""
+    out = np.asarray(named, np.float64).copy()
+    order = np.asarray(ordering, np.float64)
+    cards = np.array([j >= 0 for j in card_columns(labels)])
+    for k in range(len(out)):
+        a, b = out[k, cards], order[k, cards]
+        if int(np.argmax(a)) == int(np.argmax(b)):
+            continue
+        face, top = b.sum(), b.max()
+        even = face / len(b)
+        s = 1.0 if top <= cap or top <= even else max(0.0, (cap - even) / (top - even))
+        out[k] = order[k]
+        out[k, cards] = s * b + (1.0 - s) * even
+    return out.astype(np.float32)
+
+
 def view_of(embeddings: np.ndarray, crops) -> np.ndarray:
     """What the table keeps of each crop named through the memory: its embedding followed by its
     picture (:func:`vision.card_picture.card_pictures`), one row per crop. :meth:`DeckMemory.learn`
@@ -658,7 +683,7 @@ class MemoryNamer:
             return probs, emb, probs
         return (fused if t == 1.0 else scaled(fused, t).astype(np.float32)), emb, probs
 
-    def kept_similarity(self, embeddings: np.ndarray, alone: bool = False) -> np.ndarray | None:
+    def kept_similarity(self, embeddings: np.ndarray, alone: bool = False, unagreed: float | None = None) -> np.ndarray | None:
         """Each crop's best cosine to each card's kept views (:meth:`DeckMemory.similarity`; with
         ``alone``, the embeddings' and the pictures' mixed: :meth:`DeckMemory.recall_similarity`), or
         None for no crop or while the memory keeps fewer than ``min_views`` views (it weighs nothing
@@ -667,7 +692,7 @@ class MemoryNamer:
         if len(embeddings) == 0 or self.memory.views_count() < self.min_views:
             return None
         if alone:
-            return self.memory.recall_similarity(embeddings)
+            return self.memory.recall_similarity(embeddings, unagreed=unagreed)
         return self.memory.similarity(embeddings)
 
     def name(self, crops):
@@ -723,4 +748,12 @@ class MemoryAlone:
         if similarity is None:
             return probs, emb, probs  # no crop, or too few views yet: the card model's own
         self.names_alone = floor is not None
-        return recall(probs, similarity, base.labels, self.sharpness, unseen, floor), emb, probs
+        named = recall(probs, similarity, base.labels, self.sharpness, unseen, floor)
+        if floor is None:
+            return named, emb, probs
+        try:  # the views no other agrees with, counted less, order the candidates
+            ordering = recall(probs, self.namer.kept_similarity(emb, alone=True, unagreed=UNAGREED), base.labels,
+                              self.sharpness, unseen, floor)
+        except sqlite3.Error:
+            return named, emb, probs
+        return held_order(named, ordering, base.labels), emb, probs

@@ -580,3 +580,25 @@ def test_with_a_floor_a_crop_like_no_kept_view_is_no_card():
     assert p[0, 78] == pytest.approx(0.1 + 0.9 * none / (1 + rest + none), rel=1e-3) and p[0, 78] > 0.8
     assert p[1, CODES.index("S08")] > 0.899  # all the model leaves to the cards (0.9)
     assert np.allclose(recall(probs, sim, labels), recall(probs, sim, labels, floor=None))  # no floor: as before
+
+
+def test_views_not_yet_agreed_with_order_a_questions_candidates_and_never_name_surely():
+    from vision.deck_memory import UNSURE_ORDER, held_order
+
+    labels = list(CODES) + ["unknown"]
+    s07, s08, s09 = CODES.index("S07"), CODES.index("S08"), CODES.index("S09")
+
+    def probs(first, p1, second, p2, third, p3):
+        row = np.full(79, (0.9 - p1 - p2 - p3) / 75, np.float32)
+        row[78] = 0.1
+        row[[first, second, third]] = p1, p2, p3
+        return row
+
+    named = np.stack([probs(s07, 0.6, s08, 0.2, s09, 0.05), probs(s07, 0.6, s08, 0.2, s09, 0.05)])
+    # from every view, S07 first in the first crop; in the second, S08 first, surely, then S07, then S09
+    ordering = np.stack([probs(s07, 0.7, s08, 0.1, s09, 0.05), probs(s08, 0.8, s07, 0.05, s09, 0.02)])
+    out = held_order(named, ordering, labels)
+    assert np.allclose(out[0], named[0])  # the same card first: the trusted naming as it is
+    assert np.allclose(out.sum(1), 1.0, atol=1e-5) and out[1, 78] == pytest.approx(0.1)
+    assert out[1, s08] == pytest.approx(UNSURE_ORDER, abs=1e-4)  # first, but asked
+    assert out[1, s08] > out[1, s07] > out[1, s09] > out[1, CODES.index("S10")]  # the candidates' order kept
