@@ -83,7 +83,7 @@ def reading_note(reading: DeckReading, unread: bool) -> str:
         return "the card model reads this deck again: its cards are named"
     share = reading.sure_share() or 0.0
     return (f"the card model cannot read this deck ({share:.0%} of the latest {len(reading.readings)} cards "
-            f"read surely): every card is asked, none named without a question; enrol the deck "
+            f"read surely): its cards are asked, but those the table has learned by sight; enrol the deck "
             f"(tarotmate enroll NAME --from-dir DIR or --camera) to have it named")
 
 

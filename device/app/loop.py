@@ -41,7 +41,7 @@ from vision.deck_reading import ReadingNews
 
 LOOP_TICK_S = 0.2  # the longest the loop waits for a frame before it reads the buttons again
 STATUS_EVERY_S = 2.0
-UNREAD_STATUS = "deck not read: every card asked (enrol it)"  # the STATUS= line's word on such a deck
+UNREAD_STATUS = "deck not read: cards asked unless known by sight (enrol it)"  # the STATUS= line's word on such a deck
 CAMERA_TURN_S = 4.0  # while the camera is lost: its screen, then the game's, in turns
 EXIT_CAMERA_LOST = 3  # camera.give_up_after_s reached: systemd's Restart=on-failure starts it again
 

@@ -67,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if reading["read_surely"] is not None:
         verdict = ("it reads this deck" if reading["deck_read"] else
-                   "it cannot read this deck: every card is asked (enrol it: tarotmate enroll)")
+                   "it cannot read this deck: its cards are asked, but those the table knows by sight "
+                   "(enrol it: tarotmate enroll)")
         print(f"the card model read {reading['read_surely']:.0%} of the latest {reading['cards']} cards surely: "
               f"{verdict}")
     if not cards:
