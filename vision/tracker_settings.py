@@ -96,8 +96,9 @@ class TrackerSettings:
     # probabilities of the cards set aside, its "not a card face" kept): a question's candidates are the memory's
     unread_memory: bool = True
     # ... a card the memory alone names this surely (mean probability), every view, is committed without a question
-    # (0: off; with the views' pictures, vision.card_picture: at 0.95 wrong cards, docs/tracking.md "A card's picture")
-    memory_alone: float = 0.98
+    # (0: off; with the views' pictures, vision.card_picture: at 0.95 wrong cards, at 0.98 one at full size,
+    # docs/tracking.md "A card's picture")
+    memory_alone: float = 0.99
     # before the deck in play is judged (fewer than vision.deck_reading.READ_CARDS cards decided), a card whose
     # best view the card model alone names under this is asked, not committed: a deck never seen is not taken
     # for read before the gauge says so (0: off; docs/tracking.md "A deck not yet judged")
