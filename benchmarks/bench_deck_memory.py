@@ -47,8 +47,8 @@ from vision.training.data import UNKNOWN_INDEX, Recipe, namer_batches, real_tabl
 
 SEED = 950_000_000  # the seeds of these crops (training: 1e7 + ..., its check 9e8 + ..., calibration 9.4e8 + ...)
 SETTINGS = ((20.0, 0.6), (10.0, 0.6), (20.0, 0.5), (30.0, 0.6), (20.0, 0.7))
-HEAD_L2 = (0.02, 0.05, 0.2)
-ALONE_BARS = (0.9, 0.98)  # the bars the memory alone is read at (the tracker's memory_alone)  # pulls of the head fitted on the kept views towards the model (vision.memory_head)
+HEAD_L2 = (0.02, 0.05, 0.2)  # pulls of the head fitted on the kept views towards the model (vision.memory_head)
+ALONE_BARS = (0.9, 0.98)  # the bars the memory alone is read at (the tracker's memory_alone)
 
 
 def crops_of(recipe: Recipe, n: int, first_seed: int, report) -> tuple[list[np.ndarray], np.ndarray]:

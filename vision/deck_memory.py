@@ -240,18 +240,12 @@ class DeckMemory:
                 raise DeckMemoryError("a view's probabilities must be finite, at least 78, and sum to 1")
         rows = self._db.execute("SELECT id, embedding, picture FROM views WHERE card = ? ORDER BY id", (card,)).fetchall()
         kept = np.array([np.frombuffer(b, np.float32) for _, b, _ in rows]).reshape(len(rows), self.dimension)
-        pics = np.zeros((len(rows) + 1, PICTURE_DIM), np.float32)
-        for k, (_, _, pic) in enumerate(rows):
-            if pic is not None and len(pic) == 4 * PICTURE_DIM:
-                pics[k] = np.frombuffer(pic, np.float32)
-        if picture is not None:
-            pics[-1] = picture
+        pics, has = pictures_of([pic for _, _, pic in rows] + [None if picture is None else picture.tobytes()])
         every = np.vstack([kept, e[None]])
         sim = every @ every.T
-        if picture is not None and pics[:-1].any():  # views with pictures: the same view in both
-            both = (np.linalg.norm(pics, axis=1) > 1e-6)
-            mixed = PICTURE_MIX * sim + (1.0 - PICTURE_MIX) * picture_similarity(pics, pics)
-            sim = np.where(both[:, None] & both[None, :], mixed, sim)
+        mixed = mixed_similarity(sim, pics, pics)
+        if picture is not None and has[:-1].any():  # views with pictures: the same view in both
+            sim = np.where(has[:, None] & has[None, :], mixed, sim)
         np.fill_diagonal(sim, -1.0)
         if len(rows) and float(sim[-1, :-1].max()) >= SAME_VIEW:
             return False  # the same view again
@@ -260,7 +254,7 @@ class DeckMemory:
             # a kept view that no other view of the card agrees with goes first (the oldest: kept under
             # this name from a quad that lay off the card), else the most redundant of the kept views and
             # the new one: the one most like the others
-            lonely = np.flatnonzero(~agreed(np.zeros(len(every), np.int64), every, pics)[:-1]) if pics.any() else []
+            lonely = np.flatnonzero(~agreement(mixed, has)[:-1]) if has.any() else []
             if len(lonely):
                 drop = rows[int(lonely[0])][0]
             else:
@@ -339,11 +333,7 @@ class DeckMemory:
             rows = self._db.execute("SELECT card, embedding, picture FROM views ORDER BY id").fetchall()
             cards = np.array([CODE_INDEX[c] for c, _, _ in rows], np.int64)
             emb = np.array([np.frombuffer(b, np.float32) for _, b, _ in rows], np.float32).reshape(len(rows), self.dimension)
-            has = np.array([pic is not None and len(pic) == 4 * PICTURE_DIM for _, _, pic in rows], bool)
-            pictures = np.zeros((len(rows), PICTURE_DIM), np.float32)
-            for k, (_, _, pic) in enumerate(rows):
-                if has[k]:
-                    pictures[k] = np.frombuffer(pic, np.float32)
+            pictures, has = pictures_of([pic for _, _, pic in rows])
             self._cache = (cards, emb, pictures, has, agreed(cards, emb, pictures))
         return self._cache
 
@@ -360,23 +350,32 @@ class DeckMemory:
         cards, emb = self._views()
         return best_per_card(self._embeddings(embeddings) @ emb.T, cards)
 
-    def recall_similarity(self, views: np.ndarray, mix: float = PICTURE_MIX, unagreed: float | None = None) -> np.ndarray:
+    def recall_similarity(self, views: np.ndarray, mix: float = PICTURE_MIX) -> np.ndarray:
         """(N, 78): as :meth:`similarity`, for what the memory names the crops with alone
         (:class:`MemoryAlone`). Where the memory keeps pictures and ``views`` carry them
         (:func:`view_of`), each kept view counts ``mix`` · the embeddings' cosine + (1 − ``mix``) ·
         the pictures' (:func:`vision.card_picture.picture_similarity`, either way up; 0 where either
         has no picture), and only the views another view of their card agrees with
-        (:func:`agreed`): a card none of whose views is agreed with is one without a view (-1);
-        with ``unagreed``, the other views count too, that much less. Else the embeddings' cosine
-        alone, every view."""
+        (:func:`agreed`): a card none of whose views is agreed with is one without a view (-1).
+        Else the embeddings' cosine alone, every view."""
+        return self.recall_similarities(views, mix)[0]
+
+    def recall_similarities(self, views: np.ndarray, mix: float = PICTURE_MIX,
+                            unagreed: float = UNAGREED) -> tuple[np.ndarray, np.ndarray | None]:
+        """:meth:`recall_similarity`, and from the same comparison, where it mixes the pictures in,
+        the same with the views not agreed with counting too, ``unagreed`` less (what orders a
+        question's candidates: :func:`held_order`); None there where it does not mix them."""
         cards, emb, pictures, has, trusted = self._kept()
         x = np.asarray(views, np.float32)
         x = x.reshape(len(x), -1)
         sim = self._embeddings(x) @ emb.T
-        if x.shape[1] == self.dimension + PICTURE_DIM and has.any():
-            sim = mix * sim + (1.0 - mix) * picture_similarity(x[:, self.dimension:], pictures)
-            sim[:, ~trusted] = -1.0 if unagreed is None else sim[:, ~trusted] - unagreed
-        return best_per_card(sim, cards)
+        if x.shape[1] != self.dimension + PICTURE_DIM or not has.any():
+            return best_per_card(sim, cards), None
+        sim = mixed_similarity(sim, x[:, self.dimension:], pictures, mix)
+        ordering = sim.copy()
+        ordering[:, ~trusted] -= unagreed
+        sim[:, ~trusted] = -1.0
+        return best_per_card(sim, cards), best_per_card(ordering, cards)
 
     def temperature(self, labels: Sequence[str], sharpness: float = 20.0, floor: float = 0.6) -> float:
         """The temperature that makes the fused probabilities (:func:`fuse` with these weights) mean
@@ -446,23 +445,42 @@ def card_columns(labels: Sequence[str]) -> list[int]:
     return [CODE_INDEX.get(lab, -1) for lab in labels]
 
 
+def pictures_of(blobs: Sequence[bytes | None]) -> tuple[np.ndarray, np.ndarray]:
+    """The kept views' pictures as stored (a blob of :data:`PICTURE_DIM` float32, or None): an
+    (N, PICTURE_DIM) array, zeros where a view has none, and whether each has one."""
+    has = np.array([b is not None and len(b) == 4 * PICTURE_DIM for b in blobs], bool)
+    pictures = np.zeros((len(blobs), PICTURE_DIM), np.float32)
+    for k in np.flatnonzero(has):
+        pictures[k] = np.frombuffer(blobs[k], np.float32)
+    return pictures, has
+
+
+def mixed_similarity(cosines: np.ndarray, pictures: np.ndarray, kept: np.ndarray, mix: float = PICTURE_MIX) -> np.ndarray:
+    """``mix`` · the embeddings' ``cosines`` + (1 − ``mix``) · the pictures' cosines
+    (:func:`vision.card_picture.picture_similarity`, either way up; 0 where either has none)."""
+    return mix * cosines + (1.0 - mix) * picture_similarity(pictures, kept)
+
+
+def agreement(mixed: np.ndarray, has: np.ndarray, bar: float = AGREE) -> np.ndarray:
+    """For views of one card (their :func:`mixed_similarity` with each other, whether each has a
+    picture), whether another of them is like each at ``bar`` or more; a view with no picture is
+    agreed with by none."""
+    sim = np.where(has[:, None] & has[None, :], mixed, -1.0)
+    np.fill_diagonal(sim, -1.0)
+    return sim.max(1) >= bar if len(sim) > 1 else np.zeros(len(sim), bool)
+
+
 def agreed(cards: np.ndarray, embeddings: np.ndarray, pictures: np.ndarray, mix: float = PICTURE_MIX,
            bar: float = AGREE) -> np.ndarray:
     """For each kept view (its card's index, unit embedding and picture, zeros for none), whether
-    another view of the same card is like it: their mix (``mix`` · the embeddings' cosine +
-    (1 − ``mix``) · the pictures', either way up) at ``bar`` or more. A view with no picture is
-    agreed with by none."""
+    another view of the same card agrees with it (:func:`agreement`)."""
     out = np.zeros(len(cards), bool)
+    has = np.linalg.norm(pictures, axis=1) > 1e-6
     for j in np.unique(cards):
         idx = np.flatnonzero(cards == j)
-        if len(idx) < 2:
-            continue
-        sim = mix * (embeddings[idx] @ embeddings[idx].T) + (1.0 - mix) * picture_similarity(pictures[idx], pictures[idx])
-        np.fill_diagonal(sim, -1.0)
-        has = np.linalg.norm(pictures[idx], axis=1) > 1e-6
-        sim[~has, :] = -1.0
-        sim[:, ~has] = -1.0
-        out[idx] = sim.max(1) >= bar
+        if len(idx) >= 2:
+            e = embeddings[idx]
+            out[idx] = agreement(mixed_similarity(e @ e.T, pictures[idx], pictures[idx], mix), has[idx], bar)
     return out
 
 
@@ -683,17 +701,17 @@ class MemoryNamer:
             return probs, emb, probs
         return (fused if t == 1.0 else scaled(fused, t).astype(np.float32)), emb, probs
 
-    def kept_similarity(self, embeddings: np.ndarray, alone: bool = False, unagreed: float | None = None) -> np.ndarray | None:
-        """Each crop's best cosine to each card's kept views (:meth:`DeckMemory.similarity`; with
-        ``alone``, the embeddings' and the pictures' mixed: :meth:`DeckMemory.recall_similarity`), or
-        None for no crop or while the memory keeps fewer than ``min_views`` views (it weighs nothing
-        yet). ``embeddings``: the crops' embeddings, or their views (:func:`view_of`).
+    def weighs(self, embeddings: np.ndarray) -> bool:
+        """Whether the memory weighs these crops' namings: some crop, and ``min_views`` views kept.
         ``sqlite3.Error`` when the memory cannot be read: the caller's to handle."""
-        if len(embeddings) == 0 or self.memory.views_count() < self.min_views:
-            return None
-        if alone:
-            return self.memory.recall_similarity(embeddings, unagreed=unagreed)
-        return self.memory.similarity(embeddings)
+        return len(embeddings) > 0 and self.memory.views_count() >= self.min_views
+
+    def kept_similarity(self, embeddings: np.ndarray) -> np.ndarray | None:
+        """Each crop's best cosine to each card's kept views (:meth:`DeckMemory.similarity`), or
+        None while the memory weighs nothing (:meth:`weighs`). ``embeddings``: the crops'
+        embeddings, or their views (:func:`view_of`). ``sqlite3.Error`` when the memory cannot be
+        read: the caller's to handle."""
+        return self.memory.similarity(embeddings) if self.weighs(embeddings) else None
 
     def name(self, crops):
         return self.base.namings(*self.run(crops))
@@ -735,25 +753,19 @@ class MemoryAlone:
         if len(crops):
             emb = view_of(emb, crops)
         self.names_alone = False
-        unseen, floor = self.unseen, None
         try:
-            similarity = self.namer.kept_similarity(emb, alone=True)
-            if self.memory.keeps_pictures() and emb.shape[1] > self.memory.dimension:
-                floor = PICTURE_FLOOR  # the cosines mix the pictures in: a crop like none of the views is no card
-                unseen = UNSEEN_MIXED if unseen is None else unseen
+            if not self.namer.weighs(emb):
+                return probs, emb, probs  # no crop, or too few views yet: the card model's own
+            similarity, by_every_view = self.memory.recall_similarities(emb)
         except sqlite3.Error:  # the memory cannot be read any more: it knows no card
-            similarity = np.full((len(probs), len(CODES)), -1.0, np.float32)
-        if unseen is None:
-            unseen = UNSEEN_COSINE
-        if similarity is None:
-            return probs, emb, probs  # no crop, or too few views yet: the card model's own
-        self.names_alone = floor is not None
-        named = recall(probs, similarity, base.labels, self.sharpness, unseen, floor)
-        if floor is None:
-            return named, emb, probs
-        try:  # the views no other agrees with, counted less, order the candidates
-            ordering = recall(probs, self.namer.kept_similarity(emb, alone=True, unagreed=UNAGREED), base.labels,
-                              self.sharpness, unseen, floor)
-        except sqlite3.Error:
-            return named, emb, probs
+            similarity, by_every_view = np.full((len(probs), len(CODES)), -1.0, np.float32), None
+        if by_every_view is None:  # the embeddings alone
+            unseen = UNSEEN_COSINE if self.unseen is None else self.unseen
+            return recall(probs, similarity, base.labels, self.sharpness, unseen), emb, probs
+        # the cosines mix the pictures in: a crop like none of the views is no card, and the views no
+        # other agrees with, counted less, order the candidates
+        self.names_alone = True
+        unseen = UNSEEN_MIXED if self.unseen is None else self.unseen
+        named = recall(probs, similarity, base.labels, self.sharpness, unseen, PICTURE_FLOOR)
+        ordering = recall(probs, by_every_view, base.labels, self.sharpness, unseen, PICTURE_FLOOR)
         return held_order(named, ordering, base.labels), emb, probs
