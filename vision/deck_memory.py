@@ -22,7 +22,11 @@ judges the deck as it was judged before.
 :meth:`DeckMemory.similarity` gives, for each crop, each card's best cosine
 to its kept views: what the namer fuses with the model's own probabilities
 (:func:`fuse`, :class:`MemoryNamer`), or, on a deck the card model cannot
-read, names the crop with alone (:func:`recall`, :class:`MemoryAlone`).
+read, names the crop with alone (:func:`recall`, :class:`MemoryAlone`). There
+each view's picture (:mod:`vision.card_picture`) is mixed in, and its
+keypoints (:mod:`vision.card_keypoints`) settle a naming when the crop
+matches one card's views in place and no other's (:meth:`DeckMemory.matched`,
+:func:`verified`).
 """
 
 from __future__ import annotations
@@ -39,10 +43,12 @@ import numpy as np
 from engine.cards import CODES
 from engine.errors import TarotmateError
 from vision.calibration import fit_temperature, scaled
+from vision.card_keypoints import KEYPOINTS_DIM, card_keypoint_blocks, keypoints_of, kept_keypoints, matches_in_place, packed
 from vision.card_picture import PICTURE_DIM, card_pictures, picture_similarity
 from vision.deck_reading import READ_WINDOW, DeckReading
 
-SCHEMA_VERSION = 3  # 2: each view may keep the model's probabilities of it; 3: and its picture (vision.card_picture)
+SCHEMA_VERSION = 4  # 2: each view may keep the model's probabilities of it; 3: and its picture (vision.card_picture);
+# 4: and its keypoints (vision.card_keypoints)
 MIN_CALIBRATION_VIEWS = 40  # views with probabilities before the memory calibrates its fused probabilities
 # views kept before the memory weighs the namings at all: a fresh memory holding a few answers of the first deal
 # would make the cards it has a view of surer than those it has none of, uncalibrated (docs/enrollment.md)
@@ -81,11 +87,37 @@ AGREE = 0.6
 # first is held under UNSURE_ORDER (asked, never committed), the cards' order kept
 UNAGREED = 0.1
 UNSURE_ORDER = 0.5
+# where the views keep their keypoints (vision.card_keypoints), the memory checks what it names alone with them: the
+# crop is matched in place with the best VERIFY_VIEWS views (by the mix) of each of the VERIFY_CARDS cards it is most
+# like; a card one of whose views another view of it matches in PLACES_AGREE places or more (the same print seen
+# twice: not an answer kept from a quad off the card) and that the crop matches in VERIFIED places or more beyond
+# what that view shares with other cards' (its likeness: its most places matched with the views most like it of
+# LIKENESS_CARDS other cards; a pip card shares its pips' places with its neighbours), no other card's views in more
+# than VERIFIED_RATIO as many, is the crop's card at VERIFIED_SURE (another card, or a quad off the card, matches a
+# few places: chosen on the fine-art tarot's views at the hard simulated table, docs/tracking.md "A card's keypoints")
+VERIFY_CARDS = 5
+VERIFY_VIEWS = 2
+PLACES_AGREE = 12
+LIKENESS_CARDS = 6
+VERIFIED = 20
+VERIFIED_RATIO = 0.5
+VERIFIED_SURE = 0.999
 CODE_INDEX = {code: i for i, code in enumerate(CODES)}  # a card's column in the similarities (CODES order)
 
 
 class DeckMemoryError(TarotmateError):
     """A deck memory that cannot be used: another model's, a damaged file, a bad view."""
+
+
+@dataclass(frozen=True)
+class MemoryFootprint:
+    """What a memory holds: its views, those the memory alone counts (agreed with, :func:`agreed`;
+    every view where none keeps a picture), and the bytes it holds of them once read (embeddings,
+    pictures, keypoints)."""
+
+    views: int
+    counted: int
+    nbytes: int
 
 
 @dataclass(frozen=True)
@@ -143,7 +175,8 @@ class DeckMemory:
                     source TEXT NOT NULL,
                     ref TEXT NOT NULL,
                     probs BLOB,
-                    picture BLOB
+                    picture BLOB,
+                    keypoints BLOB
                 );
                 CREATE INDEX IF NOT EXISTS views_card ON views (card);
                 CREATE INDEX IF NOT EXISTS views_ref ON views (ref);
@@ -157,6 +190,9 @@ class DeckMemory:
             if "picture" not in columns:  # a memory of schema 1 or 2: its views keep no picture
                 with self._db:
                     self._db.execute("ALTER TABLE views ADD COLUMN picture BLOB")
+            if "keypoints" not in columns:  # a memory of schema 1 to 3: its views keep no keypoints
+                with self._db:
+                    self._db.execute("ALTER TABLE views ADD COLUMN keypoints BLOB")
             meta = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.DatabaseError as exc:
             raise DeckMemoryError(f"the deck memory {self.path} cannot be read ({exc}); "
@@ -172,6 +208,9 @@ class DeckMemory:
                 self._db.execute("UPDATE meta SET value = ? WHERE key = 'model'", (model_id,))
                 self._db.execute("UPDATE meta SET value = ? WHERE key = 'dimension'", (str(self.dimension),))
         self._cache: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._keypoints: list | None = None  # each kept view's keypoints (vision.card_keypoints.keypoints_of), read when needed
+        self._places_agreed: dict[int, np.ndarray] = {}  # per card: whether another view of it matches each of its views
+        self._likeness: dict[int, int] = {}  # per kept view: its most places matched with other cards' views
         self._temperature: tuple | None = None  # (weights, temperature) fitted on the views kept
 
     # ---------------------------------------------------------------- learning
@@ -180,7 +219,8 @@ class DeckMemory:
               probs: np.ndarray | None = None) -> bool:
         """Keep a view of ``card`` whose name is proven (``source``: one of :data:`SOURCES`):
         ``embedding``, the card model's embedding of the crop, or that followed by the crop's
-        picture (a :class:`MemoryNamer`'s views, :func:`view_of`; one with no picture is not kept);
+        picture and maybe its keypoints (a :class:`MemoryNamer`'s views, :func:`view_of`; one with
+        no picture is not kept);
         ``ref`` ties it to the table's record; ``probs``: the card model's own probabilities of the
         view, when known (what :meth:`temperature` calibrates on). Returns whether the memory changed.
         Committed at once (one transaction, one sync to disk)."""
@@ -223,10 +263,11 @@ class DeckMemory:
         if source not in SOURCES:
             raise DeckMemoryError(f"unknown source {source!r} (one of {', '.join(SOURCES)})")
         v = np.asarray(embedding, np.float32).reshape(-1)
-        if v.shape[0] not in (self.dimension, self.dimension + PICTURE_DIM) or not np.all(np.isfinite(v)):
+        with_picture = self.dimension + PICTURE_DIM
+        if v.shape[0] not in (self.dimension, with_picture, with_picture + KEYPOINTS_DIM) or not np.all(np.isfinite(v)):
             raise DeckMemoryError(f"a view must be a finite {self.dimension}-value embedding "
-                                  f"(or {self.dimension + PICTURE_DIM} with its picture)")
-        e, picture = v[: self.dimension], v[self.dimension:]
+                                  f"(or {with_picture} with its picture, {with_picture + KEYPOINTS_DIM} and its keypoints)")
+        e, picture, keypoints = v[: self.dimension], v[self.dimension: with_picture], v[with_picture:]
         if float(np.linalg.norm(e)) < 1e-6:
             raise DeckMemoryError(f"a view must be a finite {self.dimension}-value embedding")
         e = e / np.linalg.norm(e)
@@ -264,11 +305,12 @@ class DeckMemory:
                 drop = rows[worst][0]
         if drop is not None:
             self._db.execute("DELETE FROM views WHERE id = ?", (drop,))
-        self._db.execute("INSERT INTO views (card, embedding, learned_at, source, ref, probs, picture) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        self._db.execute("INSERT INTO views (card, embedding, learned_at, source, ref, probs, picture, keypoints) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                          (card, e.astype(np.float32).tobytes(), time.time() if when is None else when, source, ref,
                           None if probs is None else probs.tobytes(),
-                          None if picture is None else picture.astype(np.float32).tobytes()))
+                          None if picture is None else picture.astype(np.float16).tobytes(),
+                          (packed(keypoints) or None) if len(keypoints) else None))
         return True
 
     def forget(self, ref: str) -> int:
@@ -317,6 +359,9 @@ class DeckMemory:
     def _changed(self) -> None:
         """The views changed: what was derived from them is read again when needed."""
         self._cache = None
+        self._keypoints = None
+        self._places_agreed = {}
+        self._likeness = {}
         self._temperature = None
 
     # ---------------------------------------------------------------- reading
@@ -334,6 +379,7 @@ class DeckMemory:
             cards = np.array([CODE_INDEX[c] for c, _, _ in rows], np.int64)
             emb = np.array([np.frombuffer(b, np.float32) for _, b, _ in rows], np.float32).reshape(len(rows), self.dimension)
             pictures, has = pictures_of([pic for _, _, pic in rows])
+            pictures = pictures.astype(np.float16)  # half the room: a cosine's third decimal
             self._cache = (cards, emb, pictures, has, agreed(cards, emb, pictures))
         return self._cache
 
@@ -365,17 +411,107 @@ class DeckMemory:
         """:meth:`recall_similarity`, and from the same comparison, where it mixes the pictures in,
         the same with the views not agreed with counting too, ``unagreed`` less (what orders a
         question's candidates: :func:`held_order`); None there where it does not mix them."""
+        named, ordering, _ = self._recall(views, mix, unagreed, verify=False)
+        return named, ordering
+
+    def recall_evidence(self, views: np.ndarray, mix: float = PICTURE_MIX, unagreed: float = UNAGREED
+                        ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+        """:meth:`recall_similarities`, and from the same comparison, where the views carry their
+        keypoints (:func:`view_of`), each crop's matches in place with the cards it is most like
+        (:meth:`matched`: with the views agreed with in place, and with any); None there otherwise."""
+        return self._recall(views, mix, unagreed, verify=True)
+
+    def _recall(self, views: np.ndarray, mix: float, unagreed: float, verify: bool):
         cards, emb, pictures, has, trusted = self._kept()
         x = np.asarray(views, np.float32)
         x = x.reshape(len(x), -1)
         sim = self._embeddings(x) @ emb.T
-        if x.shape[1] != self.dimension + PICTURE_DIM or not has.any():
-            return best_per_card(sim, cards), None
-        sim = mixed_similarity(sim, x[:, self.dimension:], pictures, mix)
+        with_picture = self.dimension + PICTURE_DIM
+        if x.shape[1] not in (with_picture, with_picture + KEYPOINTS_DIM) or not has.any():
+            return best_per_card(sim, cards), None, None
+        sim = mixed_similarity(sim, x[:, self.dimension: with_picture], pictures, mix)
+        matches = None
+        if verify and x.shape[1] == with_picture + KEYPOINTS_DIM:
+            matches = self.matched(x[:, with_picture:], sim, cards)
         ordering = sim.copy()
         ordering[:, ~trusted] -= unagreed
         sim[:, ~trusted] = -1.0
-        return best_per_card(sim, cards), best_per_card(ordering, cards)
+        return best_per_card(sim, cards), best_per_card(ordering, cards), matches
+
+    def matched(self, blocks: np.ndarray, mixed: np.ndarray, cards: np.ndarray, per_crop: int = VERIFY_CARDS,
+                per_card: int = VERIFY_VIEWS) -> tuple[np.ndarray, np.ndarray]:
+        """Two (N, 78) arrays: in how many places each crop (its keypoints, ``blocks``) matches the best
+        of the ``per_card`` kept views it is most like (``mixed``: its mix with each kept view, whose
+        cards are ``cards``) of each of the ``per_crop`` cards it is most like
+        (:func:`vision.card_keypoints.matches_in_place`): among the views agreed with in place
+        (:meth:`places_agreed`), beyond each view's :meth:`likeness` to other cards, and among all
+        views, as matched; -1 for the cards not checked."""
+        kept = self._kept_keypoints()
+        agreed_out = np.full((len(blocks), len(CODES)), -1, np.int32)
+        any_out = agreed_out.copy()
+        for k, block in enumerate(blocks):
+            query = keypoints_of(block)
+            if len(query[0]) == 0:
+                continue
+            best = best_per_card(mixed[k: k + 1], cards)[0]
+            counts: dict[int, int] = {}
+            for j in np.argsort(-best)[:per_crop]:
+                if best[j] < -0.5:
+                    break  # no view of that card, nor of those after it
+                idx = np.flatnonzero(cards == j)
+                order = np.argsort(-mixed[k, idx])
+                for v in idx[order][:per_card]:
+                    counts[v] = matches_in_place(query, kept[v])
+                any_out[k, j] = max(counts[v] for v in idx[order][:per_card])
+                trusted = idx[order][self.places_agreed(j, cards)[order]][:per_card]
+                for v in trusted:
+                    if v not in counts:
+                        counts[v] = matches_in_place(query, kept[v])
+                if len(trusted):
+                    agreed_out[k, j] = max(max(0, counts[v] - self.likeness(v)) for v in trusted)
+        return agreed_out, any_out
+
+    def likeness(self, view: int, others: int = LIKENESS_CARDS) -> int:
+        """In how many places the kept view ``view`` (its index in :meth:`_kept`'s order) matches, at
+        most, the views most like it (by the mix) of ``others`` other cards: what a crop of another
+        card may match it in by the deck's own print (a pip card's pips lie where its neighbours'
+        do; a painting's own strokes nowhere else)."""
+        if view not in self._likeness:
+            cards, emb, pictures, _, _ = self._kept()
+            kept = self._kept_keypoints()
+            mixed = mixed_similarity(emb[view: view + 1] @ emb.T, pictures[view: view + 1], pictures)[0]
+            mixed[cards == cards[view]] = -np.inf
+            chosen: dict[int, int] = {}
+            for w in np.argsort(-mixed):
+                if len(chosen) >= others or not np.isfinite(mixed[w]):
+                    break
+                chosen.setdefault(int(cards[w]), int(w))
+            self._likeness[view] = max((matches_in_place(kept[view], kept[w]) for w in chosen.values()), default=0)
+        return self._likeness[view]
+
+    def places_agreed(self, card: int, cards: np.ndarray, bar: int = PLACES_AGREE) -> np.ndarray:
+        """For each kept view of ``card`` (its index in ``CODES``; ``cards``: each kept view's, in
+        :meth:`_kept`'s order), whether another view of it matches it in ``bar`` places or more
+        (:func:`vision.card_keypoints.matches_in_place`): the same print seen twice, where a view
+        kept under the card's name from a quad off it is like none."""
+        if card not in self._places_agreed:
+            kept = self._kept_keypoints()
+            idx = np.flatnonzero(cards == card)
+            out = np.zeros(len(idx), bool)
+            for a in range(len(idx)):
+                for b in range(a + 1, len(idx)):
+                    if (not out[a] or not out[b]) and matches_in_place(kept[idx[a]], kept[idx[b]]) >= bar:
+                        out[a] = out[b] = True
+            self._places_agreed[card] = out
+        return self._places_agreed[card]
+
+    def _kept_keypoints(self) -> list:
+        """Each kept view's keypoints (:func:`vision.card_keypoints.kept_keypoints`; none for a view kept
+        without), in the order of :meth:`_kept`."""
+        if self._keypoints is None:
+            rows = self._db.execute("SELECT keypoints FROM views ORDER BY id").fetchall()
+            self._keypoints = [kept_keypoints(blob) for (blob,) in rows]
+        return self._keypoints
 
     def temperature(self, labels: Sequence[str], sharpness: float = 20.0, floor: float = 0.6) -> float:
         """The temperature that makes the fused probabilities (:func:`fuse` with these weights) mean
@@ -414,6 +550,14 @@ class DeckMemory:
         _, emb = self._views()
         return probs, emb[mine], truth
 
+    def footprint(self) -> MemoryFootprint:
+        """What the memory holds (:class:`MemoryFootprint`), its views read."""
+        cards, emb, pictures, has, trusted = self._kept()
+        keypoints = sum(places.nbytes + desc.nbytes for places, desc in self._kept_keypoints())
+        pictured = bool(has.any())
+        return MemoryFootprint(len(cards), int(trusted.sum()) if pictured else len(cards),
+                               emb.nbytes + (pictures.nbytes if pictured else 0) + keypoints)
+
     def keeps_pictures(self) -> bool:
         """Whether any kept view has its picture (what :meth:`recall_similarity` mixes in)."""
         return bool(self._kept()[3].any())
@@ -446,12 +590,14 @@ def card_columns(labels: Sequence[str]) -> list[int]:
 
 
 def pictures_of(blobs: Sequence[bytes | None]) -> tuple[np.ndarray, np.ndarray]:
-    """The kept views' pictures as stored (a blob of :data:`PICTURE_DIM` float32, or None): an
-    (N, PICTURE_DIM) array, zeros where a view has none, and whether each has one."""
-    has = np.array([b is not None and len(b) == 4 * PICTURE_DIM for b in blobs], bool)
+    """The kept views' pictures as stored (a blob of :data:`PICTURE_DIM` float16, or float32 as
+    schema 3 kept them, or None): an (N, PICTURE_DIM) float32 array, zeros where a view has none,
+    and whether each has one."""
+    kinds = {2 * PICTURE_DIM: np.float16, 4 * PICTURE_DIM: np.float32}
+    has = np.array([b is not None and len(b) in kinds for b in blobs], bool)
     pictures = np.zeros((len(blobs), PICTURE_DIM), np.float32)
     for k in np.flatnonzero(has):
-        pictures[k] = np.frombuffer(blobs[k], np.float32)
+        pictures[k] = np.frombuffer(blobs[k], kinds[len(blobs[k])])
     return pictures, has
 
 
@@ -566,12 +712,59 @@ def held_order(named: np.ndarray, ordering: np.ndarray, labels: Sequence[str], c
     return out.astype(np.float32)
 
 
+def verified(probs: np.ndarray, matches: tuple[np.ndarray, np.ndarray], labels: Sequence[str], bar: int = VERIFIED,
+             ratio: float = VERIFIED_RATIO, sure: float = VERIFIED_SURE, cap: float = UNSURE_ORDER) -> np.ndarray:
+    """The memory's probabilities (``labels`` order) with what the keypoints settle (``matches``:
+    :meth:`DeckMemory.matched`, with the views agreed with in place beyond their likeness to other
+    cards, and with any): where a crop matches one card's views agreed with in ``bar`` places or
+    more and no other card's views in more than ``ratio`` as many, that card is the crop's at
+    ``sure`` (or as it was, if surer), the
+    others sharing the rest in their order. Where only views not yet agreed with match so, that
+    card is put first but held at ``cap`` (:func:`held_order`: asked, that card its first
+    candidate) unless the memory already put it first. Every other crop as it was."""
+    out = np.asarray(probs, np.float64).copy()
+    column = {j: k for k, j in enumerate(card_columns(labels)) if j >= 0}
+    agreed, every = (np.asarray(m) for m in matches)
+
+    def winner(counts: np.ndarray, k: int) -> int | None:
+        j = int(np.argmax(counts))
+        others = np.delete(every[k], j)
+        if counts[j] < bar or j not in column or (len(others) and others.max() > ratio * counts[j]):
+            return None
+        return column[j]
+
+    held, first = [], []
+    for k in range(len(out)):
+        c = winner(agreed[k], k)
+        if c is not None:
+            out[k] = made_sure(out[k], c, sure)
+        elif (c := winner(every[k], k)) is not None:
+            held.append(k)
+            first.append(made_sure(out[k], c, sure))
+    if held:
+        out[held] = held_order(out[held], np.array(first), labels, cap)
+    return out.astype(np.float32)
+
+
+def made_sure(row: np.ndarray, column: int, sure: float) -> np.ndarray:
+    """One crop's probabilities with ``column`` at ``sure`` (as it was, if surer), the others sharing the
+    rest in their order."""
+    row = np.asarray(row, np.float64)
+    if row[column] >= sure:
+        return row
+    rest = row.sum() - row[column]
+    out = row * ((1.0 - sure) / rest if rest > 0 else 0.0)
+    out[column] = sure
+    return out
+
+
 def view_of(embeddings: np.ndarray, crops) -> np.ndarray:
     """What the table keeps of each crop named through the memory: its embedding followed by its
-    picture (:func:`vision.card_picture.card_pictures`), one row per crop. :meth:`DeckMemory.learn`
+    picture (:func:`vision.card_picture.card_pictures`) and its keypoints
+    (:func:`vision.card_keypoints.card_keypoints`), one row per crop. :meth:`DeckMemory.learn`
     takes it whole; :meth:`DeckMemory.similarity` reads only the embedding."""
     emb = np.asarray(embeddings, np.float32).reshape(len(crops), -1)
-    return np.hstack([emb, card_pictures(crops)])
+    return np.hstack([emb, card_pictures(crops), card_keypoint_blocks(crops)])
 
 
 def memory_path_beside(deal_log: Path | str) -> Path:
@@ -756,9 +949,9 @@ class MemoryAlone:
         try:
             if not self.namer.weighs(emb):
                 return probs, emb, probs  # no crop, or too few views yet: the card model's own
-            similarity, by_every_view = self.memory.recall_similarities(emb)
+            similarity, by_every_view, matches = self.memory.recall_evidence(emb)
         except sqlite3.Error:  # the memory cannot be read any more: it knows no card
-            similarity, by_every_view = np.full((len(probs), len(CODES)), -1.0, np.float32), None
+            similarity, by_every_view, matches = np.full((len(probs), len(CODES)), -1.0, np.float32), None, None
         if by_every_view is None:  # the embeddings alone
             unseen = UNSEEN_COSINE if self.unseen is None else self.unseen
             return recall(probs, similarity, base.labels, self.sharpness, unseen), emb, probs
@@ -768,4 +961,7 @@ class MemoryAlone:
         unseen = UNSEEN_MIXED if self.unseen is None else self.unseen
         named = recall(probs, similarity, base.labels, self.sharpness, unseen, PICTURE_FLOOR)
         ordering = recall(probs, by_every_view, base.labels, self.sharpness, unseen, PICTURE_FLOOR)
-        return held_order(named, ordering, base.labels), emb, probs
+        named = held_order(named, ordering, base.labels)
+        if matches is not None:  # ... and a crop whose keypoints match one card's views, and no other's, is that card
+            named = verified(named, matches, base.labels)
+        return named, emb, probs

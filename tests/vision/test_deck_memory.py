@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from engine.cards import CODES
+from vision.card_keypoints import KEYPOINTS_DIM, keypoints_of
 from vision.card_picture import PICTURE_DIM
 from vision.deck_memory import DeckMemory, DeckMemoryError, fuse
 
@@ -313,7 +314,20 @@ def test_a_memory_of_the_first_schema_gains_room_for_probabilities(tmp_path):
     assert not memory.keeps_pictures()
     assert memory.learn("T19", np.concatenate([[0, 0, 1, 0], picture]).astype(np.float32), "answer", "op 3")
     assert memory.keeps_pictures() and memory.views_count() == 3
+    # ... and keypoints: a view with them is kept beside those without, and the old views are matched with none
+    from vision.card_keypoints import card_keypoints
+
+    from tests.vision.test_card_keypoints import engraving
+
+    block = card_keypoints(engraving(1))
+    assert memory.learn("T18", np.concatenate([[0, 0, 0, 1], picture, block]).astype(np.float32), "answer", "op 4")
+    assert memory.views_count() == 4
+    kept = memory._kept_keypoints()
+    assert [len(k[0]) for k in kept[:3]] == [0, 0, 0] and np.array_equal(kept[3][1], keypoints_of(block)[1])
     memory.close()
+    db = sqlite3.connect(str(path))
+    assert {row[1] for row in db.execute("PRAGMA table_info(views)")} >= {"probs", "picture", "keypoints"}
+    db.close()
 
 
 @settings(max_examples=20, deadline=None)
@@ -497,8 +511,9 @@ def test_the_memory_alone_names_from_its_views_and_gives_the_models_own_apart(tm
     # the memory's namings, not marked as alone: it keeps no pictures, so the tracker never commits them alone
     assert not alone.names_alone
     assert probs[0, s08] > 0.9 > 0.4 == pytest.approx(model[0, s08]) and probs[0, s07] < 0.01
-    # the view the table would learn: the embedding, then the crop's picture (none: no picture)
-    assert alone.labels == namer.labels and emb.shape == (1, 4 + PICTURE_DIM) and emb[0, 4:].max() == 0
+    # the view the table would learn: the embedding, the crop's picture (none: no picture), its keypoints (none)
+    assert alone.labels == namer.labels and emb.shape == (1, 4 + PICTURE_DIM + KEYPOINTS_DIM)
+    assert emb[0, 4: 4 + PICTURE_DIM].max() == 0 and emb[0, 4 + PICTURE_DIM:].max() == -1
     (vote,) = namer_votes(alone, [None], None, 0.2)
     assert not vote.alone and vote.top[0][0] == "S08" and dict(vote.model_top)["S07"] == pytest.approx(0.4)
     (fused,) = namer_votes(namer, [None], None, 0.2)
@@ -556,8 +571,8 @@ def test_the_memory_alone_tells_apart_cards_the_embeddings_confuse_by_their_pict
     assert np.allclose(memory.recall_similarity(e[None]), memory.similarity(e[None]))
     alone = MemoryNamer(UnsureNamer(), memory, min_views=2).alone()
     probs, views, _ = alone.run_with_model([crop])
-    assert alone.names_alone and probs[0, s08] > 0.95 and views.shape == (1, 4 + PICTURE_DIM)
-    assert np.allclose(views[0, 4:], card_pictures([crop])[0])
+    assert alone.names_alone and probs[0, s08] > 0.95 and views.shape == (1, 4 + PICTURE_DIM + KEYPOINTS_DIM)
+    assert np.allclose(views[0, 4: 4 + PICTURE_DIM], card_pictures([crop])[0])
     assert memory.keeps_pictures() and UNSEEN_MIXED < 0.7
     memory.close()
 
@@ -602,3 +617,99 @@ def test_views_not_yet_agreed_with_order_a_questions_candidates_and_never_name_s
     assert np.allclose(out.sum(1), 1.0, atol=1e-5) and out[1, 78] == pytest.approx(0.1)
     assert out[1, s08] == pytest.approx(UNSURE_ORDER, abs=1e-4)  # first, but asked
     assert out[1, s08] > out[1, s07] > out[1, s09] > out[1, CODES.index("S10")]  # the candidates' order kept
+
+
+def test_the_keypoints_settle_a_naming_when_one_cards_agreed_views_match_in_many_places_and_no_other_nearly():
+    from vision.deck_memory import UNSURE_ORDER, VERIFIED, VERIFIED_SURE, verified
+
+    labels = list(CODES) + ["unknown"]
+    s07, s08, s09 = CODES.index("S07"), CODES.index("S08"), CODES.index("S09")
+    probs = np.full((6, 79), 0.9 / 78, np.float32)
+    probs[:, 78] = 0.1
+    probs[:, s07], probs[:, s08] = 0.3, 0.2  # the mix puts S07 first
+    probs /= probs.sum(1, keepdims=True)
+    probs[4] = 0.0
+    probs[4, s08], probs[4, 78] = 0.99995, 0.00005  # already surer than the keypoints make it
+    every = np.full((6, 78), -1, np.int32)
+    every[:, s07], every[:, s09] = 4, 2
+    every[0, s08] = VERIFIED + 10  # S08, clearly
+    every[1, s08], every[1, s07] = VERIFIED + 10, VERIFIED  # S08 best, but S07 nearly as well
+    every[2, s08] = VERIFIED - 1  # too few places
+    every[3, s09] = 5 * VERIFIED  # S09, which the mix barely saw
+    every[4, s08] = VERIFIED
+    every[5, s08] = 5 * VERIFIED  # ... but only with a view no other view of S08 agrees with
+    agreed = every.copy()
+    agreed[5, s08] = -1
+    out = verified(probs, (agreed, every), labels)
+    assert out[0, s08] == pytest.approx(VERIFIED_SURE) and np.allclose(out.sum(1), 1.0, atol=1e-5)
+    rest = np.delete(np.arange(79), s08)
+    assert np.allclose(out[0, rest] / out[0, rest].sum(), probs[0, rest] / probs[0, rest].sum(), atol=1e-6)  # in order
+    assert np.allclose(out[1:3], probs[1:3]) and np.allclose(out[4], probs[4])
+    assert out[3, s09] == pytest.approx(VERIFIED_SURE) and out[3, s07] > out[3, s08]
+    # a view not agreed with yet (maybe kept from a quad off the card): S08 first, but asked
+    assert out[5, s08] == pytest.approx(UNSURE_ORDER, abs=1e-4) and out[5, s08] > out[5, s07] > out[5, s09]
+    assert out[5, 78] < probs[5, 78] and out[5].sum() == pytest.approx(1.0, abs=1e-5)  # a print matched: a card
+
+
+def test_the_memory_alone_names_surely_once_two_views_of_a_card_match_in_place(tmp_path):
+    from vision.card_keypoints import KEYPOINTS_DIM
+    from vision.deck_memory import VERIFIED_SURE, MemoryNamer, view_of
+
+    from tests.vision.test_card_keypoints import engraving, seen_again
+
+    e = np.array([1.0, 0, 0, 0], np.float32)  # cards the card model embeds alike
+    memory = DeckMemory(tmp_path / "m.db", "model-a", 4)
+    for k, card in enumerate(("S07", "S08", "S09")):
+        assert memory.learn(card, view_of(e[None], [engraving(10 + k)])[0], "answer", f"op {k}")  # one view each
+    alone = MemoryNamer(UnsureNamer(), memory, min_views=2).alone()
+    s07, s08 = CODES.index("S07"), CODES.index("S08")
+    crop = seen_again(engraving(11), seed=3)  # S08 again, dimmer and a little off
+    probs, views, _ = alone.run_with_model([crop, engraving(99)])
+    assert alone.names_alone and views.shape[1] == 4 + PICTURE_DIM + KEYPOINTS_DIM
+    # its one view matches in many places, but no other view of S08 agrees with it yet: asked, S08 first
+    _, _, (agreed, every) = memory.recall_evidence(views)
+    assert every[0, s08] >= 40 and agreed[0, s08] == -1 and np.sort(every[0])[-2] <= 8
+    assert probs[0, :78].max() <= 0.5 and int(np.argmax(probs[0])) == s08
+    # a second view of S08 that matches the first in place: both agreed, the crop is S08 surely
+    assert memory.learn("S08", view_of(e[None], [seen_again(engraving(11), seed=4, dx=-2, dy=3, gain=1.1)])[0],
+                        "answer", "op 3")
+    probs, views, _ = alone.run_with_model([crop, engraving(99)])
+    assert probs[0, s08] == pytest.approx(VERIFIED_SURE)
+    assert probs[1, :78].max() <= 0.5  # a card the memory has never seen: nothing settles it
+    # a view kept under S07 from a quad that lay on S08 makes the crop unsure again (asked), neither card's surely
+    assert memory.learn("S07", view_of(e[None], [seen_again(engraving(11), seed=5, dx=1, dy=1)])[0], "answer", "op 4")
+    probs, _, _ = alone.run_with_model([crop])
+    assert probs[0, :78].max() < 0.9
+    # without the keypoints nothing is settled by them
+    named, ordering, none = memory.recall_evidence(views[:, : 4 + PICTURE_DIM])
+    assert none is None
+    memory.close()
+
+
+def test_a_card_that_shares_its_print_with_others_is_not_settled_by_its_keypoints(tmp_path):
+    from vision.deck_memory import VERIFIED, MemoryNamer, view_of
+
+    from tests.vision.test_card_keypoints import engraving, seen_again
+
+    def pip_card(seed):  # a suit's layout, printed alike on its cards, each with its own middle
+        img = engraving(500)
+        img[70:122, 30:82] = engraving(seed)[70:122, 30:82]
+        return img
+
+    e = np.array([1.0, 0, 0, 0], np.float32)
+    s07 = CODES.index("S07")
+    crop = seen_again(pip_card(7), seed=3)
+    for neighbour, shares in ((engraving(8), False), (pip_card(8), True)):
+        memory = DeckMemory(tmp_path / f"{shares}.db", "model-a", 4)
+        for k, (card, img) in enumerate((("S07", pip_card(7)), ("S08", neighbour))):
+            assert memory.learn(card, view_of(e[None], [img])[0], "answer", f"op {2 * k}")
+            assert memory.learn(card, view_of(e[None], [seen_again(img, seed=9, dx=-2, dy=2, gain=1.1)])[0], "answer",
+                                f"op {2 * k + 1}")
+        probs, views, _ = MemoryNamer(UnsureNamer(), memory, min_views=2).alone().run_with_model([crop])
+        _, _, (agreed, every) = memory.recall_evidence(views)
+        assert every[0, s07] >= 2 * VERIFIED  # its own views match it in many places either way
+        if shares:  # ... but S08's share most of them: no more than VERIFIED beyond that, not settled
+            assert memory.likeness(0) >= VERIFIED and agreed[0, s07] < VERIFIED and probs[0, s07] < 0.99
+        else:
+            assert memory.likeness(0) <= 8 and agreed[0, s07] >= VERIFIED and probs[0, s07] >= 0.999
+        memory.close()

@@ -1,0 +1,103 @@
+"""A card's keypoints (``vision.card_keypoints``): two views of one print match in many places, under
+another light, a little off and either way up; another print, or a quad off the card, in a few; the
+block kept on disk comes back; any crop gives a well-formed block."""
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra.numpy import arrays
+
+from vision.card_keypoints import (KEY_SIZE, KEYPOINTS, KEYPOINTS_DIM, ROW, card_keypoint_blocks, card_keypoints,
+                                   has_keypoints, keypoints_of, matches_in_place, packed, unpacked)
+
+
+def engraving(seed: int, h: int = 192, w: int = 112) -> np.ndarray:
+    """A random print: strokes, boxes and rings in a few inks on paper."""
+    rng = np.random.default_rng(seed)
+    img = np.full((h, w, 3), 235, np.uint8)
+    for _ in range(45):
+        ink = tuple(int(c) for c in rng.integers(0, 200, 3))
+        kind = rng.integers(3)
+        x, y = int(rng.integers(4, w - 4)), int(rng.integers(4, h - 4))
+        if kind == 0:
+            cv2.line(img, (x, y), (int(rng.integers(0, w)), int(rng.integers(0, h))), ink, int(rng.integers(1, 3)))
+        elif kind == 1:
+            cv2.rectangle(img, (x, y), (x + int(rng.integers(4, 20)), y + int(rng.integers(4, 20))), ink, -1)
+        else:
+            cv2.circle(img, (x, y), int(rng.integers(3, 12)), ink, int(rng.integers(1, 3)))
+    return img
+
+
+def seen_again(crop: np.ndarray, seed: int = 0, dx: int = 3, dy: int = -2, gain: float = 0.7) -> np.ndarray:
+    """Another view of the same card: its outline found a few pixels off, dimmer, a little blurred and noisy."""
+    moved = cv2.warpAffine(crop, np.float32([[1, 0, dx], [0, 1, dy]]), crop.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+    noise = np.random.default_rng(seed).normal(0, 6, crop.shape)
+    out = cv2.GaussianBlur(moved, (3, 3), 0.8).astype(np.float32) * gain + 20 + noise
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def matches(a, b) -> int:
+    return matches_in_place(keypoints_of(card_keypoints(a)), keypoints_of(card_keypoints(b)))
+
+
+def test_two_views_of_one_print_match_in_many_places_and_two_prints_in_few():
+    a, b = engraving(1), engraving(2)
+    again = seen_again(a)
+    assert matches(again, a) >= 40
+    assert matches(again, b) <= 8 and matches(a, b) <= 8
+    # either way up: a card lies turned half a turn for half the table
+    assert matches(np.ascontiguousarray(again[::-1, ::-1]), a) >= 40
+
+
+def test_a_quad_found_off_the_card_matches_few_places():
+    a = engraving(3)
+    table = np.full((400, 300, 3), 60, np.uint8)
+    table[100:292, 90:202] = a
+    on = table[100:292, 90:202]
+    off = table[100 + 45:292 + 45, 90 + 30:202 + 30]  # the same card, its quad 45 pixels down and 30 right
+    assert matches(seen_again(on), a) >= 40
+    assert matches(off, a) <= 8
+
+
+def test_crops_of_any_size_and_landscape_ones_are_read_at_the_namers_size():
+    a = engraving(4)
+    big = cv2.resize(a, (224, 384), interpolation=cv2.INTER_CUBIC)
+    places, _ = keypoints_of(card_keypoints(big))
+    assert len(places) > 50 and places[:, 0].max() < KEY_SIZE[0] and places[:, 1].max() < KEY_SIZE[1]
+    assert matches(big, a) >= 40
+    assert matches(np.ascontiguousarray(np.rot90(a)), a) >= 40  # a landscape crop is turned portrait first
+
+
+def test_the_block_kept_on_disk_comes_back():
+    block = card_keypoints(engraving(5))
+    blob = packed(block)
+    assert len(blob) % ROW == 0 and 0 < len(blob) <= KEYPOINTS * ROW
+    places, desc = keypoints_of(block)
+    back_places, back_desc = keypoints_of(unpacked(blob))
+    assert np.array_equal(back_desc, desc) and np.abs(back_places - places).max() <= 0.5
+    for bad in (None, b"", b"\x01" * (ROW + 1), b"\x01" * (ROW * (KEYPOINTS + 1))):
+        assert not has_keypoints(unpacked(bad))
+
+
+def test_what_shows_no_print_has_no_keypoints():
+    for crop in (None, np.zeros((0, 0, 3), np.uint8), np.full((192, 112, 3), 128, np.uint8), np.zeros((5,), np.uint8),
+                 np.zeros((40, 30, 4), np.uint8), np.zeros((6, 6, 3), np.uint8)):
+        block = card_keypoints(crop)
+        assert block.shape == (KEYPOINTS_DIM,) and not has_keypoints(block)
+    assert card_keypoint_blocks([]).shape == (0, KEYPOINTS_DIM)
+    blank = keypoints_of(card_keypoints(None))
+    assert matches_in_place(blank, keypoints_of(card_keypoints(engraving(6)))) == 0
+    assert len(keypoints_of(np.full(7, 3.0))[0]) == 0  # a malformed block: none
+
+
+@settings(max_examples=40, deadline=None)
+@given(arrays(np.uint8, st.tuples(st.integers(1, 80), st.integers(1, 80), st.just(3))))
+def test_any_crop_gives_a_well_formed_block(crop):
+    block = card_keypoints(crop)
+    assert block.shape == (KEYPOINTS_DIM,) and np.all(np.isfinite(block))
+    places, desc = keypoints_of(block)
+    assert len(places) == len(desc) <= KEYPOINTS
+    assert np.all(places >= 0) and np.all(places[:, 0] < KEY_SIZE[0]) and np.all(places[:, 1] < KEY_SIZE[1])
+    assert keypoints_of(unpacked(packed(block)))[1].shape == desc.shape
+    assert 0 <= matches_in_place((places, desc), (places, desc)) <= len(places)
