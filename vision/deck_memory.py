@@ -421,18 +421,36 @@ class DeckMemory:
         (:meth:`matched`: with the views agreed with in place, and with any); None there otherwise."""
         return self._recall(views, mix, unagreed, verify=True)
 
-    def _recall(self, views: np.ndarray, mix: float, unagreed: float, verify: bool):
-        cards, emb, pictures, has, trusted = self._kept()
+    def keypoint_matches(self, views: np.ndarray, mix: float = PICTURE_MIX) -> tuple[np.ndarray, np.ndarray] | None:
+        """:meth:`matched` for views with their pictures and keypoints (:func:`view_of`), the cards
+        each is most like by the mix; None where the views or the memory keep no pictures or
+        keypoints."""
         x = np.asarray(views, np.float32)
         x = x.reshape(len(x), -1)
-        sim = self._embeddings(x) @ emb.T
+        sim = self._mixed(x, mix)
+        if sim is None or x.shape[1] != self.dimension + PICTURE_DIM + KEYPOINTS_DIM:
+            return None
+        return self.matched(x[:, self.dimension + PICTURE_DIM:], sim, self._kept()[0])
+
+    def _mixed(self, x: np.ndarray, mix: float) -> np.ndarray | None:
+        """Each crop's :func:`mixed_similarity` with each kept view (``x``: the crops' views, a row
+        each); None where the views or the memory keep no pictures."""
+        _, emb, pictures, has, _ = self._kept()
         with_picture = self.dimension + PICTURE_DIM
         if x.shape[1] not in (with_picture, with_picture + KEYPOINTS_DIM) or not has.any():
-            return best_per_card(sim, cards), None, None
-        sim = mixed_similarity(sim, x[:, self.dimension: with_picture], pictures, mix)
+            return None
+        return mixed_similarity(self._embeddings(x) @ emb.T, x[:, self.dimension: with_picture], pictures, mix)
+
+    def _recall(self, views: np.ndarray, mix: float, unagreed: float, verify: bool):
+        cards, emb, _, _, trusted = self._kept()
+        x = np.asarray(views, np.float32)
+        x = x.reshape(len(x), -1)
+        sim = self._mixed(x, mix)
+        if sim is None:
+            return best_per_card(self._embeddings(x) @ emb.T, cards), None, None
         matches = None
-        if verify and x.shape[1] == with_picture + KEYPOINTS_DIM:
-            matches = self.matched(x[:, with_picture:], sim, cards)
+        if verify and x.shape[1] == self.dimension + PICTURE_DIM + KEYPOINTS_DIM:
+            matches = self.matched(x[:, self.dimension + PICTURE_DIM:], sim, cards)
         ordering = sim.copy()
         ordering[:, ~trusted] -= unagreed
         sim[:, ~trusted] = -1.0
@@ -713,15 +731,16 @@ def held_order(named: np.ndarray, ordering: np.ndarray, labels: Sequence[str], c
 
 
 def verified(probs: np.ndarray, matches: tuple[np.ndarray, np.ndarray], labels: Sequence[str], bar: int = VERIFIED,
-             ratio: float = VERIFIED_RATIO, sure: float = VERIFIED_SURE, cap: float = UNSURE_ORDER) -> np.ndarray:
+             ratio: float = VERIFIED_RATIO, sure: float = VERIFIED_SURE, cap: float = UNSURE_ORDER,
+             hold: bool = True) -> np.ndarray:
     """The memory's probabilities (``labels`` order) with what the keypoints settle (``matches``:
     :meth:`DeckMemory.matched`, with the views agreed with in place beyond their likeness to other
     cards, and with any): where a crop matches one card's views agreed with in ``bar`` places or
     more and no other card's views in more than ``ratio`` as many, that card is the crop's at
     ``sure`` (or as it was, if surer), the
-    others sharing the rest in their order. Where only views not yet agreed with match so, that
-    card is put first but held at ``cap`` (:func:`held_order`: asked, that card its first
-    candidate) unless the memory already put it first. Every other crop as it was."""
+    others sharing the rest in their order. Where only views not yet agreed with match so, with
+    ``hold``, that card is put first but held at ``cap`` (:func:`held_order`: asked, that card its
+    first candidate) unless the memory already put it first. Every other crop as it was."""
     out = np.asarray(probs, np.float64).copy()
     column = {j: k for k, j in enumerate(card_columns(labels)) if j >= 0}
     agreed, every = (np.asarray(m) for m in matches)
@@ -738,7 +757,7 @@ def verified(probs: np.ndarray, matches: tuple[np.ndarray, np.ndarray], labels: 
         c = winner(agreed[k], k)
         if c is not None:
             out[k] = made_sure(out[k], c, sure)
-        elif (c := winner(every[k], k)) is not None:
+        elif hold and (c := winner(every[k], k)) is not None:
             held.append(k)
             first.append(made_sure(out[k], c, sure))
     if held:
@@ -890,9 +909,13 @@ class MemoryNamer:
                 return probs, emb, probs
             fused = fuse(probs, similarity, self.base.labels, self.sharpness, self.floor)
             t = self.memory.temperature(self.base.labels, self.sharpness, self.floor)
+            matches = self.memory.keypoint_matches(emb)
         except sqlite3.Error:  # the memory cannot be read any more (its file damaged or gone): the model alone
             return probs, emb, probs
-        return (fused if t == 1.0 else scaled(fused, t).astype(np.float32)), emb, probs
+        named = fused if t == 1.0 else scaled(fused, t).astype(np.float32)
+        if matches is not None:  # a crop whose keypoints match one card's agreed views, and no other's, is that card
+            named = verified(named, matches, self.base.labels, hold=False)
+        return named, emb, probs
 
     def weighs(self, embeddings: np.ndarray) -> bool:
         """Whether the memory weighs these crops' namings: some crop, and ``min_views`` views kept.

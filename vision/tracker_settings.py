@@ -97,7 +97,7 @@ class TrackerSettings:
     unread_memory: bool = True
     # ... a card the memory alone names this surely (mean probability), every view, is committed without a question
     # (0: off; with the views' pictures, vision.card_picture: at 0.95 wrong cards, at 0.98 one at full size,
-    # docs/tracking.md "A card's picture")
+    # docs/tracking.md "A card's picture"; a card its views' keypoints settle is named at 0.999, "A card's keypoints")
     memory_alone: float = 0.99
     # before the deck in play is judged (fewer than vision.deck_reading.READ_CARDS cards decided), a card whose
     # best view the card model alone names under this is asked, not committed: a deck never seen is not taken

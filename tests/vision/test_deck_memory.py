@@ -713,3 +713,26 @@ def test_a_card_that_shares_its_print_with_others_is_not_settled_by_its_keypoint
         else:
             assert memory.likeness(0) <= 8 and agreed[0, s07] >= VERIFIED and probs[0, s07] >= 0.999
         memory.close()
+
+
+def test_on_a_deck_the_model_reads_the_keypoints_settle_what_they_surely_tell_and_leave_the_rest(tmp_path):
+    from vision.deck_memory import VERIFIED_SURE, MemoryNamer, view_of
+
+    from tests.vision.test_card_keypoints import engraving, seen_again
+
+    e = np.array([1.0, 0, 0, 0], np.float32)
+    memory = DeckMemory(tmp_path / "m.db", "model-a", 4)
+    s07, s08 = CODES.index("S07"), CODES.index("S08")
+    for k, (card, seed) in enumerate((("S07", 7), ("S08", 8))):  # S08 twice, agreed in place; S07 once
+        assert memory.learn(card, view_of(e[None], [engraving(seed)])[0], "answer", f"op {k}")
+    assert memory.learn("S08", view_of(e[None], [seen_again(engraving(8), seed=4, dx=-2, dy=3)])[0], "answer", "op 2")
+    namer = MemoryNamer(UnsureNamer(), memory, min_views=2)  # the model torn between S07 and S08
+    probs, views, model = namer.run_with_model([seen_again(engraving(8), seed=6), seen_again(engraving(7), seed=6)])
+    assert probs[0, s08] == pytest.approx(VERIFIED_SURE) and model[0, s08] == pytest.approx(0.4)
+    # S07's one view matches the second crop as well, but no other view of S07 agrees with it yet: the fused
+    # naming as it was (never held: the model reads this deck)
+    assert probs[1, s07] == pytest.approx(probs[1, s08]) and probs[1, s07] < 0.9  # the model's tie, as it was
+    matches = memory.keypoint_matches(views)
+    assert matches[1][1, s07] >= 40 and matches[0][1, s07] == -1
+    assert memory.keypoint_matches(views[:, : 4 + PICTURE_DIM]) is None  # views without keypoints: none
+    memory.close()
