@@ -130,6 +130,14 @@ def main(argv=None) -> int:
         batch.close()
         print(f"memory: {memory.views_count()} views of {known} cards ({learn_ms:.2f} ms per view learned one by one, "
               f"{batch_ms:.2f} ms in one transaction)")
+        # the same views with their pictures (vision.card_picture), then their keypoints too (vision.card_keypoints)
+        views = view_of(learn_emb, learn_crops)
+        memories = {"embeddings only": memory}
+        for name, width in (("with the pictures", learn_emb.shape[1] + PICTURE_DIM), ("and the keypoints", views.shape[1])):
+            kept = memories[name] = DeckMemory(Path(tmp) / f"{width}.db", namer.model_id, learn_emb.shape[1],
+                                               per_card=a.views)
+            kept.learn_many([(labels[int(y)], v[:width], f"crop {k}", learn_probs[k] if a.calibrate else None)
+                             for k, (v, y) in enumerate(zip(views, learn_labels)) if int(y) != UNKNOWN_INDEX], "answer")
         header = " ".join(f"at {b:g}: right / wrong" for b in bars)
         print(f"{'namer':<28} {'accuracy':>8}   {header}")
 
@@ -146,6 +154,13 @@ def main(argv=None) -> int:
             t = memory.temperature(labels, sharpness, floor)
             line(f"memory {sharpness:g}/{floor:g}, T {t:.2f}", figures(probs, test_labels, bars))
             print(f"{'':<28} ({ms:.2f} ms per crop named with the memory, model included)")
+        # ... with the views' keypoints too: what they settle surely (vision.deck_memory.verified)
+        keyed = memories["and the keypoints"]
+        t0 = time.perf_counter()
+        probs, _ = MemoryNamer(namer, keyed).run(test_crops)
+        ms = 1000 * (time.perf_counter() - t0) / len(test_crops)
+        line(f"memory 20/0.6, keypoints, T {keyed.temperature(labels):.2f}", figures(probs, test_labels, bars))
+        print(f"{'':<28} ({ms:.2f} ms per crop named with the memory, model included)")
         # a head fitted on the kept views (vision.memory_head), calibrated on its out-of-fold probabilities
         view_probs, view_emb, view_truth = memory.proven_views(labels)
         if len(view_truth):
@@ -158,16 +173,7 @@ def main(argv=None) -> int:
                 line(f"head l2 {l2:g}, T {t:.2f}", figures(scaled(head_probs(base_probs, unit, delta), t), test_labels, bars))
                 print(f"{'':<28} (fitted on {len(view_truth)} views in {fit_ms:.0f} ms)")
         # named by the memory alone, as on a deck the card model cannot read (vision.deck_memory.MemoryAlone):
-        # its views' embeddings only, then with their pictures (vision.card_picture) learned beside, then their
-        # keypoints too (vision.card_keypoints)
-        views = view_of(learn_emb, learn_crops)
-        with_pictures = learn_emb.shape[1] + PICTURE_DIM
-        memories = {"embeddings only": memory}
-        for name, width in (("with the pictures", with_pictures), ("and the keypoints", views.shape[1])):
-            kept = memories[name] = DeckMemory(Path(tmp) / f"{width}.db", namer.model_id, learn_emb.shape[1],
-                                               per_card=a.views)
-            kept.learn_many([(labels[int(y)], v[:width], f"crop {k}", None) for k, (v, y) in
-                             enumerate(zip(views, learn_labels)) if int(y) != UNKNOWN_INDEX], "answer")
+        # its views' embeddings only, then with their pictures and their keypoints
         print(f"{'named by the memory alone':<28} {'accuracy':>8}   " + " ".join(f"at {b:g}: right / wrong" for b in ALONE_BARS))
         for name, kept in memories.items():
             alone = MemoryNamer(namer, kept, min_views=1).alone()
@@ -178,6 +184,7 @@ def main(argv=None) -> int:
             held = kept.footprint()
             print(f"{'':<28} ({ms:.2f} ms per crop, model included; {held.views} views, {held.counted} counted, "
                   f"{held.nbytes / 1e6:.2f} MB held)")
+        for kept in memories.values():
             if kept is not memory:
                 kept.close()
         memory.close()

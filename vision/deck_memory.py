@@ -909,12 +909,15 @@ class MemoryNamer:
                 return probs, emb, probs
             fused = fuse(probs, similarity, self.base.labels, self.sharpness, self.floor)
             t = self.memory.temperature(self.base.labels, self.sharpness, self.floor)
-            matches = self.memory.keypoint_matches(emb)
+            named = fused if t == 1.0 else scaled(fused, t).astype(np.float32)
+            # a crop whose keypoints match one card's agreed views, and no other's, is that card (the crops
+            # named as surely already are not matched: the time it takes)
+            unsure = np.flatnonzero(named.max(axis=1) < VERIFIED_SURE)
+            matches = self.memory.keypoint_matches(emb[unsure]) if len(unsure) else None
         except sqlite3.Error:  # the memory cannot be read any more (its file damaged or gone): the model alone
             return probs, emb, probs
-        named = fused if t == 1.0 else scaled(fused, t).astype(np.float32)
-        if matches is not None:  # a crop whose keypoints match one card's agreed views, and no other's, is that card
-            named = verified(named, matches, self.base.labels, hold=False)
+        if matches is not None:
+            named[unsure] = verified(named[unsure], matches, self.base.labels, hold=False)
         return named, emb, probs
 
     def weighs(self, embeddings: np.ndarray) -> bool:
