@@ -54,6 +54,19 @@ HEAD_L2 = (0.02, 0.05, 0.2)  # pulls of the head fitted on the kept views toward
 ALONE_BARS = (0.9, 0.99)  # the bars the memory alone is read at (the tracker's memory_alone)
 
 
+class KeypointsAside:
+    """A deck memory whose views' keypoints are set aside (what the same memory names without them)."""
+
+    def __init__(self, memory: DeckMemory):
+        self.memory = memory
+
+    def __getattr__(self, name):
+        return getattr(self.memory, name)
+
+    def keypoint_matches(self, views, mix=deck_memory.PICTURE_MIX):
+        return None
+
+
 def crops_of(recipe: Recipe, n: int, first_seed: int, report) -> tuple[list[np.ndarray], np.ndarray]:
     crops, labels = [], []
     for batch, y, _ in namer_batches(recipe, n, first_seed):
@@ -161,6 +174,11 @@ def main(argv=None) -> int:
         ms = 1000 * (time.perf_counter() - t0) / len(test_crops)
         line(f"memory 20/0.6, keypoints, T {keyed.temperature(labels):.2f}", figures(probs, test_labels, bars))
         print(f"{'':<28} ({ms:.2f} ms per crop named with the memory, model included)")
+        aside, _ = MemoryNamer(namer, KeypointsAside(keyed)).run(test_crops)
+        line("the same, keypoints aside", figures(aside, test_labels, bars))
+        changed = np.flatnonzero(np.any(np.abs(probs - aside) > 1e-6, axis=1))
+        right = int((probs[changed].argmax(1) == test_labels[changed]).sum())
+        print(f"{'':<28} (the keypoints changed {len(changed)} namings: {right} right, {len(changed) - right} wrong)")
         # a head fitted on the kept views (vision.memory_head), calibrated on its out-of-fold probabilities
         view_probs, view_emb, view_truth = memory.proven_views(labels)
         if len(view_truth):

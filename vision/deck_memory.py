@@ -871,8 +871,10 @@ class KeptReading(DeckReading):
 
 class MemoryNamer:
     """A namer whose probabilities are weighed by what the table's deck memory has kept
-    (:func:`fuse`) once it keeps ``min_views`` views; everything else (labels, threshold, input
-    size, model id) is the base namer's. Until then it names exactly as the base namer does."""
+    (:func:`fuse`) once it keeps ``min_views`` views, and settled where the crop's keypoints match
+    one card's agreed views and no other's (:func:`verified`, without holding); everything else
+    (labels, threshold, input size, model id) is the base namer's. Until then it names exactly as
+    the base namer does."""
 
     def __init__(self, base, memory: DeckMemory, sharpness: float = 20.0, floor: float = 0.6,
                  min_views: int = MIN_WEIGHING_VIEWS):
@@ -896,8 +898,8 @@ class MemoryNamer:
         return probs, emb
 
     def run_with_model(self, crops):
-        """:meth:`run`'s probabilities and the crops' views (embeddings with their pictures:
-        :func:`view_of`, what the table learns), and the card model's own probabilities before the
+        """:meth:`run`'s probabilities and the crops' views (embeddings with their pictures and
+        keypoints: :func:`view_of`, what the table learns), and the card model's own probabilities before the
         memory weighed them (what the tracker holds a card against its colour twin with:
         ``model_suit_margin``, :func:`vision.votes.model_suit_margin`)."""
         probs, emb = self.base.run(crops)
@@ -965,8 +967,8 @@ class MemoryAlone:
 
     def run_with_model(self, crops):
         """The memory's probabilities of the crops (:func:`recall`, on the embeddings' and the
-        pictures' cosines mixed), their views (:func:`view_of`), and the card model's own
-        probabilities (before the memory)."""
+        pictures' cosines mixed, then what the keypoints settle: :func:`verified`), their views
+        (:func:`view_of`), and the card model's own probabilities (before the memory)."""
         base = self.namer.base
         probs, emb = base.run(crops)
         if len(crops):
