@@ -59,7 +59,12 @@ def main(argv=None) -> int:
         print("no deck folder given and none in ../shared/decks", file=sys.stderr)
         return 2
     print(f"{'deck':<34} {'cards':>5} {'keypoints':>9} {'most':>5} {'>= 10':>6} {'>= ' + str(VERIFIED):>6}   ms")
+    missing = 0
     for folder in decks:
+        if not folder.is_dir():
+            print(f"{str(folder):<34} no such deck folder", file=sys.stderr)
+            missing += 1
+            continue
         codes, images = scans(folder)
         if len(codes) < 2:
             print(f"{folder.name:<34} fewer than two scans: skipped")
@@ -73,7 +78,7 @@ def main(argv=None) -> int:
         print(f"{folder.name:<34} {len(codes):5d} {np.mean([len(k[0]) for k in kept]):9.0f} {counts.max():5d} "
               f"{int((counts >= 10).sum()):6d} {int((counts >= VERIFIED).sum()):6d}   {ms:.2f} per pair")
         print(f"{'':<34} most alike: " + ", ".join(f"{x}/{y} {n}" for n, x, y in pairs[: a.top]))
-    return 0
+    return 2 if missing else 0
 
 
 if __name__ == "__main__":
