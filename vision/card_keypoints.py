@@ -26,8 +26,7 @@ no other view of it). Only the crop's inside is looked at
 Keypoints travel in a view as a block of :data:`KEYPOINTS_DIM` numbers
 (:func:`card_keypoints`: each keypoint's x and y in the crop, then its
 descriptor's 32 bytes, one number each; -1 rows for none), and are kept on
-disk as bytes (:func:`packed`; read back with :func:`kept_keypoints`, or
-:func:`unpacked` as a block). About 1 ms a crop to find, 0.3 ms a match here.
+disk as bytes (:func:`packed`; read back with :func:`kept_keypoints`). About 1 ms a crop to find, 0.3 ms a match here.
 """
 
 from __future__ import annotations
@@ -122,11 +121,6 @@ def keypoints_of(block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows[:, :2].copy(), np.clip(rows[:, 2:], 0, 255).astype(np.uint8)
 
 
-def has_keypoints(block: np.ndarray | None) -> bool:
-    """Whether a block holds enough keypoints to be matched."""
-    return block is not None and len(keypoints_of(block)[0]) >= MIN_MATCHES
-
-
 def packed(block: np.ndarray) -> bytes:
     """A block as kept on disk: each keypoint's x, y (whole pixels) and descriptor, one byte each."""
     places, desc = keypoints_of(block)
@@ -141,16 +135,6 @@ def kept_keypoints(blob: bytes | None) -> tuple[np.ndarray, np.ndarray]:
         return np.zeros((0, 2), np.uint8), np.zeros((0, 32), np.uint8)
     rows = np.frombuffer(blob, np.uint8).reshape(-1, ROW)
     return rows[:, :2], rows[:, 2:]
-
-
-def unpacked(blob: bytes | None) -> np.ndarray:
-    """The block :func:`packed` kept (no keypoints for None or a malformed blob)."""
-    block = no_keypoints()
-    places, desc = kept_keypoints(blob)
-    rows = block.reshape(KEYPOINTS, ROW)
-    rows[: len(places), :2] = places
-    rows[: len(places), 2:] = desc
-    return block
 
 
 def matches_in_place(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> int:
