@@ -227,7 +227,7 @@ class DeckMemory:
         with self._transaction():
             changed = self._learn(card, embedding, source, ref, when, probs)
         if changed:
-            self._changed()
+            self._changed({card})
         return changed
 
     def learn_many(self, views: Sequence[tuple], source: str) -> int:
@@ -235,12 +235,14 @@ class DeckMemory:
         all kept or none (a deal's confirmed cards, learned when it is scored, cost one sync to
         disk instead of one each). How many views the memory kept. A bad view raises
         :class:`DeckMemoryError` and keeps none of them."""
-        kept = 0
+        kept, cards = 0, set()
         with self._transaction():
             for card, embedding, ref, probs in views:
-                kept += self._learn(card, embedding, source, ref, None, probs)
+                if self._learn(card, embedding, source, ref, None, probs):
+                    kept += 1
+                    cards.add(card)
         if kept:
-            self._changed()
+            self._changed(cards)
         return kept
 
     @contextmanager
@@ -356,11 +358,17 @@ class DeckMemory:
             cur = self._db.execute("INSERT INTO readings (reading) VALUES (?)", (float(reading),))
             self._db.execute("DELETE FROM readings WHERE id <= ?", (cur.lastrowid - max(1, keep),))
 
-    def _changed(self) -> None:
-        """The views changed: what was derived from them is read again when needed."""
+    def _changed(self, cards: set[str] | None = None) -> None:
+        """The views changed (those of ``cards`` only, when given: views learned): what was derived
+        from them is read again when needed. A card's agreement in place depends on its own views
+        alone, and is kept for the other cards."""
         self._cache = None
         self._keypoints = None
-        self._places_agreed = {}
+        if cards is None:
+            self._places_agreed = {}
+        else:
+            for card in cards:
+                self._places_agreed.pop(CODE_INDEX[card], None)
         self._likeness = {}
         self._temperature = None
 
@@ -512,6 +520,7 @@ class DeckMemory:
         :meth:`_kept`'s order), whether another view of it matches it in ``bar`` places or more
         (:func:`vision.card_keypoints.matches_in_place`): the same print seen twice, where a view
         kept under the card's name from a quad off it is like none."""
+        card = int(card)
         if card not in self._places_agreed:
             kept = self._kept_keypoints()
             idx = np.flatnonzero(cards == card)

@@ -736,3 +736,34 @@ def test_on_a_deck_the_model_reads_the_keypoints_settle_what_they_surely_tell_an
     assert matches[1][1, s07] >= 40 and matches[0][1, s07] == -1
     assert memory.keypoint_matches(views[:, : 4 + PICTURE_DIM]) is None  # views without keypoints: none
     memory.close()
+
+
+def test_what_the_memory_derives_from_its_keypoints_follows_each_view_learned_and_forgotten(tmp_path):
+    from vision.deck_memory import view_of
+
+    from tests.vision.test_card_keypoints import engraving, seen_again
+
+    e = np.array([1.0, 0, 0, 0], np.float32)
+    memory = DeckMemory(tmp_path / "m.db", "model-a", 4, per_card=2)
+
+    def derived(m):
+        cards = m._kept()[0]
+        return ([m.places_agreed(CODES.index(c), cards).tolist() for c in ("S07", "S08", "S09")],
+                [m.likeness(v) for v in range(len(cards))])
+
+    steps = [("S07", engraving(7)), ("S08", engraving(8)), ("S07", seen_again(engraving(7), seed=1)),
+             ("S09", seen_again(engraving(7), seed=2)),  # a view answered S09 that shows S07's print
+             ("S08", seen_again(engraving(8), seed=3, dx=-2)), ("S08", seen_again(engraving(8), seed=4, dy=2))]
+    for k, (card, img) in enumerate(steps):
+        memory.learn(card, view_of(e[None], [img])[0], "answer", f"op {k}")
+        derived(memory)  # read (and kept) after each change, as a table naming between answers would
+        fresh = DeckMemory(tmp_path / "m.db", "model-a", 4, per_card=2)
+        assert derived(memory) == derived(fresh)
+        fresh.close()
+    assert derived(memory)[0][0] == [True, True] and derived(memory)[1][-1] <= 8
+    assert max(derived(memory)[1]) >= 40  # S07's views and the S09 that shows its print: alike
+    memory.forget("op 3")
+    fresh = DeckMemory(tmp_path / "m.db", "model-a", 4, per_card=2)
+    assert derived(memory) == derived(fresh) and max(derived(fresh)[1]) <= 8
+    fresh.close()
+    memory.close()
