@@ -48,19 +48,19 @@ MIN_MATCHES = 6  # fewer mutual matches than this: none counted
 # there, scan against scan; in a few inside)
 MARGIN = (0.12, 0.10)
 
-_ORB = None
-_CLAHE = None
-_MATCHER = None
+_TOOLS = None
 
 
 def _tools():
-    global _ORB, _CLAHE, _MATCHER
-    if _ORB is None:
-        _ORB = cv2.ORB_create(nfeatures=KEYPOINTS, scaleFactor=1.2, nlevels=4, edgeThreshold=8, patchSize=15,
-                              fastThreshold=8)
-        _CLAHE = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(4, 4))
-        _MATCHER = cv2.BFMatcher(cv2.NORM_HAMMING, crossCheck=True)
-    return _ORB, _CLAHE, _MATCHER
+    """The keypoint finder, the contrast evener, the matcher and :func:`_inside`'s mask, made once."""
+    global _TOOLS
+    if _TOOLS is None:
+        _TOOLS = (cv2.ORB_create(nfeatures=KEYPOINTS, scaleFactor=1.2, nlevels=4, edgeThreshold=8, patchSize=15,
+                                 fastThreshold=8),
+                  cv2.createCLAHE(clipLimit=2.0, tileGridSize=(4, 4)),
+                  cv2.BFMatcher(cv2.NORM_HAMMING, crossCheck=True),
+                  _inside())
+    return _TOOLS
 
 
 def _inside() -> np.ndarray:
@@ -91,8 +91,8 @@ def card_keypoints(crop: np.ndarray) -> np.ndarray:
         img = np.rot90(img)
     if img.shape[::-1] != KEY_SIZE:
         img = cv2.resize(np.ascontiguousarray(img), KEY_SIZE, interpolation=cv2.INTER_AREA)
-    orb, clahe, _ = _tools()
-    points, desc = orb.detectAndCompute(clahe.apply(np.ascontiguousarray(img)), _inside())
+    orb, clahe, _, inside = _tools()
+    points, desc = orb.detectAndCompute(clahe.apply(np.ascontiguousarray(img)), inside)
     block = no_keypoints().reshape(KEYPOINTS, ROW)
     if desc is None or not points:
         return block.reshape(-1)

@@ -435,10 +435,14 @@ class DeckMemory:
         keypoints."""
         x = np.asarray(views, np.float32)
         x = x.reshape(len(x), -1)
-        sim = self._mixed(x, mix)
-        if sim is None or x.shape[1] != self.dimension + PICTURE_DIM + KEYPOINTS_DIM:
+        return self._keypoints_matched(x, self._mixed(x, mix))
+
+    def _keypoints_matched(self, x: np.ndarray, mixed: np.ndarray | None) -> tuple[np.ndarray, np.ndarray] | None:
+        """:meth:`matched` for the crops' views ``x`` (a row each) and their ``mixed`` similarity with
+        each kept view (:meth:`_mixed`); None where that is None or the views carry no keypoints."""
+        if mixed is None or x.shape[1] != self.dimension + PICTURE_DIM + KEYPOINTS_DIM:
             return None
-        return self.matched(x[:, self.dimension + PICTURE_DIM:], sim, self._kept()[0])
+        return self.matched(x[:, self.dimension + PICTURE_DIM:], mixed, self._kept()[0])
 
     def _mixed(self, x: np.ndarray, mix: float) -> np.ndarray | None:
         """Each crop's :func:`mixed_similarity` with each kept view (``x``: the crops' views, a row
@@ -456,9 +460,7 @@ class DeckMemory:
         sim = self._mixed(x, mix)
         if sim is None:
             return best_per_card(self._embeddings(x) @ emb.T, cards), None, None
-        matches = None
-        if verify and x.shape[1] == self.dimension + PICTURE_DIM + KEYPOINTS_DIM:
-            matches = self.matched(x[:, self.dimension + PICTURE_DIM:], sim, cards)
+        matches = self._keypoints_matched(x, sim) if verify else None
         ordering = sim.copy()
         ordering[:, ~trusted] -= unagreed
         sim[:, ~trusted] = -1.0
