@@ -97,8 +97,7 @@ def card_keypoints(crop: np.ndarray) -> np.ndarray:
     if desc is None or not points:
         return block.reshape(-1)
     n = min(len(points), KEYPOINTS)
-    block[:n, 0] = [p.pt[0] for p in points[:n]]
-    block[:n, 1] = [p.pt[1] for p in points[:n]]
+    block[:n, :2] = cv2.KeyPoint_convert(points[:n])
     block[:n, 2:] = desc[:n]
     return block.reshape(-1)
 

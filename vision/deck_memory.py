@@ -211,6 +211,11 @@ class DeckMemory:
         self._keypoints: list | None = None  # each kept view's keypoints (vision.card_keypoints.keypoints_of), read when needed
         self._places_agreed: dict[int, np.ndarray] = {}  # per card: whether another view of it matches each of its views
         self._likeness: dict[int, int] = {}  # per kept view: its most places matched with other cards' views
+        self._ids: np.ndarray | None = None  # each kept view's row id, in the order of _kept
+        # the places two kept views match in (matches_in_place of the first with the second), by their row ids:
+        # what the likenesses and agreements are found from again after a change, each pair matched once
+        self._pairs: dict[tuple[int, int], int] = {}
+        self._dropped: list[int] = []  # the row ids of the views a learning dropped (its card held too many)
         self._temperature: tuple | None = None  # (weights, temperature) fitted on the views kept
 
     # ---------------------------------------------------------------- learning
@@ -224,6 +229,7 @@ class DeckMemory:
         ``ref`` ties it to the table's record; ``probs``: the card model's own probabilities of the
         view, when known (what :meth:`temperature` calibrates on). Returns whether the memory changed.
         Committed at once (one transaction, one sync to disk)."""
+        self._dropped = []
         with self._transaction():
             changed = self._learn(card, embedding, source, ref, when, probs)
         if changed:
@@ -236,6 +242,7 @@ class DeckMemory:
         disk instead of one each). How many views the memory kept. A bad view raises
         :class:`DeckMemoryError` and keeps none of them."""
         kept, cards = 0, set()
+        self._dropped = []
         with self._transaction():
             for card, embedding, ref, probs in views:
                 if self._learn(card, embedding, source, ref, None, probs):
@@ -307,6 +314,7 @@ class DeckMemory:
                 drop = rows[worst][0]
         if drop is not None:
             self._db.execute("DELETE FROM views WHERE id = ?", (drop,))
+            self._dropped.append(int(drop))  # its row id may be given to the view kept now
         self._db.execute("INSERT INTO views (card, embedding, learned_at, source, ref, probs, picture, keypoints) "
                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                          (card, e.astype(np.float32).tobytes(), time.time() if when is None else when, source, ref,
@@ -361,14 +369,21 @@ class DeckMemory:
     def _changed(self, cards: set[str] | None = None) -> None:
         """The views changed (those of ``cards`` only, when given: views learned): what was derived
         from them is read again when needed. A card's agreement in place depends on its own views
-        alone, and is kept for the other cards."""
+        alone, and is kept for the other cards. The places two views match in are kept, but for the
+        views a learning dropped (their row ids may be given again), or all after views were
+        forgotten."""
         self._cache = None
         self._keypoints = None
+        self._ids = None
         if cards is None:
             self._places_agreed = {}
+            self._pairs = {}
         else:
             for card in cards:
                 self._places_agreed.pop(CODE_INDEX[card], None)
+            if self._dropped:
+                gone = set(self._dropped)
+                self._pairs = {ab: n for ab, n in self._pairs.items() if ab[0] not in gone and ab[1] not in gone}
         self._likeness = {}
         self._temperature = None
 
@@ -383,10 +398,11 @@ class DeckMemory:
         """:meth:`_views`, each view's picture (zeros where none was kept), whether it has one, and whether
         another view of its card agrees with it (:func:`agreed`)."""
         if self._cache is None:
-            rows = self._db.execute("SELECT card, embedding, picture FROM views ORDER BY id").fetchall()
-            cards = np.array([CODE_INDEX[c] for c, _, _ in rows], np.int64)
-            emb = np.array([np.frombuffer(b, np.float32) for _, b, _ in rows], np.float32).reshape(len(rows), self.dimension)
-            pictures, has = pictures_of([pic for _, _, pic in rows])
+            rows = self._db.execute("SELECT id, card, embedding, picture FROM views ORDER BY id").fetchall()
+            self._ids = np.array([i for i, _, _, _ in rows], np.int64)
+            cards = np.array([CODE_INDEX[c] for _, c, _, _ in rows], np.int64)
+            emb = np.array([np.frombuffer(b, np.float32) for _, _, b, _ in rows], np.float32).reshape(len(rows), self.dimension)
+            pictures, has = pictures_of([pic for _, _, _, pic in rows])
             pictures = pictures.astype(np.float16)  # half the room: a cosine's third decimal
             self._cache = (cards, emb, pictures, has, agreed(cards, emb, pictures))
         return self._cache
@@ -506,7 +522,6 @@ class DeckMemory:
         do; a painting's own strokes nowhere else)."""
         if view not in self._likeness:
             cards, emb, pictures, _, _ = self._kept()
-            kept = self._kept_keypoints()
             mixed = mixed_similarity(emb[view: view + 1] @ emb.T, pictures[view: view + 1], pictures)[0]
             mixed[cards == cards[view]] = -np.inf
             chosen: dict[int, int] = {}
@@ -514,7 +529,7 @@ class DeckMemory:
                 if len(chosen) >= others or not np.isfinite(mixed[w]):
                     break
                 chosen.setdefault(int(cards[w]), int(w))
-            self._likeness[view] = max((matches_in_place(kept[view], kept[w]) for w in chosen.values()), default=0)
+            self._likeness[view] = max((self._pair(view, w) for w in chosen.values()), default=0)
         return self._likeness[view]
 
     def places_agreed(self, card: int, cards: np.ndarray, bar: int = PLACES_AGREE) -> np.ndarray:
@@ -524,15 +539,25 @@ class DeckMemory:
         kept under the card's name from a quad off it is like none."""
         card = int(card)
         if card not in self._places_agreed:
-            kept = self._kept_keypoints()
             idx = np.flatnonzero(cards == card)
             out = np.zeros(len(idx), bool)
             for a in range(len(idx)):
                 for b in range(a + 1, len(idx)):
-                    if (not out[a] or not out[b]) and matches_in_place(kept[idx[a]], kept[idx[b]]) >= bar:
+                    if (not out[a] or not out[b]) and self._pair(idx[a], idx[b]) >= bar:
                         out[a] = out[b] = True
             self._places_agreed[card] = out
         return self._places_agreed[card]
+
+    def _pair(self, a: int, b: int) -> int:
+        """In how many places the kept views ``a`` and ``b`` (their indexes in :meth:`_kept`'s order)
+        match (:func:`vision.card_keypoints.matches_in_place` of ``a`` with ``b``), matched once and
+        kept while both views are."""
+        self._kept()
+        key = (int(self._ids[a]), int(self._ids[b]))
+        if key not in self._pairs:
+            kept = self._kept_keypoints()
+            self._pairs[key] = matches_in_place(kept[a], kept[b])
+        return self._pairs[key]
 
     def _kept_keypoints(self) -> list:
         """Each kept view's keypoints (:func:`vision.card_keypoints.kept_keypoints`; none for a view kept

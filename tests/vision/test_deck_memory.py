@@ -767,3 +767,31 @@ def test_what_the_memory_derives_from_its_keypoints_follows_each_view_learned_an
     assert derived(memory) == derived(fresh) and max(derived(fresh)[1]) <= 8
     fresh.close()
     memory.close()
+
+
+def test_a_view_kept_where_a_dropped_view_was_is_matched_afresh(tmp_path):
+    from vision.deck_memory import view_of
+
+    from tests.vision.test_card_keypoints import engraving, seen_again
+
+    memory = DeckMemory(tmp_path / "m.db", "model-a", 4, per_card=2)
+    s07 = CODES.index("S07")
+
+    def unit(*x):
+        v = np.array(x, np.float32)
+        return (v / np.linalg.norm(v))[None]
+
+    memory.learn("S07", view_of(unit(1, 0, 0, 0), [engraving(7)])[0], "answer", "op 0")
+    memory.learn("S07", view_of(unit(0, 0, 1, 0), [engraving(9)])[0], "answer", "op 1")  # another print under S07
+    assert memory.places_agreed(s07, memory._kept()[0]).tolist() == [False, False]
+    memory._kept()
+    ids_before = memory._ids.tolist()
+    # a third view of S07's own print: the lonely view (the last kept) is dropped, and its row id given again
+    assert memory.learn("S07", view_of(unit(0.8, 0.6, 0, 0), [seen_again(engraving(7), seed=5)])[0], "answer", "op 2")
+    memory._kept()
+    assert memory._ids.tolist() == ids_before  # the same row ids, the second now another view
+    assert memory.places_agreed(s07, memory._kept()[0]).tolist() == [True, True]
+    fresh = DeckMemory(tmp_path / "m.db", "model-a", 4, per_card=2)
+    assert fresh.places_agreed(s07, fresh._kept()[0]).tolist() == [True, True]
+    fresh.close()
+    memory.close()
