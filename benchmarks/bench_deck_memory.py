@@ -167,8 +167,13 @@ def main(argv=None) -> int:
             t = memory.temperature(labels, sharpness, floor)
             line(f"memory {sharpness:g}/{floor:g}, T {t:.2f}", figures(probs, test_labels, bars))
             print(f"{'':<28} ({ms:.2f} ms per crop named with the memory, model included)")
-        # ... with the views' keypoints too: what they settle surely (vision.deck_memory.verified)
+        # ... with the views' keypoints too: what they settle surely (vision.deck_memory.verified); what its
+        # checks read of the views (likenesses, agreements) found first, apart from the namings' time
         keyed = memories["and the keypoints"]
+        t0 = time.perf_counter()
+        pairs = keyed.derive()
+        print(f"{'':<28} (the keypoints' checks read of the views: {pairs} pairs of views matched, "
+              f"{1000 * (time.perf_counter() - t0):.0f} ms; after each change only new pairs, below)")
         t0 = time.perf_counter()
         probs, _ = MemoryNamer(namer, keyed).run(test_crops)
         ms = 1000 * (time.perf_counter() - t0) / len(test_crops)
@@ -202,6 +207,19 @@ def main(argv=None) -> int:
             held = kept.footprint()
             print(f"{'':<28} ({ms:.2f} ms per crop, model included; {held.views} views, {held.counted} counted, "
                   f"{held.nbytes / 1e6:.2f} MB held)")
+        # what a change costs the keypoints' checks: one view learned (an answer), then forgotten (an undo)
+        def learn_one() -> None:  # the first crop named after whose view the memory keeps
+            for k in np.flatnonzero(test_labels != UNKNOWN_INDEX):
+                if keyed.learn(labels[int(test_labels[k])], view_of(test_emb[k: k + 1], test_crops[k: k + 1])[0],
+                               "answer", "one more"):
+                    return
+
+        for change, act in (("one view learned", learn_one), ("that view forgotten", lambda: keyed.forget("one more"))):
+            act()
+            t0 = time.perf_counter()
+            pairs = keyed.derive()
+            print(f"{'':<28} (after {change}: {pairs} pairs of views matched again, "
+                  f"{1000 * (time.perf_counter() - t0):.0f} ms)")
         for kept in memories.values():
             if kept is not memory:
                 kept.close()

@@ -325,16 +325,18 @@ class DeckMemory:
 
     def forget(self, ref: str) -> int:
         """Remove the views learned under ``ref`` (a card undone or corrected); how many went."""
-        with self._db:
-            n = self._db.execute("DELETE FROM views WHERE ref = ?", (ref,)).rowcount
-        self._changed()
-        return n
+        return self._forget("ref = ?", (ref,))
 
     def forget_prefix(self, prefix: str) -> int:
         """Remove the views whose ``ref`` starts with ``prefix`` (a whole deal undone)."""
+        return self._forget("substr(ref, 1, ?) = ?", (len(prefix), prefix))
+
+    def _forget(self, where: str, args: tuple) -> int:
         with self._db:
-            n = self._db.execute("DELETE FROM views WHERE substr(ref, 1, ?) = ?", (len(prefix), prefix)).rowcount
-        self._changed()
+            gone = self._db.execute(f"SELECT id, card FROM views WHERE {where}", args).fetchall()
+            n = self._db.execute(f"DELETE FROM views WHERE {where}", args).rowcount
+        self._dropped = [int(i) for i, _ in gone]
+        self._changed({card for _, card in gone})
         return n
 
     def reset(self) -> int:
@@ -370,8 +372,8 @@ class DeckMemory:
         """The views changed (those of ``cards`` only, when given: views learned): what was derived
         from them is read again when needed. A card's agreement in place depends on its own views
         alone, and is kept for the other cards. The places two views match in are kept, but for the
-        views a learning dropped (their row ids may be given again), or all after views were
-        forgotten."""
+        views dropped or forgotten (:attr:`_dropped`: their row ids may be given again), or all when
+        every view may have changed (``cards`` None)."""
         self._cache = None
         self._keypoints = None
         self._ids = None
@@ -384,6 +386,7 @@ class DeckMemory:
             if self._dropped:
                 gone = set(self._dropped)
                 self._pairs = {ab: n for ab, n in self._pairs.items() if ab[0] not in gone and ab[1] not in gone}
+        self._dropped = []
         self._likeness = {}
         self._temperature = None
 
@@ -547,6 +550,19 @@ class DeckMemory:
                         out[a] = out[b] = True
             self._places_agreed[card] = out
         return self._places_agreed[card]
+
+    def derive(self) -> int:
+        """Find now what the keypoints' checks read of the views (each view's :meth:`likeness`, each
+        card's :meth:`places_agreed`), which the namings otherwise find as they first need them; how
+        many pairs of views were matched for it (none already matched before)."""
+        before = len(self._pairs)
+        cards = self._kept()[0]
+        if any(len(k[0]) for k in self._kept_keypoints()):
+            for view in range(len(cards)):
+                self.likeness(view)
+            for card in np.unique(cards):
+                self.places_agreed(card, cards)
+        return len(self._pairs) - before
 
     def _pair(self, a: int, b: int) -> int:
         """In how many places the kept views ``a`` and ``b`` (their indexes in :meth:`_kept`'s order)

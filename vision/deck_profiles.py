@@ -8,8 +8,12 @@ deck is then a nearest-prototype search (see :mod:`vision.enroll`).
 Layout: every profile is two small files in a decks folder,
 
 * ``<name>.npz``: ``prototypes`` (float16, P x D), ``labels`` (P card
-  codes) and, when the deck has its own metric, ``transform`` (float32,
-  D x D);
+  codes), when the deck has its own metric ``transform`` (float32, D x D),
+  and, when its cards' clean faces were enrolled, their keypoints
+  (:mod:`vision.card_keypoints`): ``keypoint_cards`` (K card codes),
+  ``keypoints`` (uint8, K x the most bytes a card's keypoints take, as
+  :func:`vision.card_keypoints.packed` gives them) and ``keypoint_bytes``
+  (how many of each row's bytes are its card's);
 * ``<name>.json``: the manifest (a human-readable summary: model, threshold,
   views per card, enrolled and missing cards, pairs too similar to tell
   apart, creation time).
@@ -32,11 +36,13 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Mapping
 
 import numpy as np
 
 from engine.cards import CODES
 from engine.errors import TarotmateError
+from vision.card_keypoints import KEYPOINTS, ROW
 from vision.model_files import models_dir
 
 FORMAT = 1  # version of the files' layout, checked when reading
@@ -83,6 +89,8 @@ class DeckProfile:
     source: str = ""
     transform: np.ndarray | None = None  # (D, D): embeddings are multiplied by it, then compared
     temperature: float | None = None  # the softmax temperature of its confidences, fitted at enrollment (None: the default)
+    # per card, the keypoints of its clean face (vision.card_keypoints.packed): what settles a crop of it at the table
+    keypoints: Mapping[str, bytes] = field(default_factory=dict)
     created: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
 
     def __post_init__(self) -> None:
@@ -96,6 +104,9 @@ class DeckProfile:
         unknown = sorted(set(self.labels) - set(CODES))
         if unknown:
             raise DeckProfileError(f"deck {self.name!r}: unknown card codes {', '.join(unknown)}")
+        for code, blob in self.keypoints.items():
+            if code not in self.labels or not isinstance(blob, bytes) or len(blob) % ROW or len(blob) > KEYPOINTS * ROW:
+                raise DeckProfileError(f"deck {self.name!r}: malformed keypoints of {code!r}: enrol the deck again")
         low, high = TEMPERATURE_BOUNDS
         if self.temperature is not None and not low <= self.temperature <= high:  # NaN fails too
             raise DeckProfileError(f"deck {self.name!r}: a calibration temperature of {self.temperature} "
@@ -134,6 +145,7 @@ class DeckProfile:
             "source": self.source,
             "created": self.created,
             **({} if self.temperature is None else {"temperature": round(float(self.temperature), 6)}),
+            **({"keypoints": len(self.keypoints)} if self.keypoints else {}),
         }
 
 
@@ -188,11 +200,35 @@ def save_profile(profile: DeckProfile, folder: Path | str | None = None) -> Path
         arrays = {"prototypes": profile.prototypes.astype(np.float16), "labels": np.array(profile.labels, dtype="U3")}
         if profile.transform is not None:
             arrays["transform"] = profile.transform.astype(np.float32)
+        if profile.keypoints:
+            arrays.update(keypoint_arrays(profile.keypoints))
         np.savez_compressed(f, **arrays)
     tmp_manifest.write_text(json.dumps(profile.manifest(), indent=2) + "\n", encoding="utf-8")
     os.replace(tmp_npz, npz)
     os.replace(tmp_manifest, manifest)
     return manifest
+
+
+def keypoint_arrays(keypoints: Mapping[str, bytes]) -> dict[str, np.ndarray]:
+    """A profile's cards' keypoints as its npz keeps them (see the module doc)."""
+    codes = [c for c in CODES if c in keypoints]
+    rows = np.zeros((len(codes), KEYPOINTS * ROW), np.uint8)
+    for k, code in enumerate(codes):
+        rows[k, : len(keypoints[code])] = np.frombuffer(keypoints[code], np.uint8)
+    return {"keypoint_cards": np.array(codes, dtype="U3"), "keypoints": rows,
+            "keypoint_bytes": np.array([len(keypoints[c]) for c in codes], np.int32)}
+
+
+def kept_keypoints_of(data) -> dict[str, bytes]:
+    """The cards' keypoints an npz keeps (:func:`keypoint_arrays`); none for a profile enrolled without.
+    ``ValueError`` for arrays that do not fit together."""
+    if "keypoints" not in data.files:
+        return {}
+    codes, rows, sizes = data["keypoint_cards"], data["keypoints"], data["keypoint_bytes"]
+    if rows.dtype != np.uint8 or rows.ndim != 2 or len(rows) != len(codes) or sizes.shape != (len(codes),) \
+            or np.any(sizes < 0) or np.any(sizes > rows.shape[1]):
+        raise ValueError("keypoint arrays that do not fit together")
+    return {str(c): rows[k, : int(n)].tobytes() for k, (c, n) in enumerate(zip(codes, sizes))}
 
 
 def find_profile(name: str, decks_dir: Path | str | None = None) -> Path:
@@ -227,6 +263,7 @@ def load_profile(name: str, decks_dir: Path | str | None = None) -> DeckProfile:
             prototypes = data["prototypes"].astype(np.float32)
             labels = tuple(str(x) for x in data["labels"])
             transform = data["transform"].astype(np.float32) if "transform" in data.files else None
+            keypoints = kept_keypoints_of(data)
     except (OSError, KeyError, ValueError) as exc:
         raise DeckProfileError(f"cannot read deck profile {npz}: {exc}") from None
     try:
@@ -242,6 +279,7 @@ def load_profile(name: str, decks_dir: Path | str | None = None) -> DeckProfile:
             transform=transform,
             created=str(manifest.get("created", "")),
             temperature=None if manifest.get("temperature") is None else float(manifest["temperature"]),
+            keypoints=keypoints,
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise DeckProfileError(f"malformed deck manifest {manifest_path}: {exc}") from None

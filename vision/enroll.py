@@ -25,6 +25,8 @@ import numpy as np
 
 from engine.cards import CODES, BY_CODE
 from engine.errors import TarotmateError
+from vision.card_keypoints import card_keypoints, keypoints_of, kept_keypoints, matches_in_place, packed
+from vision.deck_memory import CODE_INDEX, LIKENESS_CARDS, VERIFIED_SURE, VERIFY_CARDS, verified
 from vision.deck_profiles import TEMPERATURE_BOUNDS, DeckProfile, DeckProfileError, SimilarPair, load_profile
 from vision.namer import UNKNOWN, Naming
 from vision.sources import IMAGE_EXTENSIONS
@@ -150,6 +152,7 @@ class CardViews:
     code: str
     embeddings: np.ndarray  # (V, D), unit rows
     turned: np.ndarray  # (V,) bool
+    keypoints: bytes = b""  # its clean face's keypoints (vision.card_keypoints.packed); none where not known
 
 
 def prototypes_of(cards: Sequence[CardViews], strategy: str = DEFAULT_STRATEGY) -> tuple[np.ndarray, tuple[str, ...]]:
@@ -326,11 +329,12 @@ def embed_card(
     """
     crops = card_views(portrait(face), views, crop_size(embedder), rng, augment)
     embeddings = normalise(embedder.embed(crops))
+    keypoints = packed(card_keypoints(crops[0]))  # the clean face, as a crop at the table shows the card
     if len(embeddings) < 2:
-        return CardViews(code, embeddings, np.zeros(len(embeddings), bool))
+        return CardViews(code, embeddings, np.zeros(len(embeddings), bool), keypoints)
     turned = embeddings @ embeddings[1] > embeddings @ embeddings[0]
     turned[:2] = (False, True)
-    return CardViews(code, embeddings, turned)
+    return CardViews(code, embeddings, turned, keypoints)
 
 
 @dataclass(frozen=True)
@@ -416,6 +420,7 @@ def build_profile(
         source=source,
         transform=geometry.transform,
         temperature=geometry.temperature,
+        keypoints={c.code: c.keypoints for c in cards if c.keypoints},
     )
 
 
@@ -549,6 +554,8 @@ class PrototypeNamer:
         self.tracker_bars = dict(TABLE_BARS)  # the tracker's bars for a deck named by its prototypes
         # the columns of :meth:`probabilities`: the enrolled cards, then ``unknown`` (not a card face)
         self.labels: tuple[str, ...] = (*card_columns(profile.labels)[1], UNKNOWN)
+        self._face_keypoints: tuple[list, list[str]] | None = None  # the cards' clean faces' keypoints (_faces)
+        self._likeness: np.ndarray | None = None  # face_likeness, found when first needed
 
     def _vetoes(self) -> bool:
         labels = getattr(self.embedder, "labels", ())
@@ -592,7 +599,62 @@ class PrototypeNamer:
         if self._asks_under_threshold(p_unknown):  # under the threshold: a card face the profile is unsure of
             unknown = np.where(best < self.profile.threshold, np.maximum(unknown, UNSURE_FACE), unknown)
         unknown = np.where(self._rejected(best, p_unknown), 1.0, unknown)
-        return np.concatenate([cards * (1 - unknown)[:, None], unknown[:, None]], axis=1).astype(np.float32), embeddings
+        probs = np.concatenate([cards * (1 - unknown)[:, None], unknown[:, None]], axis=1).astype(np.float32)
+        if self.at_table and self.profile.keypoints:
+            probs = self._settled(crops, probs, scores)
+        return probs, embeddings
+
+    def _settled(self, crops: Sequence[np.ndarray], probs: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        """``probs`` with what the cards' clean faces settle (:func:`vision.deck_memory.verified`): a crop
+        whose keypoints match the face of one of the :data:`vision.deck_memory.VERIFY_CARDS` cards it is
+        most like (``scores``) in :data:`vision.deck_memory.VERIFIED` places or more beyond that face's
+        likeness to other faces (:meth:`face_likeness`), and no other of those faces in more than half
+        as many, is that card at 0.999. A crop refused as no card face, or named that surely already, is
+        not matched."""
+        open_crops = np.flatnonzero((probs[:, -1] < 1.0) & (probs[:, :-1].max(axis=1) < VERIFIED_SURE))
+        if not len(open_crops):
+            return probs
+        faces, codes = self._faces()
+        likeness = self.face_likeness()
+        agreed = np.full((len(probs), len(CODES)), -1, np.int32)
+        every = agreed.copy()
+        for k in open_crops:
+            query = keypoints_of(card_keypoints(crops[k]))
+            if not len(query[0]):
+                continue
+            for j in np.argsort(-scores[k])[:VERIFY_CARDS]:
+                if faces[j] is not None:
+                    n = matches_in_place(query, faces[j])
+                    every[k, CODE_INDEX[codes[j]]] = n
+                    agreed[k, CODE_INDEX[codes[j]]] = max(0, n - likeness[j])
+        return verified(probs, (agreed, every), self.labels, hold=False)
+
+    def _faces(self) -> tuple[list, list[str]]:
+        """Each card's clean face keypoints (:func:`vision.card_keypoints.kept_keypoints`; None for a card
+        enrolled without), in the order of :func:`card_scores`'s columns, and those columns' cards."""
+        if self._face_keypoints is None:
+            codes = card_columns(self.profile.labels)[1]
+            kept = self.profile.keypoints
+            self._face_keypoints = ([kept_keypoints(kept[c]) if c in kept else None for c in codes], codes)
+        return self._face_keypoints
+
+    def face_likeness(self) -> np.ndarray:
+        """Per card (:func:`card_scores`'s columns), in how many places its clean face matches, at most,
+        the faces of the :data:`vision.deck_memory.LIKENESS_CARDS` cards whose prototypes are most like
+        its own: what a crop of another card may match it in by the deck's own print (pips, frames).
+        Found once."""
+        if self._likeness is None:
+            faces, codes = self._faces()
+            starts, _ = card_columns(self.profile.labels)
+            sims = np.maximum.reduceat(card_scores(self.profile.prototypes, self.profile.prototypes,
+                                                   self.profile.labels)[0], starts, axis=0)
+            np.fill_diagonal(sims, -np.inf)
+            self._likeness = np.zeros(len(codes), np.int32)
+            for j in range(len(codes)):
+                if faces[j] is not None:
+                    alike = [w for w in np.argsort(-sims[j]) if w != j and faces[w] is not None][:LIKENESS_CARDS]
+                    self._likeness[j] = max((matches_in_place(faces[j], faces[w]) for w in alike), default=0)
+        return self._likeness
 
     def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         return normalise(self.embedder.embed(crops))

@@ -136,6 +136,7 @@ class EnrollFlow:
         self._reviewed: set[tuple[str, str]] = set()
         self._views: list[np.ndarray] = []
         self._turned: list[np.ndarray] = []
+        self._keypoints = b""  # the current card's face's keypoints, from its first capture that has them
         self._confirming = False
         self._pairs: list[SimilarPair] = []
         self._last: str | None = None  # the card confirmed or skipped last, for back()
@@ -179,8 +180,9 @@ class EnrollFlow:
 
     # ------------------------------------------------------------------ events
 
-    def add_views(self, embeddings: np.ndarray, turned: np.ndarray | None = None) -> Prompt:
-        """Record embedded views of the current card (one capture may give several)."""
+    def add_views(self, embeddings: np.ndarray, turned: np.ndarray | None = None, keypoints: bytes = b"") -> Prompt:
+        """Record embedded views of the current card (one capture may give several); ``keypoints``: its
+        straightened face's (:func:`vision.card_keypoints.packed`), kept from the first capture giving them."""
         self._expect(SHOW)
         embeddings = np.atleast_2d(np.asarray(embeddings, np.float32))
         turned = np.zeros(len(embeddings), bool) if turned is None else np.asarray(turned, bool)
@@ -188,6 +190,7 @@ class EnrollFlow:
             raise EnrollFlowError(f"{len(embeddings)} views but {len(turned)} orientations")
         self._views.append(normalise(embeddings))
         self._turned.append(turned)
+        self._keypoints = self._keypoints or keypoints
         if sum(len(v) for v in self._views) >= self.views_needed:
             self._confirming = True
         return self.prompt()
@@ -197,7 +200,7 @@ class EnrollFlow:
         self._expect(CONFIRM)
         code = self.current
         assert code is not None
-        self._enrolled[code] = CardViews(code, np.concatenate(self._views), np.concatenate(self._turned))
+        self._enrolled[code] = CardViews(code, np.concatenate(self._views), np.concatenate(self._turned), self._keypoints)
         self._done_with(code)
         return self.prompt()
 
@@ -298,6 +301,7 @@ class EnrollFlow:
 
     def _clear_views(self) -> None:
         self._views, self._turned = [], []
+        self._keypoints = b""
         self._confirming = False
 
     def _requeue(self, codes: Sequence[str]) -> None:
@@ -388,7 +392,7 @@ class Capturer:
             return WAITING
         face = warp_card(image, quad, FACE_SIZE)
         views = embed_card(self.embedder, self._card, face, self.views_per_capture, self._rng)
-        self.flow.add_views(views.embeddings, views.turned)
+        self.flow.add_views(views.embeddings, views.turned, views.keypoints)
         self._last = timestamp
         return CAPTURED
 
@@ -426,6 +430,8 @@ class ProgressFile:
         for code, views in snapshot.enrolled.items():
             arrays[f"emb_{code}"] = views.embeddings.astype(np.float16)
             arrays[f"turned_{code}"] = views.turned
+            if views.keypoints:
+                arrays[f"keypoints_{code}"] = np.frombuffer(views.keypoints, np.uint8)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(self.path.name + ".tmp.npz")
         with open(tmp, "wb") as f:
@@ -437,7 +443,8 @@ class ProgressFile:
             with np.load(self.path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 enrolled = {
-                    code: CardViews(code, data[f"emb_{code}"].astype(np.float32), data[f"turned_{code}"].astype(bool))
+                    code: CardViews(code, data[f"emb_{code}"].astype(np.float32), data[f"turned_{code}"].astype(bool),
+                                    data[f"keypoints_{code}"].tobytes() if f"keypoints_{code}" in data.files else b"")
                     for code in meta["enrolled"]
                 }
             return Snapshot(

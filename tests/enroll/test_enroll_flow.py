@@ -163,3 +163,23 @@ def test_all_remaining_pairs_can_be_kept_at_once():
         show(flow, "T01")  # the same card four times: six pairs
     assert flow.step == REVIEW
     assert flow.accept_all().step == DONE
+
+
+def test_each_cards_face_keypoints_are_kept_through_a_resume_and_into_the_profile(tmp_path, embedder, faces):
+    progress = ProgressFile.for_deck("deck", tmp_path)
+    flow = progress.resume_or_start("deck", embedder.model_id, views_needed=2, order=("T01", "T07"))
+    rng = np.random.default_rng(5)
+    first = embed_card(embedder, "T01", faces["T01"], 2, rng, MILD)
+    assert len(first.keypoints) >= 34 * 20
+    flow.add_views(first.embeddings, first.turned, first.keypoints)
+    flow.confirm()
+    del flow
+    resumed = progress.resume_or_start("deck", embedder.model_id, views_needed=2, order=("T01", "T07"))
+    assert resumed.enrolled["T01"].keypoints == first.keypoints
+    later = embed_card(embedder, "T07", faces["T07"], 2, rng, MILD)
+    resumed.add_views(later.embeddings[:1], later.turned[:1])  # a capture without keypoints, then one with
+    resumed.add_views(later.embeddings[1:], later.turned[1:], later.keypoints)
+    resumed.confirm()
+    while resumed.step == REVIEW:
+        resumed.accept()
+    assert resumed.build_profile(embedder).keypoints == {"T01": first.keypoints, "T07": later.keypoints}
