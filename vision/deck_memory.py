@@ -829,13 +829,15 @@ def made_sure(row: np.ndarray, column: int, sure: float) -> np.ndarray:
     return out
 
 
-def view_of(embeddings: np.ndarray, crops) -> np.ndarray:
+def view_of(embeddings: np.ndarray, crops, keypoints: np.ndarray | None = None) -> np.ndarray:
     """What the table keeps of each crop named through the memory: its embedding followed by its
     picture (:func:`vision.card_picture.card_pictures`) and its keypoints
-    (:func:`vision.card_keypoints.card_keypoints`), one row per crop. :meth:`DeckMemory.learn`
-    takes it whole; :meth:`DeckMemory.similarity` reads only the embedding."""
+    (:func:`vision.card_keypoints.card_keypoints`; ``keypoints``: those blocks, found already), one row
+    per crop. :meth:`DeckMemory.learn` takes it whole; :meth:`DeckMemory.similarity` reads only the
+    embedding."""
     emb = np.asarray(embeddings, np.float32).reshape(len(crops), -1)
-    return np.hstack([emb, card_pictures(crops), card_keypoint_blocks(crops)])
+    blocks = card_keypoint_blocks(crops) if keypoints is None else np.asarray(keypoints, np.float32)
+    return np.hstack([emb, card_pictures(crops), blocks])
 
 
 def memory_path_beside(deal_log: Path | str) -> Path:
@@ -926,12 +928,19 @@ class MemoryNamer:
     (:func:`fuse`) once it keeps ``min_views`` views, and settled where the crop's keypoints match
     one card's agreed views and no other's (:func:`verified`, without holding); everything else
     (labels, threshold, input size, model id) is the base namer's. Until then it names exactly as
-    the base namer does."""
+    the base namer does.
+
+    Over an enrolled deck's profile (a base with ``probabilities`` and no ``run``:
+    :class:`vision.enroll.PrototypeNamer`), ``fuses`` False: the memory only settles what its
+    agreed views' keypoints surely tell, from its first views; the profile's probabilities are not
+    weighed (they are the deck's own reading, on another scale than the card model's), its bars are
+    the tracker's, and the deck's reading is not gauged (:attr:`reads_with_model`)."""
 
     def __init__(self, base, memory: DeckMemory, sharpness: float = 20.0, floor: float = 0.6,
-                 min_views: int = MIN_WEIGHING_VIEWS):
+                 min_views: int = MIN_WEIGHING_VIEWS, fuses: bool = True):
         self.base = base
         self.memory = memory
+        self.fuses = fuses
         self.sharpness = sharpness  # how much a close kept view weighs (fuse)
         self.floor = floor  # the cosine over which a kept view counts at all
         self.min_views = max(1, min_views)  # views kept before the memory weighs the namings
@@ -942,21 +951,39 @@ class MemoryNamer:
 
     @property
     def tracker_bars(self) -> dict:
-        """The tracker's bars for this namer: the base model's own, :data:`LEARNING_BARS` on top."""
-        return {**(getattr(self.base, "tracker_bars", None) or {}), **LEARNING_BARS}
+        """The tracker's bars for this namer: the base model's own, :data:`LEARNING_BARS` on top
+        where the memory weighs the namings (``fuses``)."""
+        return {**(getattr(self.base, "tracker_bars", None) or {}), **(LEARNING_BARS if self.fuses else {})}
+
+    @property
+    def reads_with_model(self) -> bool:
+        """Whether the base namer gives the card model's probabilities (``run``), which the tracker's
+        gauge of the deck's reading reads; an enrolled deck's profile names on its own scale."""
+        return callable(getattr(self.base, "run", None))
 
     def run(self, crops):
         probs, emb, _ = self.run_with_model(crops)
         return probs, emb
 
+    def _base_run(self, crops):
+        """The base namer's probabilities of ``crops`` and their views (:func:`view_of`). A profile's
+        ``probabilities`` are given the crops' keypoints, found once for both."""
+        run = getattr(self.base, "run", None)
+        if callable(run):
+            probs, emb = run(crops)
+            return probs, (view_of(emb, crops) if len(crops) else emb)
+        blocks = card_keypoint_blocks(crops)
+        probs, emb = self.base.probabilities(crops, keypoints=blocks)
+        return probs, (view_of(emb, crops, blocks) if len(crops) else emb)
+
     def run_with_model(self, crops):
         """:meth:`run`'s probabilities and the crops' views (embeddings with their pictures and
         keypoints: :func:`view_of`, what the table learns), and the card model's own probabilities before the
         memory weighed them (what the tracker holds a card against its colour twin with:
-        ``model_suit_margin``, :func:`vision.votes.model_suit_margin`)."""
-        probs, emb = self.base.run(crops)
-        if len(crops):
-            emb = view_of(emb, crops)
+        ``model_suit_margin``, :func:`vision.votes.model_suit_margin`; None over a profile)."""
+        probs, emb = self._base_run(crops)
+        if not self.fuses:
+            return self._settled(np.asarray(probs, np.float32), emb), emb, None
         try:
             similarity = self.kept_similarity(emb)
             if similarity is None:
@@ -973,6 +1000,20 @@ class MemoryNamer:
         if matches is not None:
             named[unsure] = verified(named[unsure], matches, self.base.labels, hold=False)
         return named, emb, probs
+
+    def _settled(self, probs: np.ndarray, views: np.ndarray) -> np.ndarray:
+        """``probs`` with what the memory's agreed views' keypoints settle (:func:`verified`, without
+        holding) for the crops not named surely already (nor refused: ``unknown`` at 1)."""
+        try:
+            unsure = np.flatnonzero(probs.max(axis=1) < VERIFIED_SURE) if len(probs) and self.memory.views_count() else []
+            matches = self.memory.keypoint_matches(views[unsure]) if len(unsure) else None
+        except sqlite3.Error:  # the memory cannot be read any more: the base namer's alone
+            return probs
+        if matches is None:
+            return probs
+        named = probs.copy()
+        named[unsure] = verified(probs[unsure], matches, self.base.labels, hold=False)
+        return named
 
     def weighs(self, embeddings: np.ndarray) -> bool:
         """Whether the memory weighs these crops' namings: some crop, and ``min_views`` views kept.

@@ -584,10 +584,12 @@ class PrototypeNamer:
         rather than refused: at the table, with the model's own veto to refuse what is no card face."""
         return self.at_table and p_unknown is not None
 
-    def probabilities(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    def probabilities(self, crops: Sequence[np.ndarray], keypoints: np.ndarray | None = None
+                      ) -> tuple[np.ndarray, np.ndarray]:
         """Per crop, a probability for each of :attr:`labels` (the deck's cards at its temperature, what
         the model leaves to card faces shared among them; a rejected crop is ``unknown``), and its unit
-        embedding: what the tracker weighs with the cards the rules still allow."""
+        embedding: what the tracker weighs with the cards the rules still allow. ``keypoints``: the
+        crops' keypoint blocks (:func:`vision.card_keypoints.card_keypoint_blocks`), when found already."""
         if len(crops) == 0:
             return np.zeros((0, len(self.labels)), np.float32), np.zeros((0, 0), np.float32)
         embeddings, p_unknown = self._embed_with_unknown(crops)
@@ -601,10 +603,11 @@ class PrototypeNamer:
         unknown = np.where(self._rejected(best, p_unknown), 1.0, unknown)
         probs = np.concatenate([cards * (1 - unknown)[:, None], unknown[:, None]], axis=1).astype(np.float32)
         if self.at_table and self.profile.keypoints:
-            probs = self._settled(crops, probs, scores)
+            probs = self._settled(crops, probs, scores, keypoints)
         return probs, embeddings
 
-    def _settled(self, crops: Sequence[np.ndarray], probs: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    def _settled(self, crops: Sequence[np.ndarray], probs: np.ndarray, scores: np.ndarray,
+                 keypoints: np.ndarray | None = None) -> np.ndarray:
         """``probs`` with what the cards' clean faces settle (:func:`vision.deck_memory.verified`): a crop
         whose keypoints match the face of one of the :data:`vision.deck_memory.VERIFY_CARDS` cards it is
         most like (``scores``) in :data:`vision.deck_memory.VERIFIED` places or more beyond that face's
@@ -619,7 +622,7 @@ class PrototypeNamer:
         agreed = np.full((len(probs), len(CODES)), -1, np.int32)
         every = agreed.copy()
         for k in open_crops:
-            query = keypoints_of(card_keypoints(crops[k]))
+            query = keypoints_of(card_keypoints(crops[k]) if keypoints is None else keypoints[k])
             if not len(query[0]):
                 continue
             for j in np.argsort(-scores[k])[:VERIFY_CARDS]:

@@ -894,7 +894,7 @@ class Tracker:
         on; an enrolled deck's prototypes and the simulator's truth name on other scales."""
         namer = self.namer
         return (self.settings.unread_deck > 0 and callable(getattr(namer, "run", None))
-                and bool(getattr(namer, "labels", None)))
+                and bool(getattr(namer, "labels", None)) and getattr(namer, "reads_with_model", True))
 
     def _reader(self):
         """The namer the views are named with: on a deck the card model cannot read, the table's deck

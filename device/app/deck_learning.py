@@ -107,14 +107,20 @@ def attach(controller, namer, log_path, report: Callable[[str], None] | None = N
     import numpy as np
 
     from vision.deck_memory import MemoryNamer, memory_path_beside
+    from vision.enroll import model_id
 
-    if not (callable(getattr(namer, "run", None)) and getattr(namer, "labels", None) and hasattr(namer, "model_id")):
+    model = callable(getattr(namer, "run", None)) and getattr(namer, "labels", None) and hasattr(namer, "model_id")
+    # an enrolled deck's profile (vision.enroll.PrototypeNamer): the memory settles what its views' keypoints tell
+    profile = getattr(namer, "profile", None) is not None and callable(getattr(namer, "probabilities", None)) \
+        and hasattr(namer, "embedder")
+    if not (model or profile):
         return namer
     w, h = namer.input_size
     dimension = int(namer.embed([np.zeros((h, w, 3), np.uint8)]).shape[1])
-    memory = DeckMemory(memory_path_beside(log_path), str(namer.model_id), dimension)
+    identity = str(namer.model_id) if model else model_id(namer.embedder)  # the model whose embeddings it keeps
+    memory = DeckMemory(memory_path_beside(log_path), identity, dimension)
     learner = TableLearner(memory, report)
     controller.learner = learner
     session = controller.session
     session.on_deal_scored.append(learner.deal_scored)  # the deal is scored: its undisputed cards are proven
-    return MemoryNamer(namer, memory)
+    return MemoryNamer(namer, memory, fuses=bool(model))

@@ -315,7 +315,7 @@ def play_deals(session: GameSession, app: TableApp, demo, settings: DemoSettings
                 from device.app.deck_learning import attach
 
                 learning = attach(app.controller, recognition.namer, session.log.path, report)
-                if learning is not recognition.namer:  # an enrolled deck's prototypes learn nothing more
+                if learning is not recognition.namer:  # the simulator's truth learns nothing
                     recognition.namer = learning
                     demo.stats.recognition += ", learning the deck"
         demo.play(app, recognition, deadline)

@@ -126,3 +126,26 @@ def test_the_devices_tracker_names_an_enrolled_deck_as_the_demo_does(enrolled, m
     assert isinstance(tracker.namer, PrototypeNamer) and tracker.namer.at_table
     assert tracker.settings.min_confidence == TABLE_BARS["min_confidence"]
     assert not tracker.deck_unread()  # an enrolled deck's prototypes are never judged by the card model's gauge
+
+
+def test_the_table_learns_an_enrolled_deck_too_by_its_views_keypoints_alone(enrolled, monkeypatch, tmp_path):
+    from types import SimpleNamespace
+
+    from device.app.deck_learning import attach
+    from vision.deck_memory import MemoryNamer
+
+    monkeypatch.setenv("TAROTMATE_DATA", str(enrolled))
+    recognition = Recognition("auto", None, lambda line: None, profile="club")
+    profile = recognition.namer
+    controller = SimpleNamespace(session=SimpleNamespace(on_deal_scored=[]))
+    namer = attach(controller, profile, tmp_path / "deals.sqlite")
+    assert isinstance(namer, MemoryNamer) and namer.base is profile and not namer.fuses
+    assert namer.memory.model_id == profile.embedder.model_id  # the card model's embeddings, as a model table's
+    assert controller.learner.memory is namer.memory and controller.session.on_deal_scored
+    recognition.namer = namer
+    tracker, _ = recognition.tracker_and_frames(TableSimulator([Idle(2)], seed=1))
+    # the profile's own bars, and never judged by the card model's gauge
+    assert tracker.settings == with_bars(TrackerSettings(), TABLE_BARS) and not tracker.deck_unread()
+    assert not tracker._gauged()
+    probs, views = namer.run([render_card("HK"), render_card("T21")])
+    assert [namer.labels[int(j)] for j in probs.argmax(1)] == ["HK", "T21"] and len(views[0]) > 128

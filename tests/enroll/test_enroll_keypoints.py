@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from tests.vision.test_card_keypoints import engraving, seen_again
+from vision.card_keypoints import card_keypoint_blocks
 from vision.deck_memory import VERIFIED_SURE
 from vision.deck_profiles import DeckProfileError, load_profile, save_profile
 from vision.enroll import PrototypeNamer, enroll_faces
@@ -61,6 +62,9 @@ def test_at_the_table_a_crop_that_matches_one_cards_face_is_that_card_surely(eng
     at_table = PrototypeNamer(unsure, embedder, at_table=True)
     crops = [seen_again(engraving(3), seed=1), np.ascontiguousarray(seen_again(engraving(5), seed=2)[::-1, ::-1])]
     assert [(c, p >= VERIFIED_SURE) for c, p in surely(at_table, crops)] == [("T03", True), ("T05", True)]
+    # the crops' keypoints found already (the table's deck memory finds them for its views): the same namings
+    np.testing.assert_array_equal(at_table.probabilities(crops, keypoints=card_keypoint_blocks(crops))[0],
+                                  at_table.probabilities(crops)[0])
     # without the faces' keypoints, or on a still image, the same crops are named as unsurely as before
     for namer in (PrototypeNamer(replace(unsure, keypoints={}), embedder, at_table=True),
                   PrototypeNamer(unsure, embedder)):

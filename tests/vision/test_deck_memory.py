@@ -802,3 +802,41 @@ def test_a_view_kept_where_a_dropped_view_was_is_matched_afresh(tmp_path):
     assert fresh.places_agreed(s07, fresh._kept()[0]).tolist() == [True, True]
     fresh.close()
     memory.close()
+
+
+class ProfileLike:
+    """An enrolled deck's namer (vision.enroll.PrototypeNamer): its own probabilities over its cards and
+    "not a card face", no card model's ``run``; torn between S07 and S08."""
+
+    labels = ("S07", "S08", "S09", "unknown")
+    tracker_bars = {"min_confidence": 0.97}
+
+    def probabilities(self, crops, keypoints=None):
+        probs = np.tile(np.array([0.45, 0.45, 0.05, 0.05], np.float32), (len(crops), 1))
+        return probs, np.tile(np.array([1.0, 0, 0, 0], np.float32), (len(crops), 1))
+
+
+def test_over_an_enrolled_decks_profile_the_memory_only_settles_what_its_agreed_views_keypoints_tell(tmp_path):
+    from vision.deck_memory import LEARNING_BARS, VERIFIED_SURE, MemoryNamer, view_of
+
+    from tests.vision.test_card_keypoints import engraving, seen_again
+
+    e = np.array([[1.0, 0, 0, 0]], np.float32)
+    memory = DeckMemory(tmp_path / "m.db", "model-a", 4)
+    namer = MemoryNamer(ProfileLike(), memory, fuses=False)
+    assert not namer.reads_with_model and namer.tracker_bars == ProfileLike.tracker_bars  # no learning bars
+    assert set(LEARNING_BARS) - set(namer.tracker_bars)
+    crops = [seen_again(engraving(8), seed=6), seen_again(engraving(7), seed=6)]
+    probs, views, model = namer.run_with_model(crops)
+    assert model is None and np.allclose(probs, ProfileLike().probabilities(crops)[0])  # nothing kept: as it was
+    # S08 twice, agreed in place, S07 once, and two views of each trump: more than the fusion weighs from
+    assert memory.learn("S08", view_of(e, [engraving(8)])[0], "answer", "op 0")
+    assert memory.learn("S08", view_of(e, [seen_again(engraving(8), seed=4, dx=-2, dy=3)])[0], "answer", "op 1")
+    assert memory.learn("S07", view_of(e, [engraving(7)])[0], "answer", "op 2")
+    for k, card in enumerate(c for c in CODES if c.startswith("T") for _ in range(2)):
+        memory.learn(card, view_of(e, [engraving(900 + k)])[0], "answer", f"op {3 + k}")
+    assert memory.views_count() >= namer.min_views
+    probs, _, _ = namer.run_with_model(crops)
+    assert probs[0, 1] == pytest.approx(VERIFIED_SURE)  # S08 settled by its agreed views
+    assert np.allclose(probs[1], [0.45, 0.45, 0.05, 0.05])  # S07's one view agrees with none yet: as it was
+    memory.close()
