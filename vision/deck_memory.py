@@ -210,7 +210,8 @@ class DeckMemory:
         self._cache: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self._keypoints: list | None = None  # each kept view's keypoints (vision.card_keypoints.keypoints_of), read when needed
         self._places_agreed: dict[int, np.ndarray] = {}  # per card: whether another view of it matches each of its views
-        self._likeness: dict[int, int] = {}  # per kept view: its most places matched with other cards' views
+        self._likeness: dict[tuple[int, int], int] = {}  # per kept view (and others): its most places matched with other cards' views
+        self._partners: dict[int, list[list[int]]] = {}  # per count of other cards: the views each view's likeness is matched with
         self._ids: np.ndarray | None = None  # each kept view's row id, in the order of _kept
         # the places two kept views match in (matches_in_place of the first with the second), by their row ids:
         # what the likenesses and agreements are found from again after a change, each pair matched once
@@ -388,6 +389,7 @@ class DeckMemory:
                 self._pairs = {ab: n for ab, n in self._pairs.items() if ab[0] not in gone and ab[1] not in gone}
         self._dropped = []
         self._likeness = {}
+        self._partners = {}
         self._temperature = None
 
     # ---------------------------------------------------------------- reading
@@ -523,17 +525,30 @@ class DeckMemory:
         most, the views most like it (by the mix) of ``others`` other cards: what a crop of another
         card may match it in by the deck's own print (a pip card's pips lie where its neighbours'
         do; a painting's own strokes nowhere else)."""
-        if view not in self._likeness:
+        if (view, others) not in self._likeness:
+            self._likeness[view, others] = max((self._pair(view, w) for w in self._most_like(others)[view]), default=0)
+        return self._likeness[view, others]
+
+    def _most_like(self, others: int) -> list[list[int]]:
+        """For each kept view, the view most like it (by the mix) of each of the ``others`` other cards
+        whose views are most like it, most like first: the views its :meth:`likeness` is matched with.
+        Found for all the views at once (one product of the views with themselves, in blocks)."""
+        if others not in self._partners:
             cards, emb, pictures, _, _ = self._kept()
-            mixed = mixed_similarity(emb[view: view + 1] @ emb.T, pictures[view: view + 1], pictures)[0]
-            mixed[cards == cards[view]] = -np.inf
-            chosen: dict[int, int] = {}
-            for w in np.argsort(-mixed):
-                if len(chosen) >= others or not np.isfinite(mixed[w]):
-                    break
-                chosen.setdefault(int(cards[w]), int(w))
-            self._likeness[view] = max((self._pair(view, w) for w in chosen.values()), default=0)
-        return self._likeness[view]
+            out: list[list[int]] = []
+            for start in range(0, len(cards), 256):
+                block = slice(start, min(len(cards), start + 256))
+                mixed = mixed_similarity(emb[block] @ emb.T, pictures[block], pictures)
+                mixed[cards[block, None] == cards[None, :]] = -np.inf
+                for row in mixed:
+                    chosen: dict[int, int] = {}
+                    for w in np.argsort(-row):
+                        if len(chosen) >= others or not np.isfinite(row[w]):
+                            break
+                        chosen.setdefault(int(cards[w]), int(w))
+                    out.append(list(chosen.values()))
+            self._partners[others] = out
+        return self._partners[others]
 
     def places_agreed(self, card: int, cards: np.ndarray, bar: int = PLACES_AGREE) -> np.ndarray:
         """For each kept view of ``card`` (its index in ``CODES``; ``cards``: each kept view's, in
