@@ -14,7 +14,12 @@ driver on a no-op bus. The simulator is not in the measured process. Prints:
   the CPU load that means at the default ``camera.fps = 10``;
 * the peak resident memory of the process (goal: under 300 MB).
 
-    .venv/bin/python benchmarks/bench_app.py [--frames 900] [--width 1280]
+    .venv/bin/python benchmarks/bench_app.py [--frames 900] [--width 1280] [--memory DECK-MEMORY.db]
+
+``--memory``: the table starts with a copy of that deck memory beside its deal
+log (a table that has learned its deck, e.g. the ``deck-memory.db`` a
+``tarotmate demo --deals 10`` left in its ``--out`` folder), instead of an
+empty one.
 """
 
 from __future__ import annotations
@@ -129,6 +134,15 @@ def child(args: argparse.Namespace) -> None:
 
 def parent(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="tarotmate-bench-") as tmp:
+        views = None
+        if args.memory:  # the table has learned its deck: a copy of that memory beside the deal log
+            import shutil
+            import sqlite3
+
+            for suffix in ("", "-wal"):
+                if Path(args.memory + suffix).is_file():
+                    shutil.copy(args.memory + suffix, Path(tmp) / f"deck-memory.db{suffix}")
+            views = sqlite3.connect(Path(tmp) / "deck-memory.db").execute("SELECT COUNT(*) FROM views").fetchone()[0]
         frames_dir = Path(tmp) / "frames"
         frames_dir.mkdir()
         print(f"rendering {args.frames} frames of the simulated table...", file=sys.stderr)
@@ -171,6 +185,8 @@ def parent(args: argparse.Namespace) -> None:
     print(f"  cards recorded:         {result['cards_played']} (uncertain cards wait for a player's OK; "
           f"nobody presses here)")
     print(f"  card recognition:       {result['recognition']}")
+    print(f"  deck memory:            " + ("empty (a table that has learned nothing yet)" if views is None
+                                          else f"{views} views learned ({args.memory})"))
     print(f"  start to READY=1:       {ready_s:.2f} s" if ready_s is not None else "  start to READY=1:       never")
     print(f"  CPU per frame (app):    {result['cpu_ms_per_frame']:.2f} ms mean, {result['cpu_ms_p95']:.2f} ms p95 "
           f"(tracker + controller + log + screens + ssd1306 driver)")
@@ -186,10 +202,20 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=900, help="frames to process (default 900, ~5 tricks)")
     parser.add_argument("--width", type=int, default=1280, help="frame width (16:9; default 1280)")
     parser.add_argument("--warmup", type=int, default=60, help="frames left out of the steady state")
+    parser.add_argument("--memory", metavar="DB", help="start with a copy of this deck memory (default: an empty one)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--state", help=argparse.SUPPRESS)
     parser.add_argument("--frames-dir", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.memory and not Path(args.memory).is_file():
+        parser.error(f"--memory {args.memory}: no such file")
+    if args.memory:
+        import sqlite3
+
+        try:
+            sqlite3.connect(f"file:{args.memory}?mode=ro", uri=True).execute("SELECT COUNT(*) FROM views").fetchone()
+        except sqlite3.Error as exc:
+            parser.error(f"--memory {args.memory}: not a deck memory ({exc})")
     if args.child:
         child(args)
     else:
