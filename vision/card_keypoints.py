@@ -43,6 +43,8 @@ KEYPOINTS_DIM = KEYPOINTS * ROW
 RADIUS = 8.0  # pixels (at KEY_SIZE): a keypoint matches in place within this of its match
 SHIFT = 20.0  # pixels (at KEY_SIZE): two views' outlines may lie this far apart, in x and in y
 MIN_MATCHES = 6  # fewer mutual matches than this: none counted
+MATCHING = 1  # what the finding and matching above are: a memory keeps the places pairs of views match in under it
+# (bump it whenever a change to them changes a count)
 # the share of the crop's width and height left out on each side: a deck prints its frame, its indices, its suit's
 # pips and its titles there alike on many cards (the fine-art tarot's suit cards match each other in 40-60 places
 # there, scan against scan; in a few inside)

@@ -43,12 +43,13 @@ import numpy as np
 from engine.cards import CODES
 from engine.errors import TarotmateError
 from vision.calibration import fit_temperature, scaled
-from vision.card_keypoints import KEYPOINTS_DIM, card_keypoint_blocks, keypoints_of, kept_keypoints, matches_in_place, packed
+from vision.card_keypoints import (KEYPOINTS_DIM, MATCHING, card_keypoint_blocks, keypoints_of, kept_keypoints,
+                                   matches_in_place, packed)
 from vision.card_picture import PICTURE_DIM, card_pictures, picture_similarity
 from vision.deck_reading import READ_WINDOW, DeckReading
 
-SCHEMA_VERSION = 4  # 2: each view may keep the model's probabilities of it; 3: and its picture (vision.card_picture);
-# 4: and its keypoints (vision.card_keypoints)
+SCHEMA_VERSION = 5  # 2: each view may keep the model's probabilities of it; 3: and its picture (vision.card_picture);
+# 4: and its keypoints (vision.card_keypoints); 5: the places pairs of views match in (pairs)
 MIN_CALIBRATION_VIEWS = 40  # views with probabilities before the memory calibrates its fused probabilities
 # views kept before the memory weighs the namings at all: a fresh memory holding a few answers of the first deal
 # would make the cards it has a view of surer than those it has none of, uncalibrated (docs/enrollment.md)
@@ -181,6 +182,12 @@ class DeckMemory:
                 CREATE INDEX IF NOT EXISTS views_card ON views (card);
                 CREATE INDEX IF NOT EXISTS views_ref ON views (ref);
                 CREATE TABLE IF NOT EXISTS readings (id INTEGER PRIMARY KEY, reading REAL NOT NULL);
+                CREATE TABLE IF NOT EXISTS pairs (
+                    a INTEGER NOT NULL,
+                    b INTEGER NOT NULL,
+                    places INTEGER NOT NULL,
+                    PRIMARY KEY (a, b)
+                ) WITHOUT ROWID;
                 """
             )
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(views)").fetchall()}
@@ -194,6 +201,10 @@ class DeckMemory:
                 with self._db:
                     self._db.execute("ALTER TABLE views ADD COLUMN keypoints BLOB")
             meta = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
+            if meta.get("matching") != str(MATCHING):  # pairs matched otherwise (or none kept yet): matched again
+                with self._db:
+                    self._db.execute("DELETE FROM pairs")
+                    self._db.execute("INSERT OR REPLACE INTO meta VALUES ('matching', ?)", (str(MATCHING),))
         except sqlite3.DatabaseError as exc:
             raise DeckMemoryError(f"the deck memory {self.path} cannot be read ({exc}); "
                                   f"'tarotmate deck memory --reset' starts a new one") from exc
@@ -213,10 +224,12 @@ class DeckMemory:
         self._likeness: dict[tuple[int, int], int] = {}  # per kept view (and others): its most places matched with other cards' views
         self._partners: dict[int, list[list[int]]] = {}  # per count of other cards: the views each view's likeness is matched with
         self._ids: np.ndarray | None = None  # each kept view's row id, in the order of _kept
-        # the places two kept views match in (matches_in_place of the first with the second), by their row ids:
-        # what the likenesses and agreements are found from again after a change, each pair matched once
-        self._pairs: dict[tuple[int, int], int] = {}
+        # the places two kept views match in (matches_in_place of the first with the second), by their row ids, matched
+        # since they were last kept in the file's pairs (_keep_pairs): what the likenesses and agreements are found
+        # from, each pair matched once, also across restarts
+        self._unsaved: dict[tuple[int, int], int] = {}
         self._dropped: list[int] = []  # the row ids of the views a learning dropped (its card held too many)
+        self._matched = 0  # pairs matched since derive() began
         self._temperature: tuple | None = None  # (weights, temperature) fitted on the views kept
 
     # ---------------------------------------------------------------- learning
@@ -315,6 +328,7 @@ class DeckMemory:
                 drop = rows[worst][0]
         if drop is not None:
             self._db.execute("DELETE FROM views WHERE id = ?", (drop,))
+            self._db.execute("DELETE FROM pairs WHERE a = ? OR b = ?", (drop, drop))
             self._dropped.append(int(drop))  # its row id may be given to the view kept now
         self._db.execute("INSERT INTO views (card, embedding, learned_at, source, ref, probs, picture, keypoints) "
                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -333,9 +347,11 @@ class DeckMemory:
         return self._forget("substr(ref, 1, ?) = ?", (len(prefix), prefix))
 
     def _forget(self, where: str, args: tuple) -> int:
-        with self._db:
+        """Remove the views ``where`` says, and the places their pairs match in, in one transaction."""
+        with self._transaction():
             gone = self._db.execute(f"SELECT id, card FROM views WHERE {where}", args).fetchall()
             n = self._db.execute(f"DELETE FROM views WHERE {where}", args).rowcount
+            self._db.executemany("DELETE FROM pairs WHERE a = ? OR b = ?", [(i, i) for i, _ in gone])
         self._dropped = [int(i) for i, _ in gone]
         self._changed({card for _, card in gone})
         return n
@@ -347,8 +363,9 @@ class DeckMemory:
         return n
 
     def _clear(self) -> int:
-        with self._db:
+        with self._transaction():
             self._db.execute("DELETE FROM readings")  # another deck, or another model: judged afresh
+            self._db.execute("DELETE FROM pairs")
             return self._db.execute("DELETE FROM views").rowcount
 
     # ---------------------------------------------------------------- the deck's reading gauge
@@ -380,13 +397,13 @@ class DeckMemory:
         self._ids = None
         if cards is None:
             self._places_agreed = {}
-            self._pairs = {}
+            self._unsaved = {}
         else:
             for card in cards:
                 self._places_agreed.pop(CODE_INDEX[card], None)
             if self._dropped:
                 gone = set(self._dropped)
-                self._pairs = {ab: n for ab, n in self._pairs.items() if ab[0] not in gone and ab[1] not in gone}
+                self._unsaved = {ab: n for ab, n in self._unsaved.items() if ab[0] not in gone and ab[1] not in gone}
         self._dropped = []
         self._likeness = {}
         self._partners = {}
@@ -568,27 +585,48 @@ class DeckMemory:
 
     def derive(self) -> int:
         """Find now what the keypoints' checks read of the views (each view's :meth:`likeness`, each
-        card's :meth:`places_agreed`), which the namings otherwise find as they first need them; how
-        many pairs of views were matched for it (none already matched before)."""
-        before = len(self._pairs)
+        card's :meth:`places_agreed`), which the namings otherwise find as they first need them, and
+        keep the places the pairs of views matched in; how many pairs were matched for it (none
+        matched before, also before a restart). What a table does when it opens its memory and when
+        a deal is scored, before the next cards are laid."""
+        self._matched = 0
         cards = self._kept()[0]
         if any(len(k[0]) for k in self._kept_keypoints()):
             for view in range(len(cards)):
                 self.likeness(view)
             for card in np.unique(cards):
                 self.places_agreed(card, cards)
-        return len(self._pairs) - before
+        self._keep_pairs()
+        return self._matched
 
     def _pair(self, a: int, b: int) -> int:
         """In how many places the kept views ``a`` and ``b`` (their indexes in :meth:`_kept`'s order)
         match (:func:`vision.card_keypoints.matches_in_place` of ``a`` with ``b``), matched once and
-        kept while both views are."""
+        kept while both views are (in the file's pairs once :meth:`_keep_pairs` wrote them)."""
         self._kept()
         key = (int(self._ids[a]), int(self._ids[b]))
-        if key not in self._pairs:
-            kept = self._kept_keypoints()
-            self._pairs[key] = matches_in_place(kept[a], kept[b])
-        return self._pairs[key]
+        if key in self._unsaved:
+            return self._unsaved[key]
+        row = self._db.execute("SELECT places FROM pairs WHERE a = ? AND b = ?", key).fetchone()
+        if row is not None:
+            return int(row[0])
+        kept = self._kept_keypoints()
+        self._unsaved[key] = places = matches_in_place(kept[a], kept[b])
+        self._matched += 1
+        return places
+
+    def _keep_pairs(self) -> None:
+        """Write the pairs matched since last time into the file, in one transaction (a memory that
+        cannot be written keeps them in memory: they are found again, never wrong)."""
+        if not self._unsaved:
+            return
+        try:
+            with self._transaction():
+                self._db.executemany("INSERT OR REPLACE INTO pairs VALUES (?, ?, ?)",
+                                     [(a, b, n) for (a, b), n in self._unsaved.items()])
+        except sqlite3.Error:
+            return
+        self._unsaved = {}
 
     def _kept_keypoints(self) -> list:
         """Each kept view's keypoints (:func:`vision.card_keypoints.kept_keypoints`; none for a view kept
@@ -660,6 +698,7 @@ class DeckMemory:
         return int(self._db.execute("SELECT COUNT(*) FROM views").fetchone()[0])
 
     def close(self) -> None:
+        self._keep_pairs()
         self._db.close()
 
     def __enter__(self) -> "DeckMemory":
@@ -900,6 +939,8 @@ def reset_file(path: Path | str) -> int:
             with db:
                 if has_readings(db):
                     db.execute("DELETE FROM readings")
+                if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pairs'").fetchone():
+                    db.execute("DELETE FROM pairs")  # their views' row ids are given again from the start
                 return db.execute("DELETE FROM views").rowcount
         finally:
             db.close()

@@ -76,9 +76,13 @@ class TableLearner:
             self._learned.remove(index)
 
     def deal_scored(self, session) -> int:
-        """The deal was scored: what was kept aside is proven. How many views were learned."""
+        """The deal was scored: what was kept aside is proven. How many views were learned. What the
+        memory's keypoint checks read of its views is found now, between two deals, rather than on
+        the next deal's first cards (:meth:`vision.deck_memory.DeckMemory.derive`)."""
         views = [(card, view, ref_of(session, index), probs) for index, card, view, probs in self._aside]
         n = self._safely(lambda: self.memory.learn_many(views, "confirmed"), 0)
+        if n:
+            self._safely(self.memory.derive)
         self.new_deal()
         return n
 
@@ -120,6 +124,7 @@ def attach(controller, namer, log_path, report: Callable[[str], None] | None = N
     identity = str(namer.model_id) if model else model_id(namer.embedder)  # the model whose embeddings it keeps
     memory = DeckMemory(memory_path_beside(log_path), identity, dimension)
     learner = TableLearner(memory, report)
+    learner._safely(memory.derive)  # what its keypoint checks read of its views, before the first card (kept in its file)
     controller.learner = learner
     session = controller.session
     session.on_deal_scored.append(learner.deal_scored)  # the deal is scored: its undisputed cards are proven

@@ -51,6 +51,23 @@ def test_committed_cards_teach_only_once_the_deal_is_scored(table):
     assert ref_of(session, 7) == "3/1/7"
 
 
+def test_between_two_deals_the_memory_finds_what_its_keypoint_checks_read(tmp_path):
+    from tests.vision.test_card_keypoints import engraving, seen_again
+    from vision.deck_memory import view_of
+
+    memory = DeckMemory(tmp_path / "deck-memory.db", "m", 4)
+    learner = TableLearner(memory)
+    session = SimpleNamespace(game=SimpleNamespace(id=3), deal=SimpleNamespace(number=1))
+    e = np.array([[1.0, 0, 0, 0]], np.float32)
+    learner.committed(session, "S07", view_of(e, [engraving(7)])[0], 0)
+    learner.committed(session, "S07", view_of(e, [seen_again(engraving(7), seed=2, dx=-2)])[0], 1)
+    learner.committed(session, "S08", view_of(e, [engraving(8)])[0], 2)
+    assert learner.deal_scored(session) == 3
+    assert memory.derive() == 0  # found (and kept in the file) when the deal was scored
+    assert memory.places_agreed(memory._kept()[0][0], memory._kept()[0]).tolist() == [True, True]
+    memory.close()
+
+
 def test_the_models_probabilities_of_a_view_are_kept_with_it(table):
     learner, session, memory = table
     p = np.zeros(79, np.float32)

@@ -2,6 +2,7 @@
 forgotten with the card they came from, kept through a kill, never mixed across models."""
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -738,6 +739,14 @@ def test_on_a_deck_the_model_reads_the_keypoints_settle_what_they_surely_tell_an
     memory.close()
 
 
+def from_scratch(path, per_card=8):
+    """The memory kept in ``path`` opened again, every pair of its views matched afresh (the places pairs
+    match in that the file keeps set aside)."""
+    fresh = DeckMemory(path, "model-a", 4, per_card=per_card)
+    fresh._db.execute("DELETE FROM pairs")
+    return fresh
+
+
 def test_what_the_memory_derives_from_its_keypoints_follows_each_view_learned_and_forgotten(tmp_path):
     from vision.deck_memory import view_of
 
@@ -757,20 +766,20 @@ def test_what_the_memory_derives_from_its_keypoints_follows_each_view_learned_an
     for k, (card, img) in enumerate(steps):
         memory.learn(card, view_of(e[None], [img])[0], "answer", f"op {k}")
         derived(memory)  # read (and kept) after each change, as a table naming between answers would
-        fresh = DeckMemory(tmp_path / "m.db", "model-a", 4, per_card=2)
+        fresh = from_scratch(tmp_path / "m.db", per_card=2)
         assert derived(memory) == derived(fresh)
         fresh.close()
     assert derived(memory)[0][0] == [True, True] and derived(memory)[1][-1] <= 8
     assert max(derived(memory)[1]) >= 40  # S07's views and the S09 that shows its print: alike
     memory.forget("op 3")
-    fresh = DeckMemory(tmp_path / "m.db", "model-a", 4, per_card=2)
+    fresh = from_scratch(tmp_path / "m.db", per_card=2)
     assert derived(memory) == derived(fresh) and max(derived(fresh)[1]) <= 8
     fresh.close()
     # the view kept last forgotten: its row id is given to the next view kept, another card's print
     last = memory._db.execute("SELECT ref FROM views ORDER BY id DESC LIMIT 1").fetchone()[0]
     memory.forget(last)
     memory.learn("S07", view_of(e[None], [seen_again(engraving(7), seed=6, dx=1)])[0], "answer", "op 9")
-    fresh = DeckMemory(tmp_path / "m.db", "model-a", 4, per_card=2)
+    fresh = from_scratch(tmp_path / "m.db", per_card=2)
     assert derived(memory) == derived(fresh)
     fresh.close()
     memory.close()
@@ -798,7 +807,7 @@ def test_a_view_kept_where_a_dropped_view_was_is_matched_afresh(tmp_path):
     memory._kept()
     assert memory._ids.tolist() == ids_before  # the same row ids, the second now another view
     assert memory.places_agreed(s07, memory._kept()[0]).tolist() == [True, True]
-    fresh = DeckMemory(tmp_path / "m.db", "model-a", 4, per_card=2)
+    fresh = from_scratch(tmp_path / "m.db", per_card=2)
     assert fresh.places_agreed(s07, fresh._kept()[0]).tolist() == [True, True]
     fresh.close()
     memory.close()
@@ -840,3 +849,38 @@ def test_over_an_enrolled_decks_profile_the_memory_only_settles_what_its_agreed_
     assert probs[0, 1] == pytest.approx(VERIFIED_SURE)  # S08 settled by its agreed views
     assert np.allclose(probs[1], [0.45, 0.45, 0.05, 0.05])  # S07's one view agrees with none yet: as it was
     memory.close()
+
+
+def test_the_places_pairs_of_views_match_in_are_kept_through_a_restart_and_matched_again_when_changed(tmp_path):
+    from vision.deck_memory import view_of
+
+    from tests.vision.test_card_keypoints import engraving, seen_again
+
+    e = np.array([[1.0, 0, 0, 0]], np.float32)
+    memory = DeckMemory(tmp_path / "m.db", "model-a", 4)
+    for k, (card, seed) in enumerate((("S07", 7), ("S08", 8), ("S09", 9))):
+        memory.learn(card, view_of(e, [engraving(seed)])[0], "answer", f"op {2 * k}")
+        memory.learn(card, view_of(e, [seen_again(engraving(seed), seed=k, dx=-2, dy=2)])[0], "answer", f"op {2 * k + 1}")
+    matched = memory.derive()
+    assert matched >= 6 and memory.derive() == 0  # each pair matched once
+    likeness = [memory.likeness(v) for v in range(6)]
+    memory.close()
+    again = DeckMemory(tmp_path / "m.db", "model-a", 4)  # a restart (or a kill -9 after derive)
+    assert again.derive() == 0 and [again.likeness(v) for v in range(6)] == likeness
+    again.forget("op 5")  # the last view kept: its pairs go with it, and its row id is given to the next view
+    again.learn("S09", view_of(e, [seen_again(engraving(7), seed=8)])[0], "answer", "op 6")  # S07's print under S09
+    assert again.derive() >= 1
+    again.close()
+    reopened = DeckMemory(tmp_path / "m.db", "model-a", 4)
+    kept = [reopened.likeness(v) for v in range(6)]  # from the pairs the file keeps
+    scratch = from_scratch(tmp_path / "m.db")
+    assert kept == [scratch.likeness(v) for v in range(6)]
+    assert max(scratch.likeness(v) for v in range(6)) >= 40  # the new S09 view shows S07's print
+    scratch.close()
+    reopened.close()
+    # pairs matched by another way of matching are not read: matched again
+    db = sqlite3.connect(tmp_path / "m.db")
+    db.execute("UPDATE meta SET value = 'old' WHERE key = 'matching'")
+    db.commit()
+    db.close()
+    assert DeckMemory(tmp_path / "m.db", "model-a", 4).derive() >= 6
