@@ -134,9 +134,10 @@ def unknown_crops(deck: Deck, size, rng, n: int, backgrounds) -> list[np.ndarray
     return [synth.make_unknown_crop(rng, size, pool, backgrounds)[0] for _ in range(n)]
 
 
-def name_all(namer: Namer, deck_namer: PrototypeNamer, crops) -> tuple[list, list, list]:
-    """Namings of ``crops`` by the base model, by the profile (with the model's unknown veto), and without the veto."""
-    base, mine, no_veto = [], [], []
+def name_all(namer: Namer, deck_namer: PrototypeNamer, crops) -> tuple[list, list, list, list]:
+    """Namings of ``crops`` by the base model, by the profile (with the model's unknown veto), without the veto,
+    and by the profile with its cards' faces' keypoints (``PrototypeNamer.name``: what ``classify --deck`` does)."""
+    base, mine, no_veto, faces = [], [], [], []
     for i in range(0, len(crops), 64):
         batch = crops[i : i + 64]
         base += namer.name(batch)
@@ -144,7 +145,8 @@ def name_all(namer: Namer, deck_namer: PrototypeNamer, crops) -> tuple[list, lis
         embeddings = normalise(embeddings)
         mine += deck_namer.name_embeddings(embeddings, probs[:, namer.labels.index(UNKNOWN)])
         no_veto += deck_namer.name_embeddings(embeddings)
-    return base, mine, no_veto
+        faces += deck_namer.name(batch)
+    return base, mine, no_veto, faces
 
 
 def calibration_line(profile, namer: Namer, crops, truth) -> str:
@@ -282,9 +284,9 @@ def main(argv=None) -> int:
 
         rng = np.random.default_rng(10_000 + 97 * deck.index + args.seed)
         crops, truth = test_crops(deck, size, rng, args.crops, backgrounds)
-        base, mine, no_veto = name_all(namer, deck_namer, crops)
+        base, mine, no_veto, faces = name_all(namer, deck_namer, crops)
         others = unknown_crops(deck, size, rng, args.unknown, backgrounds)
-        base_u, mine_u, no_veto_u = name_all(namer, deck_namer, others) if others else ([], [], [])
+        base_u, mine_u, no_veto_u, faces_u = name_all(namer, deck_namer, others) if others else ([], [], [], [])
 
         pi = f"{enrol_cpu * PI4_FACTOR[0]:.0f}-{enrol_cpu * PI4_FACTOR[1]:.0f}"
         rej = f"{share(n.card is None for n in base_u):.1f} / {share(n.card is None for n in mine_u):.1f}"
@@ -296,6 +298,13 @@ def main(argv=None) -> int:
               f"{len(profile.similar_pairs):>5}", flush=True)
         print(f"    without the model's unknown veto: named right {share(n.card == t for n, t in zip(no_veto, truth)):.1f}%, "
               f"non-card crops rejected {share(n.card is None for n in no_veto_u):.1f}%")
+        if profile.keypoints:
+            print(f"    with its cards' faces' keypoints: named right {share(n.card == t for n, t in zip(faces, truth)):.1f}%, "
+                  f"wrong {share(n.card not in (None, t) for n, t in zip(faces, truth)):.1f}%, right at >= {SURE} "
+                  f"{share(n.card == t and n.confidence >= SURE for n, t in zip(faces, truth)):.1f}%, "
+                  f"right at >= 0.999 {share(n.card == t and n.confidence >= 0.999 for n, t in zip(faces, truth)):.1f}% "
+                  f"(wrong {share(n.card not in (None, t) and n.confidence >= 0.999 for n, t in zip(faces, truth)):.1f}%), "
+                  f"non-card crops rejected {share(n.card is None for n in faces_u):.1f}%")
         print("    " + calibration_line(profile, namer, crops, truth))
         if profile.similar_pairs:
             print("    too alike: " + ", ".join(f"{p.first}~{p.second} {p.similarity:.3f}" for p in profile.similar_pairs[:8]))

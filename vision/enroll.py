@@ -670,7 +670,27 @@ class PrototypeNamer:
             best = probs.argmax(1)
             return [Naming(None if self.labels[b] == UNKNOWN else self.labels[b], float(p[b]), e)
                     for b, p, e in zip(best, probs, embeddings)]
-        return self.name_embeddings(*self._embed_with_unknown(crops))
+        embeddings, p_unknown = self._embed_with_unknown(crops)
+        namings = self.name_embeddings(embeddings, p_unknown)
+        return self._faces_named(crops, namings, embeddings, p_unknown) if self.profile.keypoints else namings
+
+    def _faces_named(self, crops: Sequence[np.ndarray], namings: list[Naming], embeddings: np.ndarray,
+                     p_unknown: np.ndarray | None) -> list[Naming]:
+        """A still image's ``namings`` with what the cards' faces settle (:meth:`_settled`): a crop the
+        model does not veto as no card face whose keypoints match one card's face so is that card at
+        0.999, under the profile's similarity threshold too."""
+        scores, _ = card_scores(apply_transform(embeddings, self.profile.transform), self.profile.prototypes,
+                                self.profile.labels)
+        vetoed = (np.asarray(p_unknown) >= self.unknown_veto if p_unknown is not None and self.unknown_veto is not None
+                  else np.zeros(len(scores), bool))
+        probs = np.concatenate([card_confidences(scores, self.temperature), vetoed[:, None]], axis=1)
+        probs[vetoed, :-1] = 0.0
+        settled = self._settled(crops, probs.astype(np.float32), scores)
+        out = list(namings)
+        for k in np.flatnonzero(~vetoed & (settled[:, :-1].max(axis=1) >= VERIFIED_SURE)):
+            j = int(settled[k, :-1].argmax())
+            out[k] = Naming(self.labels[j], float(settled[k, j]), embeddings[k])
+        return out
 
     def name_embeddings(self, embeddings: np.ndarray, p_unknown: np.ndarray | None = None) -> list[Naming]:
         """Name crops already embedded (unit rows); ``p_unknown``: the model's probabilities of ``unknown``."""

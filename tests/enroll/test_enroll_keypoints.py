@@ -1,6 +1,6 @@
 """An enrolled deck keeps its cards' clean faces' keypoints (``vision.card_keypoints``); at the table
-(``PrototypeNamer(at_table=True)``) a crop whose keypoints match one card's face, and no other's nearly
-as well, is that card surely; the profile files keep them, and older profiles without them still load."""
+(``PrototypeNamer(at_table=True)``) and on still images a crop whose keypoints match one card's face, and
+no other's nearly as well, is that card surely; the profile files keep them, and older profiles without them still load."""
 
 from dataclasses import replace
 
@@ -65,10 +65,14 @@ def test_at_the_table_a_crop_that_matches_one_cards_face_is_that_card_surely(eng
     # the crops' keypoints found already (the table's deck memory finds them for its views): the same namings
     np.testing.assert_array_equal(at_table.probabilities(crops, keypoints=card_keypoint_blocks(crops))[0],
                                   at_table.probabilities(crops)[0])
-    # without the faces' keypoints, or on a still image, the same crops are named as unsurely as before
-    for namer in (PrototypeNamer(replace(unsure, keypoints={}), embedder, at_table=True),
-                  PrototypeNamer(unsure, embedder)):
-        assert all(p < 0.9 for _, p in surely(namer, crops))
+    # without the faces' keypoints the same crops are named as unsurely as before
+    assert all(p < 0.9 for _, p in surely(PrototypeNamer(replace(unsure, keypoints={}), embedder, at_table=True), crops))
+    # a still image (classify --deck) is settled the same way; a print no card shows is not
+    still = PrototypeNamer(unsure, embedder).name([*crops, seen_again(engraving(77), seed=3)])
+    assert [(n.card, n.confidence >= VERIFIED_SURE) for n in still[:2]] == [("T03", True), ("T05", True)]
+    assert still[2].confidence < 0.9
+    plain = PrototypeNamer(replace(unsure, keypoints={}), embedder).name(crops)
+    assert all(n.confidence < 0.9 for n in plain)
 
 
 def test_a_print_no_card_or_two_cards_show_is_not_settled(embedder):
