@@ -685,9 +685,11 @@ class PrototypeNamer:
                   else np.zeros(len(scores), bool))
         probs = np.concatenate([card_confidences(scores, self.temperature), vetoed[:, None]], axis=1)
         probs[vetoed, :-1] = 0.0
-        settled = self._settled(crops, probs.astype(np.float32), scores)
+        probs = probs.astype(np.float32)
+        settled = self._settled(crops, probs, scores)
         out = list(namings)
-        for k in np.flatnonzero(~vetoed & (settled[:, :-1].max(axis=1) >= VERIFIED_SURE)):
+        # the crops the faces settled (one the profile already names that surely is named by its threshold, as before)
+        for k in np.flatnonzero((probs[:, :-1].max(axis=1) < VERIFIED_SURE) & (settled[:, :-1].max(axis=1) >= VERIFIED_SURE)):
             j = int(settled[k, :-1].argmax())
             out[k] = Naming(self.labels[j], float(settled[k, j]), embeddings[k])
         return out

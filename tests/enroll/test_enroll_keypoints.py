@@ -73,6 +73,11 @@ def test_at_the_table_a_crop_that_matches_one_cards_face_is_that_card_surely(eng
     assert still[2].confidence < 0.9
     plain = PrototypeNamer(replace(unsure, keypoints={}), embedder).name(crops)
     assert all(n.confidence < 0.9 for n in plain)
+    # a crop under the profile's threshold that its faces do not settle stays refused, however sharp the profile
+    sharp = PrototypeNamer(replace(engraved, temperature=0.001), embedder)
+    noise = np.random.default_rng(1).integers(0, 255, (192, 112, 3), dtype=np.uint8)
+    assert sharp.name_embeddings(embedder.embed([noise]))[0].confidence >= VERIFIED_SURE  # refused by the threshold
+    assert sharp.name([noise])[0].card is None
 
 
 def test_a_print_no_card_or_two_cards_show_is_not_settled(embedder):
