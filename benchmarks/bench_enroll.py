@@ -22,7 +22,10 @@ for the stand-in decks below, as if the deck were new to Tarotmate:
 4. the share of cards **named right** by the shipped model alone ("base")
    and by the deck profile ("profile"), named wrong by the profile, named
    right by the profile with a confidence of at least 0.6 ("sure", the
-   tracker's default bar), and the share of non-card crops rejected.
+   tracker's default bar), and the share of non-card crops rejected;
+5. the same crops named by the profile with its cards' faces' keypoints
+   (``PrototypeNamer.name``, what ``classify --deck`` does; the scenes are
+   named so too).
 
 Stand-in decks (the shipped model was trained on every deck of
 ``../shared/decks`` and on the built-in deck, so none of them is truly
