@@ -229,7 +229,6 @@ class DeckMemory:
         # from, each pair matched once, also across restarts
         self._unsaved: dict[tuple[int, int], int] = {}
         self._dropped: list[int] = []  # the row ids of the views a learning dropped (its card held too many)
-        self._matched = 0  # pairs matched since derive() began
         self._temperature: tuple | None = None  # (weights, temperature) fitted on the views kept
 
     # ---------------------------------------------------------------- learning
@@ -589,15 +588,16 @@ class DeckMemory:
         keep the places the pairs of views matched in; how many pairs were matched for it (none
         matched before, also before a restart). What a table does when it opens its memory and when
         a deal is scored, before the next cards are laid."""
-        self._matched = 0
+        before = len(self._unsaved)  # matched as the namings needed them, since they were last kept
         cards = self._kept()[0]
         if any(len(k[0]) for k in self._kept_keypoints()):
             for view in range(len(cards)):
                 self.likeness(view)
             for card in np.unique(cards):
                 self.places_agreed(card, cards)
+        matched = len(self._unsaved) - before
         self._keep_pairs()
-        return self._matched
+        return matched
 
     def _pair(self, a: int, b: int) -> int:
         """In how many places the kept views ``a`` and ``b`` (their indexes in :meth:`_kept`'s order)
@@ -612,7 +612,6 @@ class DeckMemory:
             return int(row[0])
         kept = self._kept_keypoints()
         self._unsaved[key] = places = matches_in_place(kept[a], kept[b])
-        self._matched += 1
         return places
 
     def _keep_pairs(self) -> None:
@@ -1039,32 +1038,29 @@ class MemoryNamer:
         ``model_suit_margin``, :func:`vision.votes.model_suit_margin`; None over a profile)."""
         probs, emb = self._base_run(crops)
         if not self.fuses:
-            return self._settled(np.asarray(probs, np.float32), emb), emb, None
+            probs = np.asarray(probs, np.float32)
+            try:
+                return self._settled(probs, emb), emb, None
+            except sqlite3.Error:  # the memory cannot be read any more: the base namer's alone
+                return probs, emb, None
         try:
             similarity = self.kept_similarity(emb)
             if similarity is None:
                 return probs, emb, probs
             fused = fuse(probs, similarity, self.base.labels, self.sharpness, self.floor)
             t = self.memory.temperature(self.base.labels, self.sharpness, self.floor)
-            named = fused if t == 1.0 else scaled(fused, t).astype(np.float32)
-            # a crop whose keypoints match one card's agreed views, and no other's, is that card (the crops
-            # named as surely already are not matched: the time it takes)
-            unsure = np.flatnonzero(named.max(axis=1) < VERIFIED_SURE)
-            matches = self.memory.keypoint_matches(emb[unsure]) if len(unsure) else None
+            named = self._settled(fused if t == 1.0 else scaled(fused, t).astype(np.float32), emb)
         except sqlite3.Error:  # the memory cannot be read any more (its file damaged or gone): the model alone
             return probs, emb, probs
-        if matches is not None:
-            named[unsure] = verified(named[unsure], matches, self.base.labels, hold=False)
         return named, emb, probs
 
     def _settled(self, probs: np.ndarray, views: np.ndarray) -> np.ndarray:
         """``probs`` with what the memory's agreed views' keypoints settle (:func:`verified`, without
-        holding) for the crops not named surely already (nor refused: ``unknown`` at 1)."""
-        try:
-            unsure = np.flatnonzero(probs.max(axis=1) < VERIFIED_SURE) if len(probs) and self.memory.views_count() else []
-            matches = self.memory.keypoint_matches(views[unsure]) if len(unsure) else None
-        except sqlite3.Error:  # the memory cannot be read any more: the base namer's alone
-            return probs
+        holding): a crop whose keypoints match one card's agreed views, and no other's, is that card.
+        The crops named as surely already (or refused: ``unknown`` at 1) are not matched: the time it
+        takes. ``sqlite3.Error`` when the memory cannot be read: the caller's to handle."""
+        unsure = np.flatnonzero(probs.max(axis=1) < VERIFIED_SURE)
+        matches = self.memory.keypoint_matches(views[unsure]) if len(unsure) else None
         if matches is None:
             return probs
         named = probs.copy()
@@ -1119,9 +1115,7 @@ class MemoryAlone:
         pictures' cosines mixed, then what the keypoints settle: :func:`verified`), their views
         (:func:`view_of`), and the card model's own probabilities (before the memory)."""
         base = self.namer.base
-        probs, emb = base.run(crops)
-        if len(crops):
-            emb = view_of(emb, crops)
+        probs, emb = self.namer._base_run(crops)
         self.names_alone = False
         try:
             if not self.namer.weighs(emb):
