@@ -25,7 +25,10 @@ for the stand-in decks below, as if the deck were new to Tarotmate:
    tracker's default bar), and the share of non-card crops rejected;
 5. the same crops named by the profile with its cards' faces' keypoints
    (``PrototypeNamer.name``, what ``classify --deck`` does; the scenes are
-   named so too).
+   named so too);
+6. the red ink of its clean faces' pip cards (:func:`vision.votes.red_ink`),
+   and whether the profile takes the deck for one printing its hearts and
+   diamonds in red (``red_pips``, :func:`vision.enroll.red_pips`).
 
 Stand-in decks (the shipped model was trained on every deck of
 ``../shared/decks`` and on the built-in deck, so none of them is truly
@@ -65,13 +68,16 @@ from vision.enroll import (  # noqa: E402
     STRATEGIES,
     TEMPERATURE,
     PrototypeNamer,
+    card_views,
     enroll_faces,
     normalise,
+    portrait,
     read_deck_folder,
     read_image,
 )
 from vision.namer import UNKNOWN, Namer  # noqa: E402
 from vision.recognise import recognise  # noqa: E402
+from vision.votes import red_ink  # noqa: E402
 
 PI4_FACTOR = (4, 6)
 SURE = 0.6  # the tracker's default min_confidence: namings under it make 'uncertain' events
@@ -244,6 +250,26 @@ def guided_compute(deck: Deck, namer, rng, cards: int = 10) -> tuple[float, int]
     return spent / max(1, captured), captured
 
 
+def red_ink_line(deck, profile, size) -> str:
+    """The red ink of the deck's clean faces (:func:`vision.votes.red_ink` of each face as enrollment
+    crops it), pip cards of the red suits apart from the black, and what the profile makes of it
+    (``red_pips``: whether the tracker's ``red_ink`` bar holds for the deck)."""
+    rng = np.random.default_rng(0)
+    inks: dict[str, list[float]] = {"HD": [], "SC": []}
+    for code, face in deck.faces.items():
+        if code[:1] in "HDSC" and code[1:].isdigit():
+            red = red_ink(card_views(portrait(face), 1, size, rng)[0])
+            if red is not None:
+                inks["HD" if code[:1] in "HD" else "SC"].append(red)
+
+    def spread(values):
+        return f"{min(values):.0f} to {max(values):.0f} (median {np.median(values):.1f})" if values else "none measured"
+
+    said = {True: "printed in red", False: "not printed in red", None: "not known"}[profile.red_pips]
+    return (f"red ink of its faces: hearts' and diamonds' pip cards {spread(inks['HD'])}, spades' and clubs' "
+            f"{spread(inks['SC'])}: {said}")
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--decks", default=str(ROOT.parent / "shared" / "decks"), help="folder of deck folders")
@@ -309,6 +335,7 @@ def main(argv=None) -> int:
                   f"(wrong {share(n.card not in (None, t) and n.confidence >= 0.999 for n, t in zip(faces, truth)):.1f}%), "
                   f"non-card crops rejected {share(n.card is None for n in faces_u):.1f}%")
         print("    " + calibration_line(profile, namer, crops, truth))
+        print("    " + red_ink_line(deck, profile, size))
         if profile.similar_pairs:
             print("    too alike: " + ", ".join(f"{p.first}~{p.second} {p.similarity:.3f}" for p in profile.similar_pairs[:8]))
         if args.flow:

@@ -48,13 +48,18 @@ from vision.card_keypoints import (KEYPOINTS_DIM, MATCHING, card_keypoint_blocks
 from vision.card_picture import PICTURE_DIM, card_pictures, picture_similarity
 from vision.deck_reading import READ_WINDOW, DeckReading
 
-SCHEMA_VERSION = 5  # 2: each view may keep the model's probabilities of it; 3: and its picture (vision.card_picture);
-# 4: and its keypoints (vision.card_keypoints); 5: the places pairs of views match in (pairs)
+SCHEMA_VERSION = 6  # 2: each view may keep the model's probabilities of it; 3: and its picture (vision.card_picture);
+# 4: and its keypoints (vision.card_keypoints); 5: the places pairs of views match in (pairs); 6: and its red ink
+# (vision.votes.red_ink)
 MIN_CALIBRATION_VIEWS = 40  # views with probabilities before the memory calibrates its fused probabilities
 # views kept before the memory weighs the namings at all: a fresh memory holding a few answers of the first deal
 # would make the cards it has a view of surer than those it has none of, uncalibrated (docs/enrollment.md)
 MIN_WEIGHING_VIEWS = MIN_CALIBRATION_VIEWS
 PER_CARD = 8
+# red_pips: the kept views of hearts' and diamonds' pip cards with their red ink measured before the memory says
+# whether the deck prints them in red, and the share of them showing red ink that says it does
+RED_VIEWS = 8
+RED_SHARE = 0.8
 SAME_VIEW = 0.995  # a new view this similar to one kept adds nothing
 SOURCES = ("answer", "by_hand", "confirmed", "enrolled")
 # the tracker's bars while the memory weighs the namings: it makes a card's twin in the other
@@ -177,7 +182,8 @@ class DeckMemory:
                     ref TEXT NOT NULL,
                     probs BLOB,
                     picture BLOB,
-                    keypoints BLOB
+                    keypoints BLOB,
+                    red REAL
                 );
                 CREATE INDEX IF NOT EXISTS views_card ON views (card);
                 CREATE INDEX IF NOT EXISTS views_ref ON views (ref);
@@ -200,6 +206,9 @@ class DeckMemory:
             if "keypoints" not in columns:  # a memory of schema 1 to 3: its views keep no keypoints
                 with self._db:
                     self._db.execute("ALTER TABLE views ADD COLUMN keypoints BLOB")
+            if "red" not in columns:  # a memory of schema 1 to 5: its views keep no red ink
+                with self._db:
+                    self._db.execute("ALTER TABLE views ADD COLUMN red REAL")
             meta = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
             if meta.get("matching") != str(MATCHING):  # pairs matched otherwise (or none kept yet): matched again
                 with self._db:
@@ -230,35 +239,38 @@ class DeckMemory:
         self._unsaved: dict[tuple[int, int], int] = {}
         self._dropped: list[int] = []  # the row ids of the views a learning dropped (its card held too many)
         self._temperature: tuple | None = None  # (weights, temperature) fitted on the views kept
+        self._red_inks: np.ndarray | None = None  # the red ink of the kept views of red pip cards measured (red_pips)
 
     # ---------------------------------------------------------------- learning
 
     def learn(self, card: str, embedding: np.ndarray, source: str, ref: str, when: float | None = None,
-              probs: np.ndarray | None = None) -> bool:
+              probs: np.ndarray | None = None, red: float | None = None) -> bool:
         """Keep a view of ``card`` whose name is proven (``source``: one of :data:`SOURCES`):
         ``embedding``, the card model's embedding of the crop, or that followed by the crop's
         picture and maybe its keypoints (a :class:`MemoryNamer`'s views, :func:`view_of`; one with
         no picture is not kept);
         ``ref`` ties it to the table's record; ``probs``: the card model's own probabilities of the
-        view, when known (what :meth:`temperature` calibrates on). Returns whether the memory changed.
-        Committed at once (one transaction, one sync to disk)."""
+        view, when known (what :meth:`temperature` calibrates on); ``red``: how red its ink is
+        (:func:`vision.votes.red_ink`, what :meth:`red_pips` reads), when measured. Returns whether
+        the memory changed. Committed at once (one transaction, one sync to disk)."""
         self._dropped = []
         with self._transaction():
-            changed = self._learn(card, embedding, source, ref, when, probs)
+            changed = self._learn(card, embedding, source, ref, when, probs, red)
         if changed:
             self._changed({card})
         return changed
 
     def learn_many(self, views: Sequence[tuple], source: str) -> int:
-        """:meth:`learn` for each ``(card, embedding, ref, probs)`` of ``views``, in one transaction:
+        """:meth:`learn` for each ``(card, embedding, ref, probs)`` or ``(card, embedding, ref, probs, red)``
+        of ``views``, in one transaction:
         all kept or none (a deal's confirmed cards, learned when it is scored, cost one sync to
         disk instead of one each). How many views the memory kept. A bad view raises
         :class:`DeckMemoryError` and keeps none of them."""
         kept, cards = 0, set()
         self._dropped = []
         with self._transaction():
-            for card, embedding, ref, probs in views:
-                if self._learn(card, embedding, source, ref, None, probs):
+            for card, embedding, ref, probs, *red in views:
+                if self._learn(card, embedding, source, ref, None, probs, red[0] if red else None):
                     kept += 1
                     cards.add(card)
         if kept:
@@ -278,10 +290,12 @@ class DeckMemory:
         self._db.execute("COMMIT")
 
     def _learn(self, card: str, embedding: np.ndarray, source: str, ref: str, when: float | None,
-               probs: np.ndarray | None) -> bool:
+               probs: np.ndarray | None, red: float | None = None) -> bool:
         """:meth:`learn` inside the caller's transaction."""
         if card not in CODES:
             raise DeckMemoryError(f"not a card: {card!r}")
+        if red is not None and not np.isfinite(red):
+            raise DeckMemoryError(f"a view's red ink must be a finite number, not {red!r}")
         if source not in SOURCES:
             raise DeckMemoryError(f"unknown source {source!r} (one of {', '.join(SOURCES)})")
         v = np.asarray(embedding, np.float32).reshape(-1)
@@ -329,12 +343,13 @@ class DeckMemory:
             self._db.execute("DELETE FROM views WHERE id = ?", (drop,))
             self._db.execute("DELETE FROM pairs WHERE a = ? OR b = ?", (drop, drop))
             self._dropped.append(int(drop))  # its row id may be given to the view kept now
-        self._db.execute("INSERT INTO views (card, embedding, learned_at, source, ref, probs, picture, keypoints) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        self._db.execute("INSERT INTO views (card, embedding, learned_at, source, ref, probs, picture, keypoints, red) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          (card, e.astype(np.float32).tobytes(), time.time() if when is None else when, source, ref,
                           None if probs is None else probs.tobytes(),
                           None if picture is None else picture.astype(np.float16).tobytes(),
-                          (packed(keypoints) or None) if len(keypoints) else None))
+                          (packed(keypoints) or None) if len(keypoints) else None,
+                          None if red is None else float(red)))
         return True
 
     def forget(self, ref: str) -> int:
@@ -394,6 +409,7 @@ class DeckMemory:
         self._cache = None
         self._keypoints = None
         self._ids = None
+        self._red_inks = None
         if cards is None:
             self._places_agreed = {}
             self._unsaved = {}
@@ -634,6 +650,21 @@ class DeckMemory:
             rows = self._db.execute("SELECT keypoints FROM views ORDER BY id").fetchall()
             self._keypoints = [kept_keypoints(blob) for (blob,) in rows]
         return self._keypoints
+
+    def red_pips(self, bar: float) -> bool | None:
+        """Whether the deck in play prints its hearts' and diamonds' pip cards in red ink, as its kept
+        views of them show (their red ink, :func:`vision.votes.red_ink`, measured where learned): at
+        least :data:`RED_SHARE` of them show ``bar`` or more. None while fewer than :data:`RED_VIEWS`
+        such views are kept. A deck printed so shows it on nearly every view (the built-in deck's and
+        the tarock's red pip cards 8-50 at the hard table); a deck printing its Cups and Coins in other
+        colours on half of them (docs/tracking.md, "A red card's ink")."""
+        if self._red_inks is None:
+            rows = self._db.execute("SELECT card, red FROM views WHERE red IS NOT NULL").fetchall()
+            self._red_inks = np.array([red for card, red in rows if card[:1] in ("H", "D") and card[1:].isdigit()],
+                                      np.float64)
+        if len(self._red_inks) < RED_VIEWS:
+            return None
+        return bool(np.mean(self._red_inks >= bar) >= RED_SHARE)
 
     def temperature(self, labels: Sequence[str], sharpness: float = 20.0, floor: float = 0.6) -> float:
         """The temperature that makes the fused probabilities (:func:`fuse` with these weights) mean
@@ -1003,6 +1034,20 @@ class MemoryNamer:
 
     def __getattr__(self, name):
         return getattr(self.base, name)
+
+    def red_pips(self, bar: float) -> bool | None:
+        """Whether the deck in play prints its hearts' and diamonds' pip cards in red ink (the tracker's
+        ``red_ink`` bar holds only then): the base namer's answer when it knows (an enrolled deck's
+        faces, :meth:`vision.enroll.PrototypeNamer.red_pips`), else what the memory's views of them
+        show (:meth:`DeckMemory.red_pips`); None while neither knows."""
+        own = getattr(self.base, "red_pips", None)
+        known = own(bar) if callable(own) else None
+        if known is not None:
+            return known
+        try:
+            return self.memory.red_pips(bar)
+        except sqlite3.Error:  # the memory cannot be read any more: not known
+            return None
 
     @property
     def tracker_bars(self) -> dict:

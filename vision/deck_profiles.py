@@ -16,7 +16,8 @@ Layout: every profile is two small files in a decks folder,
   (how many of each row's bytes are its card's);
 * ``<name>.json``: the manifest (a human-readable summary: model, threshold,
   views per card, enrolled and missing cards, pairs too similar to tell
-  apart, creation time).
+  apart, creation time; ``red_pips``: whether the deck prints its hearts' and
+  diamonds' pip cards in red ink, when measured).
 
 Two folders are searched, in this order:
 
@@ -91,6 +92,9 @@ class DeckProfile:
     temperature: float | None = None  # the softmax temperature of its confidences, fitted at enrollment (None: the default)
     # per card, the keypoints of its clean face (vision.card_keypoints.packed): what settles a crop of it at the table
     keypoints: Mapping[str, bytes] = field(default_factory=dict)
+    # whether the deck prints its hearts' and diamonds' pip cards in red ink (vision.enroll.red_pips); None: not
+    # known (a profile enrolled before it was measured)
+    red_pips: bool | None = None
     created: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
 
     def __post_init__(self) -> None:
@@ -107,6 +111,8 @@ class DeckProfile:
         for code, blob in self.keypoints.items():
             if code not in self.labels or not isinstance(blob, bytes) or len(blob) % ROW or len(blob) > KEYPOINTS * ROW:
                 raise DeckProfileError(f"deck {self.name!r}: malformed keypoints of {code!r}: enrol the deck again")
+        if not (self.red_pips is None or isinstance(self.red_pips, bool)):
+            raise DeckProfileError(f"deck {self.name!r}: red_pips of {self.red_pips!r} (expected true or false)")
         low, high = TEMPERATURE_BOUNDS
         if self.temperature is not None and not low <= self.temperature <= high:  # NaN fails too
             raise DeckProfileError(f"deck {self.name!r}: a calibration temperature of {self.temperature} "
@@ -146,6 +152,7 @@ class DeckProfile:
             "created": self.created,
             **({} if self.temperature is None else {"temperature": round(float(self.temperature), 6)}),
             **({"keypoints": len(self.keypoints)} if self.keypoints else {}),
+            **({} if self.red_pips is None else {"red_pips": self.red_pips}),
         }
 
 
@@ -280,6 +287,7 @@ def load_profile(name: str, decks_dir: Path | str | None = None) -> DeckProfile:
             created=str(manifest.get("created", "")),
             temperature=None if manifest.get("temperature") is None else float(manifest["temperature"]),
             keypoints=keypoints,
+            red_pips=manifest.get("red_pips"),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise DeckProfileError(f"malformed deck manifest {manifest_path}: {exc}") from None

@@ -30,6 +30,7 @@ from vision.deck_memory import CODE_INDEX, LIKENESS_CARDS, VERIFIED_SURE, VERIFY
 from vision.deck_profiles import TEMPERATURE_BOUNDS, DeckProfile, DeckProfileError, SimilarPair, load_profile
 from vision.namer import UNKNOWN, Naming
 from vision.sources import IMAGE_EXTENSIONS
+from vision.votes import red_ink
 from vision.warp import CROP_SIZE, crop_corners, warp_card
 
 STRATEGIES = ("mean", "orientation")
@@ -47,6 +48,10 @@ TABLE_BARS = {"min_confidence": 0.97, "evidence_score": 0.97, "lost_single": 0.0
 # refused (a dim, blurred table view of a real card often falls under a threshold set on enrollment views): this
 # much of its probability goes to "not a card face", so that it is asked, its best cards first, never committed
 UNSURE_FACE = 0.3
+# a heart's or a diamond's pip card whose clean face shows red ink this much (vision.votes.red_ink) is printed in red:
+# the scans of the decks printed so show 37-79, those printing Cups and Coins in other colours -27 to 39, a few of
+# them reddish paintings; table views of red pip cards 8-50 (docs/tracking.md, "A red card's ink")
+RED_FACE = 20.0
 
 
 class Embedder(Protocol):
@@ -153,6 +158,7 @@ class CardViews:
     embeddings: np.ndarray  # (V, D), unit rows
     turned: np.ndarray  # (V,) bool
     keypoints: bytes = b""  # its clean face's keypoints (vision.card_keypoints.packed); none where not known
+    red: float | None = None  # how red its clean face's ink is (vision.votes.red_ink); None where not measured
 
 
 def prototypes_of(cards: Sequence[CardViews], strategy: str = DEFAULT_STRATEGY) -> tuple[np.ndarray, tuple[str, ...]]:
@@ -330,11 +336,12 @@ def embed_card(
     crops = card_views(portrait(face), views, crop_size(embedder), rng, augment)
     embeddings = normalise(embedder.embed(crops))
     keypoints = packed(card_keypoints(crops[0]))  # the clean face, as a crop at the table shows the card
+    red = red_ink(crops[0])
     if len(embeddings) < 2:
-        return CardViews(code, embeddings, np.zeros(len(embeddings), bool), keypoints)
+        return CardViews(code, embeddings, np.zeros(len(embeddings), bool), keypoints, red)
     turned = embeddings @ embeddings[1] > embeddings @ embeddings[0]
     turned[:2] = (False, True)
-    return CardViews(code, embeddings, turned, keypoints)
+    return CardViews(code, embeddings, turned, keypoints, red)
 
 
 @dataclass(frozen=True)
@@ -421,7 +428,21 @@ def build_profile(
         transform=geometry.transform,
         temperature=geometry.temperature,
         keypoints={c.code: c.keypoints for c in cards if c.keypoints},
+        red_pips=red_pips(cards),
     )
+
+
+def red_pips(cards: Sequence[CardViews]) -> bool | None:
+    """Whether the deck prints its hearts' and diamonds' pip cards in red ink: every such clean face
+    measured shows :data:`RED_FACE` or more (:func:`vision.votes.red_ink`). None when none was measured.
+    The tracker's ``red_ink`` bar, which asks a red pip card whose views show no red ink (a black card
+    misread), holds only for such a deck; a deck printing its suits in other colours (Cups and Coins in
+    gold, a painting's own reds) would have every other red pip card asked by it, and no black card
+    held."""
+    reds = [c.red for c in cards if c.code[:1] in ("H", "D") and c.code[1:].isdigit()]
+    if not reds or all(r is None for r in reds):
+        return None
+    return all(r is not None and r >= RED_FACE for r in reds)
 
 
 def own_scores(cards: Sequence[CardViews], prototypes: np.ndarray, labels: Sequence[str]) -> np.ndarray:
@@ -532,7 +553,8 @@ class PrototypeNamer:
     (:data:`UNSURE_FACE`) rather than refused; a still image (``classify``)
     keeps the threshold. :meth:`probabilities` gives the tracker every card's
     probability, to weigh with the cards the rules still allow, and
-    :attr:`tracker_bars` its bars (:data:`TABLE_BARS`).
+    :attr:`tracker_bars` its bars (:data:`TABLE_BARS`), and :meth:`red_pips` whether the deck prints its
+    red suits' pip cards in red ink (the tracker's ``red_ink`` bar holds only then).
     """
 
     def __init__(
@@ -556,6 +578,12 @@ class PrototypeNamer:
         self.labels: tuple[str, ...] = (*card_columns(profile.labels)[1], UNKNOWN)
         self._face_keypoints: tuple[list, list[str]] | None = None  # the cards' clean faces' keypoints (_faces)
         self._likeness: np.ndarray | None = None  # face_likeness, found when first needed
+
+    def red_pips(self, bar: float | None = None) -> bool | None:
+        """Whether the deck prints its hearts' and diamonds' pip cards in red ink, as its clean faces
+        showed at enrollment (:func:`red_pips`; None for a profile enrolled before it was measured).
+        ``bar``: the tracker's, which the faces were measured against once and for all (:data:`RED_FACE`)."""
+        return self.profile.red_pips
 
     def _vetoes(self) -> bool:
         labels = getattr(self.embedder, "labels", ())

@@ -45,7 +45,8 @@ class TableEvent:
       namer's probabilities of that view (its labels' order, before the rules
       rescored them: what the memory calibrates itself on): the card model's,
       and once the memory weighs the namings the memory's own (fused); not part
-      of :meth:`to_dict` nor of equality.
+      of :meth:`to_dict` nor of equality. ``view_red``: how red that view's ink is
+      (:func:`vision.votes.red_ink`), when measured (what the memory tells the deck's red suits by).
     * ``toward``: for card events with corners, the seat (1-based, as the zone file numbers
       them) on whose side of its zone the card lies, when one is clear
       (:meth:`vision.zones.Zones.seat_toward`: players lay a trick's card in front of
@@ -70,6 +71,7 @@ class TableEvent:
     candidates: list[tuple[str | None, float]] = field(default_factory=list)
     view: Any = field(default=None, compare=False, repr=False)
     view_probs: Any = field(default=None, compare=False, repr=False)
+    view_red: float | None = field(default=None, compare=False, repr=False)
     toward: int | None = field(default=None, compare=False)
     excluded: tuple[str, float] | None = field(default=None, compare=False)
     was: str | None = None

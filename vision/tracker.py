@@ -70,7 +70,7 @@ named: it becomes ``uncertain`` with possible candidates.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 import cv2
@@ -169,6 +169,7 @@ class Tracker:
         self._possible: PossibleCards | None = None
         self.possible = possible
         self.settings = settings if settings is not None else settings_for(namer)
+        self._without_red = None  # (the settings, the same without the red_ink bar): _judged_with
         self._localiser = localiser
         self._namer = namer
         self._cropper = cropper
@@ -762,7 +763,7 @@ class Tracker:
         return events
 
     def _conclude(self, frame: Frame, t: Track, final: bool, lost: bool = False) -> list[TableEvent]:
-        verdict, card, conf = voting.verdict(t.votes, self.settings, final, t.piece)
+        verdict, card, conf = voting.verdict(t.votes, self._judged_with(), final, t.piece)
         withheld = False  # an uncertain whose views are not the card's own for sure: asked without a view
         gave_way = False  # the card below showing, dropped for the new card found with it (from_under)
         if verdict == "wait":
@@ -887,6 +888,19 @@ class Tracker:
         return [self._event(UNCERTAIN, frame, t, confidence=best, candidates=cands,
                             view=None if withheld else voting.best_vote(votes), excluded=excluded,
                             unread=self.deck_unread())]
+
+    def _judged_with(self):
+        """The settings a card's views are judged with: the tracker's, without the ``red_ink`` bar on a
+        deck that does not print its hearts' and diamonds' pip cards in red ink, as the namer knows
+        it (``red_pips``: an enrolled deck's faces, the views the table's deck memory kept): there a
+        red pip card's views show no red ink half the time, and no black card would be held by it."""
+        s = self.settings
+        red_pips = getattr(self.namer, "red_pips", None)
+        if s.red_ink <= 0 or not callable(red_pips) or red_pips(s.red_ink) is not False:
+            return s
+        if self._without_red is None or self._without_red[0] is not s:
+            self._without_red = (s, replace(s, red_ink=0.0))
+        return self._without_red[1]
 
     def _gauged(self) -> bool:
         """Whether the deck's reading is gauged (``unread_deck`` set) and the namer gives the card
@@ -1140,7 +1154,8 @@ class Tracker:
         return TableEvent(
             kind, frame.index, float(frame.timestamp), t.zone, card,
             None if quad is None else corners_list(quad), confidence, list(candidates),
-            None if view is None else view.embedding, None if view is None else view.probs, toward=toward,
+            None if view is None else view.embedding, None if view is None else view.probs,
+            view_red=None if view is None else view.red, toward=toward,
             excluded=excluded, was=was, unread=unread,
         )
 

@@ -101,6 +101,7 @@ class PendingCard:
     asked_at: int = 0  # operations in the deal when it was asked
     view: Any = None  # the camera's best view of it (for the deck memory, once answered)
     view_probs: Any = None  # the namer's probabilities of that view, before the rules (the memory calibrates on them)
+    view_red: float | None = None  # how red that view's ink is (the memory tells the deck's red suits by it)
     again: str | None = None  # SEEN_AGAIN: the card already played the camera saw; EARLIER_CARD: the card to fix
     fix_index: int | None = None  # EARLIER_CARD: the deal's operation that holds ``again``
     trick: int | None = None  # EARLIER_CARD: the trick (or the game's place) of that operation, for the screen
@@ -213,7 +214,7 @@ class Controller:
             self.reported[event.card] = event.corners
         if taken and self.learner is not None and event.view is not None:
             self.learner.committed(self.session, event.card, event.view, self.session.operations_count - 1,
-                                   event.view_probs)
+                                   event.view_probs, event.view_red)
         if any(n.kind == APPLIED for n in notices):
             # the camera saw what a question asked for (a swept card put back): the question is moot
             count = self.session.operations_count
@@ -288,7 +289,8 @@ class Controller:
         if possible is not None:
             candidates = [(c, p) for c, p in candidates if c is None or c in possible]
         pending = PendingCard(event.zone, candidates, event.corners, self.question_cards(possible, candidates),
-                              view=event.view, view_probs=event.view_probs, unread=event.unread)
+                              view=event.view, view_probs=event.view_probs, view_red=event.view_red,
+                              unread=event.unread)
         again = self.seen_again(event)
         if again is not None:
             # the camera saw a card already played: this card, or the earlier one, is wrong; the
@@ -357,7 +359,7 @@ class Controller:
         self.card_placed(origin.corners, seen)
         if self.learner is not None and origin.view is not None and any(n.kind == APPLIED and n.card == pending.again for n in seen):
             self.learner.answered(self.session, pending.again, origin.view, self.session.operations_count - 1,
-                                  origin.view_probs)
+                                  origin.view_probs, origin.view_red)
         return fixed + seen + self.after_resolved(origin)
 
     def seen_again_at(self, code: str) -> tuple[int, int | None, str, int | None] | None:
@@ -415,7 +417,8 @@ class Controller:
         seen = self.card_seen(code, pending.zone)
         self.card_placed(pending.corners, seen)
         if self.learner is not None and pending.view is not None and any(n.kind == APPLIED and n.card == code for n in seen):
-            self.learner.answered(self.session, code, pending.view, self.session.operations_count - 1, pending.view_probs)
+            self.learner.answered(self.session, code, pending.view, self.session.operations_count - 1, pending.view_probs,
+                                  pending.view_red)
         return seen + self.after_resolved(pending)
 
     def after_resolved(self, pending: PendingCard) -> list[Notice]:

@@ -36,8 +36,8 @@ class TableLearner:
         self.memory = memory
         self.report = report
         self.stopped: str | None = None  # why the table stopped learning its deck (None: it learns)
-        # (operation index, card, view, the model's probabilities of the view) committed this deal
-        self._aside: list[tuple[int, str, Any, Any]] = []
+        # (operation index, card, view, the model's probabilities of the view, its red ink) committed this deal
+        self._aside: list[tuple[int, str, Any, Any, Any]] = []
         self._learned: list[int] = []  # operation indexes of this deal whose views are learned
 
     def _safely(self, what: Callable[[], Any], default: Any = None) -> Any:
@@ -51,14 +51,14 @@ class TableLearner:
                 self.report(self.stopped)
             return default
 
-    def answered(self, session, card: str, view, index: int, probs=None) -> None:
+    def answered(self, session, card: str, view, index: int, probs=None, red=None) -> None:
         if view is not None and self._safely(
-                lambda: self.memory.learn(card, view, "answer", ref_of(session, index), probs=probs), False):
+                lambda: self.memory.learn(card, view, "answer", ref_of(session, index), probs=probs, red=red), False):
             self._learned.append(index)
 
-    def committed(self, session, card: str, view, index: int, probs=None) -> None:
+    def committed(self, session, card: str, view, index: int, probs=None, red=None) -> None:
         if view is not None:
-            self._aside.append((index, card, view, probs))
+            self._aside.append((index, card, view, probs, red))
 
     def undone(self, session, count: int) -> None:
         """The deal went back to ``count`` operations: what came after is forgotten."""
@@ -70,7 +70,7 @@ class TableLearner:
     def renamed(self, session, index: int, wrong: str, right: str) -> None:
         """The card ``wrong`` of operation ``index`` was fixed as ``right``: a view kept aside
         under the wrong name now waits under the right one; one learned is forgotten."""
-        self._aside = [(i, right if (i == index and c == wrong) else c, v, p) for i, c, v, p in self._aside]
+        self._aside = [(i, right if (i == index and c == wrong) else c, v, p, r) for i, c, v, p, r in self._aside]
         if index in self._learned:
             self._safely(lambda: self.memory.forget(ref_of(session, index)))
             self._learned.remove(index)
@@ -79,7 +79,7 @@ class TableLearner:
         """The deal was scored: what was kept aside is proven. How many views were learned. What the
         memory's keypoint checks read of its views is found now, between two deals, rather than on
         the next deal's first cards (:meth:`vision.deck_memory.DeckMemory.derive`)."""
-        views = [(card, view, ref_of(session, index), probs) for index, card, view, probs in self._aside]
+        views = [(card, view, ref_of(session, index), probs, red) for index, card, view, probs, red in self._aside]
         n = self._safely(lambda: self.memory.learn_many(views, "confirmed"), 0)
         if n:
             self._safely(self.memory.derive)

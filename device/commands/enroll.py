@@ -168,6 +168,7 @@ def report(args, profile, path: Path, seconds: float, views: int, unknown=(), pr
         "similar_pairs": [p.to_json() for p in profile.similar_pairs],
         "threshold": round(profile.threshold, 4),
         "temperature": None if profile.temperature is None else round(profile.temperature, 5),  # its calibration
+        "red_pips": profile.red_pips,  # whether its hearts' and diamonds' pip cards are printed in red ink
         "seconds": round(seconds, 2),
     }
     if args.json:
@@ -185,6 +186,9 @@ def report(args, profile, path: Path, seconds: float, views: int, unknown=(), pr
               "with better images, or check they are not the same card:")
         for pair in profile.similar_pairs:
             print(f"  {pair.first} ~ {pair.second}  similarity {pair.similarity:.3f}")
+    if profile.red_pips is False:
+        print("its hearts' and diamonds' pip cards are not printed in red ink: at the table they are not "
+              "asked for showing none")
     print(f"use it with: tarotmate classify --deck {name} ..., or camera.deck = \"{name}\" in the configuration")
     return 0
 

@@ -137,6 +137,7 @@ class EnrollFlow:
         self._views: list[np.ndarray] = []
         self._turned: list[np.ndarray] = []
         self._keypoints = b""  # the current card's face's keypoints, from its first capture that has them
+        self._red: float | None = None  # its face's red ink (vision.votes.red_ink), from its first capture measuring it
         self._confirming = False
         self._pairs: list[SimilarPair] = []
         self._last: str | None = None  # the card confirmed or skipped last, for back()
@@ -180,9 +181,11 @@ class EnrollFlow:
 
     # ------------------------------------------------------------------ events
 
-    def add_views(self, embeddings: np.ndarray, turned: np.ndarray | None = None, keypoints: bytes = b"") -> Prompt:
+    def add_views(self, embeddings: np.ndarray, turned: np.ndarray | None = None, keypoints: bytes = b"",
+                  red: float | None = None) -> Prompt:
         """Record embedded views of the current card (one capture may give several); ``keypoints``: its
-        straightened face's (:func:`vision.card_keypoints.packed`), kept from the first capture giving them."""
+        straightened face's (:func:`vision.card_keypoints.packed`), ``red`` its red ink
+        (:func:`vision.votes.red_ink`), each kept from the first capture giving them."""
         self._expect(SHOW)
         embeddings = np.atleast_2d(np.asarray(embeddings, np.float32))
         turned = np.zeros(len(embeddings), bool) if turned is None else np.asarray(turned, bool)
@@ -191,6 +194,7 @@ class EnrollFlow:
         self._views.append(normalise(embeddings))
         self._turned.append(turned)
         self._keypoints = self._keypoints or keypoints
+        self._red = self._red if self._red is not None else red
         if sum(len(v) for v in self._views) >= self.views_needed:
             self._confirming = True
         return self.prompt()
@@ -200,7 +204,8 @@ class EnrollFlow:
         self._expect(CONFIRM)
         code = self.current
         assert code is not None
-        self._enrolled[code] = CardViews(code, np.concatenate(self._views), np.concatenate(self._turned), self._keypoints)
+        self._enrolled[code] = CardViews(code, np.concatenate(self._views), np.concatenate(self._turned), self._keypoints,
+                                           self._red)
         self._done_with(code)
         return self.prompt()
 
@@ -302,6 +307,7 @@ class EnrollFlow:
     def _clear_views(self) -> None:
         self._views, self._turned = [], []
         self._keypoints = b""
+        self._red = None
         self._confirming = False
 
     def _requeue(self, codes: Sequence[str]) -> None:
@@ -392,12 +398,26 @@ class Capturer:
             return WAITING
         face = warp_card(image, quad, FACE_SIZE)
         views = embed_card(self.embedder, self._card, face, self.views_per_capture, self._rng)
-        self.flow.add_views(views.embeddings, views.turned, views.keypoints)
+        self.flow.add_views(views.embeddings, views.turned, views.keypoints, views.red)
         self._last = timestamp
         return CAPTURED
 
 
 # ---------------------------------------------------------------------- progress on disk
+
+
+def _red_of(meta: dict, code: str) -> float | None:
+    """The red ink of ``code``'s face a progress file keeps (None: not measured, or a file written before)."""
+    reds = meta.get("red") or {}
+    if not isinstance(reds, dict):
+        raise ValueError("red inks that are not a table of cards")
+    red = reds.get(code)
+    if red is None:
+        return None
+    red = float(red)
+    if not np.isfinite(red):
+        raise ValueError(f"red ink of {code} is {red}")
+    return red
 
 
 class ProgressFile:
@@ -425,6 +445,7 @@ class ProgressFile:
             "skipped": list(snapshot.skipped),
             "requeued": list(snapshot.requeued),
             "reviewed": [list(p) for p in snapshot.reviewed],
+            "red": {code: views.red for code, views in snapshot.enrolled.items() if views.red is not None},
         }
         arrays = {"meta": np.array(json.dumps(meta))}
         for code, views in snapshot.enrolled.items():
@@ -444,7 +465,8 @@ class ProgressFile:
                 meta = json.loads(str(data["meta"]))
                 enrolled = {
                     code: CardViews(code, data[f"emb_{code}"].astype(np.float32), data[f"turned_{code}"].astype(bool),
-                                    data[f"keypoints_{code}"].tobytes() if f"keypoints_{code}" in data.files else b"")
+                                    data[f"keypoints_{code}"].tobytes() if f"keypoints_{code}" in data.files else b"",
+                                    _red_of(meta, code))
                     for code in meta["enrolled"]
                 }
             return Snapshot(

@@ -81,6 +81,17 @@ def test_the_models_probabilities_of_a_view_are_kept_with_it(table):
     assert kept == {"T07": 1, "T10": 1, "T09": 0}
 
 
+def test_a_views_red_ink_is_kept_with_it(table):
+    learner, session, memory = table
+    learner.answered(session, "H07", view(1), 0, None, 31.5)
+    learner.committed(session, "D08", view(2), 1, None, 2.0)
+    learner.committed(session, "S09", view(3), 2)  # measured none
+    learner.renamed(session, 1, "D08", "D09")
+    assert learner.deal_scored(session) == 2
+    kept = dict(memory._db.execute("SELECT card, red FROM views").fetchall())
+    assert kept == {"H07": 31.5, "D09": 2.0, "S09": None}
+
+
 def test_a_memory_that_fails_stops_the_learning_not_the_game(table):
     from device.app.deck_learning import known_cards
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import cv2
 import pytest
 
 from device.cli import main
@@ -127,3 +128,16 @@ def test_decks_says_when_a_profile_was_enrolled_with_another_model(data_dir, dec
     assert main(["decks"]) == 0
     mine = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("mine"))
     assert mine.endswith("[enrolled with another model: enrol it again]")
+
+
+def test_enroll_says_whether_the_deck_prints_its_red_pips_in_red(data_dir, deck_folder, tmp_path, capsys):
+    assert main(ENROLL + [str(deck_folder), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["red_pips"] is True
+    grey = tmp_path / "grey"  # the same deck printed in black ink only
+    grey.mkdir()
+    for image in deck_folder.glob("*.png"):
+        cv2.imwrite(str(grey / image.name), cv2.cvtColor(cv2.imread(str(image), cv2.IMREAD_GRAYSCALE), cv2.COLOR_GRAY2BGR))
+    assert main(["enroll", "grey", "--strategy", "orientation", "--views", "2", "--from-dir", str(grey)]) == 0
+    out = capsys.readouterr().out
+    assert "pip cards are not printed in red ink" in out
+    assert load_profile("grey").red_pips is False

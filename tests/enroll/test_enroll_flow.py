@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+import cv2
 import numpy as np
 import pytest
 
@@ -183,3 +186,38 @@ def test_each_cards_face_keypoints_are_kept_through_a_resume_and_into_the_profil
     while resumed.step == REVIEW:
         resumed.accept()
     assert resumed.build_profile(embedder).keypoints == {"T01": first.keypoints, "T07": later.keypoints}
+
+
+def test_each_cards_face_red_ink_is_kept_through_a_resume_and_says_whether_the_deck_prints_red_pips(tmp_path, embedder, faces):
+    progress = ProgressFile.for_deck("deck", tmp_path)
+    order = ("H03", "D08", "S05")
+    flow = progress.resume_or_start("deck", embedder.model_id, views_needed=2, order=order)
+    rng = np.random.default_rng(6)
+    first = embed_card(embedder, "H03", faces["H03"], 2, rng, MILD)
+    assert first.red is not None and first.red > 20
+    flow.add_views(first.embeddings, first.turned, first.keypoints, first.red)
+    flow.confirm()
+    del flow
+    resumed = progress.resume_or_start("deck", embedder.model_id, views_needed=2, order=order)
+    assert resumed.enrolled["H03"].red == first.red
+    grey = cv2.cvtColor(cv2.cvtColor(faces["D08"], cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)  # printed black
+    later = embed_card(embedder, "D08", grey, 2, rng, MILD)
+    resumed.add_views(later.embeddings[:1], later.turned[:1])  # a capture that measured none, then one that did
+    resumed.add_views(later.embeddings[1:], later.turned[1:], later.keypoints, later.red)
+    resumed.confirm()
+    spade = embed_card(embedder, "S05", faces["S05"], 2, rng, MILD)
+    resumed.add_views(spade.embeddings, spade.turned, spade.keypoints, spade.red)
+    resumed.confirm()
+    while resumed.step == REVIEW:
+        resumed.accept()
+    assert resumed.enrolled["D08"].red == later.red < 20
+    assert resumed.build_profile(embedder).red_pips is False
+    # a progress file whose red inks were damaged is a clear error
+    with np.load(progress.path) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    meta["red"] = ["H03"]
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez(progress.path, **arrays)
+    with pytest.raises(EnrollFlowError, match="cannot read enrollment progress"):
+        progress.load()

@@ -325,10 +325,58 @@ def test_a_memory_of_the_first_schema_gains_room_for_probabilities(tmp_path):
     assert memory.views_count() == 4
     kept = memory._kept_keypoints()
     assert [len(k[0]) for k in kept[:3]] == [0, 0, 0] and np.array_equal(kept[3][1], keypoints_of(block)[1])
+    # ... and red ink: the old views measured none
+    assert memory.learn("H05", np.array([1, 1, 0, 0], np.float32), "answer", "op 5", red=30.0)
+    assert memory._db.execute("SELECT red FROM views ORDER BY id").fetchall() == [(None,)] * 4 + [(30.0,)]
     memory.close()
     db = sqlite3.connect(str(path))
-    assert {row[1] for row in db.execute("PRAGMA table_info(views)")} >= {"probs", "picture", "keypoints"}
+    assert {row[1] for row in db.execute("PRAGMA table_info(views)")} >= {"probs", "picture", "keypoints", "red"}
     db.close()
+
+
+def test_the_memory_tells_whether_the_deck_prints_its_red_pip_cards_in_red_from_the_views_it_keeps(tmp_path):
+    from vision.deck_memory import RED_SHARE, RED_VIEWS, MemoryNamer
+
+    rng = np.random.default_rng(9)
+    bar = 6.0
+    red_pips = [f"{suit}{n:02d}" for suit in "HD" for n in range(1, 11)]
+    with DeckMemory(tmp_path / "m.db", "m", D) as m:
+        # black cards, court cards and views measured none say nothing, whatever their ink
+        for k, (card, red) in enumerate([("S05", 40.0), ("HK", 0.0), ("DQ", 1.0), ("C03", 0.0), ("H04", None)]):
+            m.learn(card, unit(rng)[0], "answer", f"x{k}", red=red)
+        assert m.red_pips(bar) is None
+        for k, card in enumerate(red_pips[: RED_VIEWS - 1]):
+            m.learn(card, unit(rng)[0], "answer", f"r{k}", red=30.0)
+        assert m.red_pips(bar) is None  # too few yet
+        m.learn(red_pips[RED_VIEWS - 1], unit(rng)[0], "confirmed", "last", red=2.0)
+        shows = (RED_VIEWS - 1) / RED_VIEWS
+        assert m.red_pips(bar) is (shows >= RED_SHARE)
+        # views of a deck printing its Cups and Coins in gold: half show no red ink
+        for k, card in enumerate(red_pips[RED_VIEWS:]):
+            m.learn(card, unit(rng)[0], "answer", f"g{k}", red=1.0 if k % 2 else 12.0)
+        assert m.red_pips(bar) is False and m.red_pips(0.5) is True
+        # forgotten views are not counted; kept ones are, after a restart too
+        assert m.forget_prefix("g") == len(red_pips) - RED_VIEWS
+        assert m.red_pips(bar) is (shows >= RED_SHARE)
+        with pytest.raises(DeckMemoryError, match="red ink"):
+            m.learn("H09", unit(rng)[0], "answer", "bad", red=float("nan"))
+        assert m.learn_many([("D09", unit(rng)[0], "m1", None, 1.0), ("D08", unit(rng)[0], "m2", None)], "confirmed") == 2
+    with DeckMemory(tmp_path / "m.db", "m", D) as m:
+        reds = dict(m._db.execute("SELECT card, red FROM views WHERE card IN ('D09', 'D08')").fetchall())
+        assert reds == {"D09": 1.0, "D08": None}
+        assert m.red_pips(bar) is ((RED_VIEWS - 1) / (RED_VIEWS + 1) >= RED_SHARE)
+
+        class Base:
+            def __init__(self, known):
+                self.known = known
+
+            def red_pips(self, bar):
+                return self.known
+
+        # a namer over the memory: the base namer's answer when it knows (an enrolled deck's faces)
+        assert MemoryNamer(Base(False), m).red_pips(bar) is False
+        assert MemoryNamer(Base(None), m).red_pips(bar) is m.red_pips(bar)
+        assert MemoryNamer(object(), m).red_pips(bar) is m.red_pips(bar)
 
 
 @settings(max_examples=20, deadline=None)
