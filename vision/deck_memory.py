@@ -657,7 +657,7 @@ class DeckMemory:
         least :data:`RED_SHARE` of them show ``bar`` or more. None while fewer than :data:`RED_VIEWS`
         such views are kept. A deck printed so shows it on nearly every view (the built-in deck's and
         the tarock's red pip cards 8-50 at the hard table); a deck printing its Cups and Coins in other
-        colours on half of them (docs/tracking.md, "A red card's ink")."""
+        colours on half of them (docs/tracking.md, "A deck whose red suits are not red")."""
         if self._red_inks is None:
             rows = self._db.execute("SELECT card, red FROM views WHERE red IS NOT NULL").fetchall()
             self._red_inks = np.array([red for card, red in rows if card[:1] in ("H", "D") and card[1:].isdigit()],

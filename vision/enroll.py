@@ -42,8 +42,9 @@ UNKNOWN_VETO = 0.5  # a crop the model itself calls "unknown" this surely is rej
 # the tracker's bars for a deck named by its prototypes (:attr:`PrototypeNamer.tracker_bars`): the deck's
 # temperature is fitted on its enrollment views, cleaner than a table's, so a card is committed without a
 # question only when its views name it at this mean confidence, and never on a single view of a card lost at
-# once (docs/enrollment.md, "An enrolled deck at the table")
-TABLE_BARS = {"min_confidence": 0.97, "evidence_score": 0.97, "lost_single": 0.0}
+# once (docs/enrollment.md, "An enrolled deck at the table"); or when every view puts it first and one of them is
+# settled by its face's keypoints (at VERIFIED_SURE, sure_view; docs/tracking.md, "One view its face settles")
+TABLE_BARS = {"min_confidence": 0.97, "evidence_score": 0.97, "lost_single": 0.0, "sure_view": VERIFIED_SURE}
 # at the table, a crop under the profile's similarity threshold that the model takes for a card face is not
 # refused (a dim, blurred table view of a real card often falls under a threshold set on enrollment views): this
 # much of its probability goes to "not a card face", so that it is asked, its best cards first, never committed

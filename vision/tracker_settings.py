@@ -110,6 +110,9 @@ class TrackerSettings:
     rival: float = 0.3  # a view that puts another card first with this score makes a confident naming a question
     evidence_score: float = 0.5  # without such votes: the mean score of a card every still view puts first...
     evidence_margin: float = 4.0  # ... and how many times the next card's it must be, to name it
+    # ... or, instead of evidence_score, one of those views names it at this or more (an enrolled deck's face's keypoints
+    # settle a view at 0.999: vision.enroll.TABLE_BARS) (0: off)
+    sure_view: float = 0.0
     lost_frames: int = 2  # still, uncovered localisations without a named card before it is lost
     glimpse_frames: int = 2  # localisations a new card's quad, not found, is kept where nothing moves (a card
     # the card finder finds only now and then, in low light) before it is taken for a glimpse (0: at once)

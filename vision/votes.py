@@ -276,7 +276,8 @@ def best_score(votes: Sequence[Vote]) -> float:
 def evidence(votes: Sequence[Vote], s: TrackerSettings) -> tuple[str, float] | None:
     """(card, mean score) when the still views, none of them confident enough on its own,
     together leave no doubt: every view's best is the same card, its mean (rescored) score is
-    at least ``evidence_score`` and ``evidence_margin`` times the next card's. None otherwise."""
+    at least ``evidence_score`` (or one view names it at ``sure_view`` or more, when set) and
+    ``evidence_margin`` times the next card's. None otherwise."""
     if len(votes) < s.votes or any(v.conflict for v in votes):
         return None
     best = {v.top[0][0] for v in votes}
@@ -286,7 +287,9 @@ def evidence(votes: Sequence[Vote], s: TrackerSettings) -> tuple[str, float] | N
     score = scores(votes)
     mean = score.pop(card)
     other = max((p for c, p in score.items() if c is not None), default=0.0)
-    if mean >= s.evidence_score and mean >= s.evidence_margin * max(other, 0.01) and mean > score.get(None, 0.0):
+    sure = s.sure_view > 0 and max(v.top[0][1] for v in votes) >= s.sure_view
+    if (mean >= s.evidence_score or sure) and mean >= s.evidence_margin * max(other, 0.01) \
+            and mean > score.get(None, 0.0):
         return card, mean
     return None
 

@@ -290,3 +290,28 @@ def test_a_heart_or_diamond_pip_card_whose_views_show_no_red_is_asked_under_the_
     assert verdict(views("HQ", 1.5), strict, final=True)[:2] == (CARD, "HQ")  # nor court cards: coloured pictures
     mixed = views("H05", 2.0)[:2] + views("H05", 25.0)[:1]  # one view shows the red (a hand over the others)
     assert verdict(mixed, strict, final=True)[:2] == (CARD, "H05")
+
+
+def test_one_view_named_at_sure_view_names_a_card_every_view_puts_first():
+    from vision.enroll import TABLE_BARS
+
+    settled = replace(S, **TABLE_BARS)  # an enrolled deck's bars
+    assert settled.sure_view == 0.999  # where its faces' keypoints settle a view
+    enrolled = replace(settled, sure_view=0.0)
+    # a face's keypoints settled one view; the other two name the card under the profile's threshold (0.7)
+    votes = [vote("S05", 0.7, q=0.05), vote("S05", 0.999, q=0.0005), vote("S05", 0.69, q=0.05)]
+    assert verdict(votes, enrolled, final=True)[0] == UNCERTAIN_VERDICT  # a mean of 0.80, under 0.97
+    kind, card, conf = verdict(votes, settled, final=True)
+    assert (kind, card) == (CARD, "S05") and abs(conf - (0.7 + 0.999 + 0.69) / 3) < 1e-9
+    assert verdict(votes[:2], settled, final=False)[0] == WAIT  # all its views first
+    # not when a view puts another card first, nor "not a card face", nor when the next card comes close
+    split = [vote("S05", 0.999, q=0.0005), vote("S05", 0.7), vote("S06", 0.6, second="S05", q=0.3)]
+    assert verdict(split, settled, final=True)[0] == UNCERTAIN_VERDICT
+    faceless = [vote("S05", 0.999, q=0.0005), vote("S05", 0.7), Vote(None, 0.6, [(None, 0.6), ("S05", 0.35)])]
+    assert verdict(faceless, settled, final=True)[0] == UNCERTAIN_VERDICT
+    close = [vote("S05", 0.999, q=0.0005), vote("S05", 0.4, q=0.35), vote("S05", 0.4, q=0.35)]
+    assert verdict(close, settled, final=True)[0] == UNCERTAIN_VERDICT  # 0.60 against 0.23: under 4 times
+    # nor a heart's pip card whose views show no red ink, on a deck printing them in red
+    reds = [Vote(v.card, v.confidence, [("H05", v.top[0][1]), ("H02", v.top[1][1])], red=1.0) for v in votes]
+    assert verdict(reds, settled, final=True)[0] == UNCERTAIN_VERDICT
+    assert verdict(reds, replace(settled, red_ink=0.0), final=True)[:2] == (CARD, "H05")
