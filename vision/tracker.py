@@ -864,7 +864,7 @@ class Tracker:
                     t.zone = twin.zone
                     return []
                 return [self._event(MOVED, frame, t, card=card, confidence=conf)]
-        if verdict == "card" and (not unread or self._recalled(votes, conf)) and not self._unjudged_unsure(votes, card):
+        if verdict == "card" and (not unread or self._recalled(votes, card, conf)) and not self._unjudged_unsure(votes, card):
             self._decided(votes)
             t.state, t.card, t.confidence, t.rest_quad = PRESENT, card, conf, t.quad
             t.named_sides = sides(t.quad) if conf >= SIZE_CONFIDENCE else None
@@ -920,11 +920,16 @@ class Tracker:
             return alone()
         return namer
 
-    def _recalled(self, votes, conf: float) -> bool:
-        """Whether a card named on a deck the card model cannot read was named by the deck memory alone,
-        every view, at ``memory_alone`` or more: committed without a question."""
-        bar = self.settings.memory_alone
-        return bar > 0 and conf >= bar and bool(votes) and all(v.alone for v in votes)
+    def _recalled(self, votes, card: str, conf: float) -> bool:
+        """Whether ``card``, named on a deck the card model cannot read, was named by the deck memory
+        alone, every view, at ``memory_alone`` or more, or first on every view and at
+        ``alone_sure_view`` or more on one (its kept views' keypoints settle a view at 0.999):
+        committed without a question."""
+        s = self.settings
+        if s.memory_alone <= 0 or not votes or not all(v.alone for v in votes):
+            return False
+        return conf >= s.memory_alone or (s.alone_sure_view > 0 and voting.first_on_every_view(votes, card)
+                                          and max(v.top[0][1] for v in votes) >= s.alone_sure_view)
 
     def _unjudged_unsure(self, votes, card: str) -> bool:
         """Whether the deck in play is not judged yet (fewer than ``READ_CARDS`` cards decided) and the

@@ -99,6 +99,9 @@ class TrackerSettings:
     # (0: off; with the views' pictures, vision.card_picture: at 0.95 wrong cards, at 0.98 one at full size,
     # docs/tracking.md "A card's picture"; a card its views' keypoints settle is named at 0.999, "A card's keypoints")
     memory_alone: float = 0.99
+    # ... or that it names first on every view, at this or more on one of them (its kept views' keypoints settle a view at
+    # 0.999: docs/tracking.md, "One view its face settles") (0: off)
+    alone_sure_view: float = 0.999
     # before the deck in play is judged (fewer than vision.deck_reading.READ_CARDS cards decided), a card whose
     # best view the card model alone names under this is asked, not committed: a deck never seen is not taken
     # for read before the gauge says so (0: off; docs/tracking.md "A deck not yet judged")

@@ -273,6 +273,11 @@ def best_score(votes: Sequence[Vote]) -> float:
     return sum(p for v in votes for c, p in v.top if c == card) / len(votes)
 
 
+def first_on_every_view(votes: Sequence[Vote], card: str) -> bool:
+    """Whether every view puts ``card`` first."""
+    return bool(votes) and all(v.top and v.top[0][0] == card for v in votes)
+
+
 def evidence(votes: Sequence[Vote], s: TrackerSettings) -> tuple[str, float] | None:
     """(card, mean score) when the still views, none of them confident enough on its own,
     together leave no doubt: every view's best is the same card, its mean (rescored) score is

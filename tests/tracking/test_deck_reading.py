@@ -138,10 +138,11 @@ class _Recalling(ScoredNamer):
 
     def __init__(self, p):
         super().__init__(_read_at(0.4))
-        self.p = p
+        self.p = p  # or scores(code, quad, view), as ScoredNamer takes them
+        self.memory = ScoredNamer(p if callable(p) else _read_at(p))  # counting each card's views
 
     def alone(self):
-        model, memory = self, ScoredNamer(_read_at(self.p))
+        model, memory = self, self.memory
 
         class Alone:
             labels, names_alone = model.labels, True
@@ -180,6 +181,27 @@ def test_on_a_deck_the_model_cannot_read_the_memory_alone_names_the_questions_ca
     # by default the bar is 0.99: named at 0.995 from the memory's pictures, committed; at 0.95, asked (above)
     assert TrackerSettings().memory_alone == 0.99
     assert _asked(_Recalling(0.995), _gauge(*[0.4] * 30)) == [("appeared", c, None) for c in cards]
+
+
+def test_on_a_deck_the_model_cannot_read_one_view_the_memory_settles_names_a_card_every_view_puts_first():
+    cards = ("H01", "D03", "C10", "S10")
+    unread = [0.4] * 30
+
+    def settled(code, quad, view):  # its second view's keypoints match a card's agreed views: 0.999
+        return ({code: 0.9995} if view == 1 else {code: 0.8}) if code else {"unknown": 0.9}
+
+    assert TrackerSettings().alone_sure_view == 0.999
+    assert _asked(_Recalling(settled), _gauge(*unread)) == [("appeared", c, None) for c in cards]
+    off = replace(TrackerSettings(), alone_sure_view=0.0)  # the mean of 0.87 under memory_alone: asked
+    assert [t for t, _, _ in _asked(_Recalling(settled), _gauge(*unread), off)] == ["uncertain"] * 4
+
+    # not when a view puts another card first, nor when a view was not named by the memory alone
+    tracker = Tracker()
+    sure, unsure = Vote("H01", 0.9995, [("H01", 0.9995)], alone=True), Vote("H01", 0.8, [("H01", 0.8)], alone=True)
+    assert tracker._recalled([sure, unsure, unsure], "H01", 0.87)
+    assert not tracker._recalled([sure, unsure, Vote(None, 0.29, [("T21", 0.29), ("H01", 0.28)], alone=True)], "H01", 0.87)
+    assert not tracker._recalled([sure, unsure, Vote("H01", 0.8, [("H01", 0.8)])], "H01", 0.87)
+    assert not tracker._recalled([unsure, unsure, unsure], "H01", 0.8)
 
 
 def test_a_deck_named_by_the_memory_stays_judged_by_the_card_model():
