@@ -112,7 +112,8 @@ class DeckProfile:
             if code not in self.labels or not isinstance(blob, bytes) or len(blob) % ROW or len(blob) > KEYPOINTS * ROW:
                 raise DeckProfileError(f"deck {self.name!r}: malformed keypoints of {code!r}: enrol the deck again")
         if not (self.red_pips is None or isinstance(self.red_pips, bool)):
-            raise DeckProfileError(f"deck {self.name!r}: red_pips of {self.red_pips!r} (expected true or false)")
+            raise DeckProfileError(f"deck {self.name!r}: red_pips of {self.red_pips!r} (expected true or false): "
+                                   "enrol the deck again")
         low, high = TEMPERATURE_BOUNDS
         if self.temperature is not None and not low <= self.temperature <= high:  # NaN fails too
             raise DeckProfileError(f"deck {self.name!r}: a calibration temperature of {self.temperature} "
