@@ -77,7 +77,7 @@ from vision.enroll import (  # noqa: E402
 )
 from vision.namer import UNKNOWN, Namer  # noqa: E402
 from vision.recognise import recognise  # noqa: E402
-from vision.votes import red_ink  # noqa: E402
+from vision.votes import pip_neighbours, red_ink, red_pip  # noqa: E402
 
 PI4_FACTOR = (4, 6)
 SURE = 0.6  # the tracker's default min_confidence: namings under it make 'uncertain' events
@@ -257,10 +257,10 @@ def red_ink_line(deck, profile, size) -> str:
     rng = np.random.default_rng(0)
     inks: dict[str, list[float]] = {"HD": [], "SC": []}
     for code, face in deck.faces.items():
-        if code[:1] in "HDSC" and code[1:].isdigit():
+        if pip_neighbours(code):
             red = red_ink(card_views(portrait(face), 1, size, rng)[0])
             if red is not None:
-                inks["HD" if code[:1] in "HD" else "SC"].append(red)
+                inks["HD" if red_pip(code) else "SC"].append(red)
 
     def spread(values):
         return f"{min(values):.0f} to {max(values):.0f} (median {np.median(values):.1f})" if values else "none measured"

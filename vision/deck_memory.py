@@ -47,6 +47,7 @@ from vision.card_keypoints import (KEYPOINTS_DIM, MATCHING, card_keypoint_blocks
                                    matches_in_place, packed)
 from vision.card_picture import PICTURE_DIM, card_pictures, picture_similarity
 from vision.deck_reading import READ_WINDOW, DeckReading
+from vision.votes import red_pip
 
 SCHEMA_VERSION = 6  # 2: each view may keep the model's probabilities of it; 3: and its picture (vision.card_picture);
 # 4: and its keypoints (vision.card_keypoints); 5: the places pairs of views match in (pairs); 6: and its red ink
@@ -660,8 +661,7 @@ class DeckMemory:
         colours on half of them (docs/tracking.md, "A deck whose red suits are not red")."""
         if self._red_inks is None:
             rows = self._db.execute("SELECT card, red FROM views WHERE red IS NOT NULL").fetchall()
-            self._red_inks = np.array([red for card, red in rows if card[:1] in ("H", "D") and card[1:].isdigit()],
-                                      np.float64)
+            self._red_inks = np.array([red for card, red in rows if red_pip(card)], np.float64)
         if len(self._red_inks) < RED_VIEWS:
             return None
         return bool(np.mean(self._red_inks >= bar) >= RED_SHARE)

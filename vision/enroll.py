@@ -30,7 +30,7 @@ from vision.deck_memory import CODE_INDEX, LIKENESS_CARDS, VERIFIED_SURE, VERIFY
 from vision.deck_profiles import TEMPERATURE_BOUNDS, DeckProfile, DeckProfileError, SimilarPair, load_profile
 from vision.namer import UNKNOWN, Naming
 from vision.sources import IMAGE_EXTENSIONS
-from vision.votes import red_ink
+from vision.votes import red_ink, red_pip
 from vision.warp import CROP_SIZE, crop_corners, warp_card
 
 STRATEGIES = ("mean", "orientation")
@@ -440,7 +440,7 @@ def red_pips(cards: Sequence[CardViews]) -> bool | None:
     misread), holds only for such a deck; a deck printing its suits in other colours (Cups and Coins in
     gold, a painting's own reds) would have every other red pip card asked by it, and no black card
     held."""
-    reds = [c.red for c in cards if c.code[:1] in ("H", "D") and c.code[1:].isdigit()]
+    reds = [c.red for c in cards if red_pip(c.code)]
     if not reds or all(r is None for r in reds):
         return None
     return all(r is not None and r >= RED_FACE for r in reds)

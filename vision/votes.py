@@ -311,6 +311,12 @@ def pip_neighbours(card: str) -> tuple[str, ...]:
     return tuple(f"{card[0]}{r:02d}" for r in (rank - 1, rank + 1) if 1 <= r <= 10)
 
 
+def red_pip(card: str) -> bool:
+    """Whether ``card`` is a pip card of hearts or diamonds (``H01``..``D10``): the cards a deck printing its
+    red suits in red shows in red ink on every view (court cards' pictures are coloured in every suit)."""
+    return card[:1] in ("H", "D") and bool(pip_neighbours(card))
+
+
 def pip_margin(votes: Sequence[Vote], card: str) -> float:
     """How many times its pip neighbours' best mean score ``card``'s is, over the views (no
     neighbour among the views' best cards: 100 times, as :func:`margin` floors the next card)."""
@@ -400,7 +406,7 @@ def certain(votes: Sequence[Vote], card: str, s: TrackerSettings) -> bool:
         return False
     if s.model_suit_margin > 0 and colour_twin(card) and model_suit_margin(votes, card) < s.model_suit_margin:
         return False
-    if s.red_ink > 0 and card[:1] in ("H", "D") and pip_neighbours(card) and shows_red(votes, s.red_ink) is False:
+    if s.red_ink > 0 and red_pip(card) and shows_red(votes, s.red_ink) is False:
         return False  # a heart or a diamond pip card whose views show no red ink: a black card misread
     return s.commit_bar <= 0 or scores(votes).get(card, 0.0) >= s.commit_bar
 
