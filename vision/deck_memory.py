@@ -26,7 +26,10 @@ read, names the crop with alone (:func:`recall`, :class:`MemoryAlone`). There
 each view's picture (:mod:`vision.card_picture`) is mixed in, and its
 keypoints (:mod:`vision.card_keypoints`) settle a naming when the crop
 matches one card's views in place and no other's (:meth:`DeckMemory.matched`,
-:func:`verified`).
+:func:`verified`). The file notes how its keypoints were found
+(``finder``, :data:`vision.card_keypoints.FINDER`): keypoints an older
+Tarotmate found match nothing found now and are set aside when it is opened,
+the views kept with their embeddings and pictures.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ import numpy as np
 from engine.cards import CODES
 from engine.errors import TarotmateError
 from vision.calibration import fit_temperature, scaled
-from vision.card_keypoints import (KEYPOINTS_DIM, MATCHING, card_keypoint_blocks, keypoints_of, kept_keypoints,
+from vision.card_keypoints import (FINDER, KEYPOINTS_DIM, MATCHING, card_keypoint_blocks, keypoints_of, kept_keypoints,
                                    matches_in_place, packed)
 from vision.card_picture import PICTURE_DIM, card_pictures, picture_similarity
 from vision.deck_reading import READ_WINDOW, DeckReading
@@ -211,6 +214,11 @@ class DeckMemory:
                 with self._db:
                     self._db.execute("ALTER TABLE views ADD COLUMN red REAL")
             meta = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
+            if meta.get("finder") != str(FINDER):  # keypoints found otherwise (or none kept yet): set aside
+                with self._db:  # (the views keep their embeddings and pictures; new views bring keypoints)
+                    self._db.execute("UPDATE views SET keypoints = NULL WHERE keypoints IS NOT NULL")
+                    self._db.execute("DELETE FROM pairs")
+                    self._db.execute("INSERT OR REPLACE INTO meta VALUES ('finder', ?)", (str(FINDER),))
             if meta.get("matching") != str(MATCHING):  # pairs matched otherwise (or none kept yet): matched again
                 with self._db:
                     self._db.execute("DELETE FROM pairs")
@@ -531,11 +539,12 @@ class DeckMemory:
         kept = self._kept_keypoints()
         agreed_out = np.full((len(blocks), len(CODES)), -1, np.int32)
         any_out = agreed_out.copy()
+        bests = best_per_card(mixed, cards)
         for k, block in enumerate(blocks):
             query = keypoints_of(block)
             if len(query[0]) == 0:
                 continue
-            best = best_per_card(mixed[k: k + 1], cards)[0]
+            best = bests[k]
             counts: dict[int, int] = {}
             for j in np.argsort(-best)[:per_crop]:
                 if best[j] < -0.5:
@@ -788,8 +797,13 @@ def best_per_card(sim: np.ndarray, cards: np.ndarray) -> np.ndarray:
     """(N, 78): per row of ``sim`` (N crops x kept views), each card's best cosine to its views
     (``cards``: each view's index in ``CODES``), in ``CODES`` order; -1 for a card without views."""
     out = np.full((len(sim), len(CODES)), -1.0, np.float32)
-    for j in np.unique(cards):
-        out[:, j] = sim[:, cards == j].max(1)
+    cards = np.asarray(cards)
+    if len(cards) == 0 or len(sim) == 0:
+        return out
+    order = np.argsort(cards, kind="stable")  # the views card by card: each card's best in one reduction
+    grouped = cards[order]
+    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+    out[:, grouped[starts]] = np.maximum.reduceat(np.asarray(sim)[:, order], starts, axis=1)
     return out
 
 

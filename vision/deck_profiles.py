@@ -17,7 +17,9 @@ Layout: every profile is two small files in a decks folder,
 * ``<name>.json``: the manifest (a human-readable summary: model, threshold,
   views per card, enrolled and missing cards, pairs too similar to tell
   apart, creation time; ``red_pips``: whether the deck prints its hearts' and
-  diamonds' pip cards in red ink, when measured).
+  diamonds' pip cards in red ink, when measured; ``keypoint_finder``: how its
+  faces' keypoints were found, :data:`vision.card_keypoints.FINDER`: a
+  profile whose keypoints were found otherwise is read without them).
 
 Two folders are searched, in this order:
 
@@ -32,6 +34,7 @@ A user deck therefore hides a shipped deck of the same name.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 from dataclasses import dataclass, field
@@ -43,7 +46,7 @@ import numpy as np
 
 from engine.cards import CODES
 from engine.errors import TarotmateError
-from vision.card_keypoints import KEYPOINTS, ROW
+from vision.card_keypoints import FINDER, KEYPOINTS, ROW
 from vision.model_files import models_dir
 
 FORMAT = 1  # version of the files' layout, checked when reading
@@ -152,7 +155,7 @@ class DeckProfile:
             "source": self.source,
             "created": self.created,
             **({} if self.temperature is None else {"temperature": round(float(self.temperature), 6)}),
-            **({"keypoints": len(self.keypoints)} if self.keypoints else {}),
+            **({"keypoints": len(self.keypoints), "keypoint_finder": FINDER} if self.keypoints else {}),
             **({} if self.red_pips is None else {"red_pips": self.red_pips}),
         }
 
@@ -274,6 +277,11 @@ def load_profile(name: str, decks_dir: Path | str | None = None) -> DeckProfile:
             keypoints = kept_keypoints_of(data)
     except (OSError, KeyError, ValueError) as exc:
         raise DeckProfileError(f"cannot read deck profile {npz}: {exc}") from None
+    if keypoints and not keypoints_current(manifest, manifest_path):
+        keypoints = {}  # found by an older Tarotmate: they match nothing found now (the deck is named without them)
+        logging.getLogger(__name__).warning(
+            "deck %r: its faces' keypoints were found by an older Tarotmate and are set aside: "
+            "enrol it again to settle its cards by them", name)
     try:
         return DeckProfile(
             name=manifest["name"],
@@ -292,6 +300,17 @@ def load_profile(name: str, decks_dir: Path | str | None = None) -> DeckProfile:
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise DeckProfileError(f"malformed deck manifest {manifest_path}: {exc}") from None
+
+
+def keypoints_current(manifest: dict, path: Path | str = "") -> bool:
+    """Whether the faces' keypoints a manifest speaks of were found as Tarotmate finds them now
+    (``keypoint_finder``, :data:`vision.card_keypoints.FINDER`; a profile enrolled before it was written
+    found them with the first). A damaged value is a :class:`DeckProfileError`."""
+    finder = manifest.get("keypoint_finder", 1)
+    if not isinstance(finder, int) or isinstance(finder, bool):
+        raise DeckProfileError(f"malformed deck manifest {path}: keypoint_finder of {finder!r} "
+                               "(expected a whole number): enrol the deck again")
+    return finder == FINDER
 
 
 @dataclass(frozen=True)

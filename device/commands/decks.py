@@ -54,18 +54,36 @@ def deck_rows(decks_dir=None) -> list[dict]:
     return rows
 
 
+def older_keypoints(decks_dir=None) -> set[str]:
+    """The profiles whose faces' keypoints were found by an older Tarotmate (read without them, so
+    their cards are not settled by their faces: ``vision.deck_profiles.keypoints_current``)."""
+    from vision.deck_profiles import DeckProfileError, keypoints_current, list_profiles
+
+    older = set()
+    for entry in list_profiles(decks_dir):
+        try:
+            if entry.manifest.get("keypoints") and not keypoints_current(entry.manifest):
+                older.add(entry.name)
+        except DeckProfileError:
+            older.add(entry.name)
+    return older
+
+
 def run(args: argparse.Namespace) -> int:
     rows = deck_rows(args.decks_dir)
     if args.json:
         print(json.dumps(rows))
         return 0
     width = max(len(r["name"]) for r in rows)
+    older = older_keypoints(args.decks_dir)
     for r in rows:
         if r["kind"] == "built-in":
             print(f"{r['name']:<{width}}  built-in  {r['note']}")
             continue
         alike = f", {r['similar_pairs']} pairs too alike" if r["similar_pairs"] else ""
         stale = "  [enrolled with another model: enrol it again]" if r["stale"] else ""
+        if not stale and r["name"] in older:
+            stale = "  [its faces' keypoints were found by an older Tarotmate: enrol it again to settle its cards by them]"
         print(f"{r['name']:<{width}}  {r['kind']:<8}  {r['cards']} cards, {r['views']} views{alike}, "
               f"{(r['created'] or '')[:10]}  {r['path']}{stale}")
     return 0

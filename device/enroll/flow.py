@@ -40,6 +40,7 @@ import numpy as np
 
 from engine.cards import BY_CODE, CODES
 from engine.errors import TarotmateError
+from vision.card_keypoints import FINDER
 from vision.deck_profiles import DeckProfile, SimilarPair, check_name, user_decks_dir
 from vision.enroll import (
     DEFAULT_STRATEGY,
@@ -446,6 +447,7 @@ class ProgressFile:
             "requeued": list(snapshot.requeued),
             "reviewed": [list(p) for p in snapshot.reviewed],
             "red": {code: views.red for code, views in snapshot.enrolled.items() if views.red is not None},
+            "finder": FINDER,  # how the faces' keypoints were found: others are set aside on resuming
         }
         arrays = {"meta": np.array(json.dumps(meta))}
         for code, views in snapshot.enrolled.items():
@@ -463,10 +465,11 @@ class ProgressFile:
         try:
             with np.load(self.path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
+                current = meta.get("finder", 1) == FINDER  # keypoints found otherwise match nothing found now
                 enrolled = {
                     code: CardViews(code, data[f"emb_{code}"].astype(np.float32), data[f"turned_{code}"].astype(bool),
-                                    data[f"keypoints_{code}"].tobytes() if f"keypoints_{code}" in data.files else b"",
-                                    _red_of(meta, code))
+                                    data[f"keypoints_{code}"].tobytes() if current and f"keypoints_{code}" in data.files
+                                    else b"", _red_of(meta, code))
                     for code in meta["enrolled"]
                 }
             return Snapshot(

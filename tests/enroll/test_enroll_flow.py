@@ -10,6 +10,7 @@ import pytest
 
 from device.enroll.flow import CONFIRM, DONE, REVIEW, SHOW, EnrollFlow, EnrollFlowError, ProgressFile
 from engine.cards import CODES
+from vision.card_keypoints import FINDER
 from vision.enroll import embed_card
 
 from .conftest import MILD
@@ -186,6 +187,15 @@ def test_each_cards_face_keypoints_are_kept_through_a_resume_and_into_the_profil
     while resumed.step == REVIEW:
         resumed.accept()
     assert resumed.build_profile(embedder).keypoints == {"T01": first.keypoints, "T07": later.keypoints}
+    # progress saved by an older Tarotmate, whose keypoints another finder found: resumed without them
+    with np.load(progress.path) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    assert meta.pop("finder") == FINDER
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez(progress.path, **arrays)
+    older = progress.resume_or_start("deck", embedder.model_id, views_needed=2, order=("T01", "T07"))
+    assert older.enrolled["T01"].keypoints == b"" and len(older.enrolled["T01"].embeddings) == 2
 
 
 def test_each_cards_face_red_ink_is_kept_through_a_resume_and_says_whether_the_deck_prints_red_pips(tmp_path, embedder, faces):

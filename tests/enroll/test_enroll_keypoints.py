@@ -2,6 +2,7 @@
 (``PrototypeNamer(at_table=True)``) and on still images a crop whose keypoints match one card's face, and
 no other's nearly as well, is that card surely; the profile files keep them, and older profiles without them still load."""
 
+import argparse
 from dataclasses import replace
 
 import numpy as np
@@ -89,3 +90,33 @@ def test_a_print_no_card_or_two_cards_show_is_not_settled(embedder):
     assert namer.face_likeness()[:2].min() >= 40  # each of the twins' faces is much like the other's
     named = surely(namer, [seen_again(engraving(1), seed=4), seen_again(engraving(77), seed=5)])
     assert [c == "unknown" or p < VERIFIED_SURE for c, p in named] == [True, True]
+
+
+def test_a_profile_whose_faces_keypoints_an_older_tarotmate_found_is_read_without_them(engraved, tmp_path, capsys, caplog):
+    import json
+
+    from device.commands import decks
+    from vision.card_keypoints import FINDER
+
+    manifest = save_profile(engraved, tmp_path)
+    assert json.loads(manifest.read_text())["keypoint_finder"] == FINDER
+    caplog.clear()
+    assert load_profile("engraved", tmp_path).keypoints == engraved.keypoints
+    assert decks.older_keypoints(tmp_path) == set() and "older Tarotmate" not in caplog.text
+    written = {**json.loads(manifest.read_text()), "model": decks.current_model()}  # not stale: the model installed
+    for older in (None, 1):  # enrolled before the finder was noted, or by the first finder
+        m = {k: v for k, v in written.items() if k != "keypoint_finder"}
+        if older is not None:
+            m["keypoint_finder"] = older
+        manifest.write_text(json.dumps(m))
+        caplog.clear()
+        back = load_profile("engraved", tmp_path)
+        assert back.keypoints == {} and back.labels == engraved.labels  # named as a profile enrolled without them
+        assert "found by an older Tarotmate and are set aside" in caplog.text  # said where the device logs
+        assert decks.older_keypoints(tmp_path) == {"engraved"}
+        decks.run(argparse.Namespace(decks_dir=str(tmp_path), json=False))
+        assert "enrol it again to settle its cards by them" in capsys.readouterr().out
+    for bad in ("2", True, 1.5, [2]):
+        manifest.write_text(json.dumps({**written, "keypoint_finder": bad}))
+        with pytest.raises(DeckProfileError, match="keypoint_finder of .*enrol the deck again"):
+            load_profile("engraved", tmp_path)
