@@ -54,19 +54,21 @@ def deck_rows(decks_dir=None) -> list[dict]:
     return rows
 
 
-def older_keypoints(decks_dir=None) -> set[str]:
-    """The profiles whose faces' keypoints were found by an older Tarotmate (read without them, so
-    their cards are not settled by their faces: ``vision.deck_profiles.keypoints_current``)."""
+def keypoint_notes(decks_dir=None) -> dict[str, str]:
+    """What to say of the profiles whose faces' keypoints are not read (``vision.deck_profiles.keypoints_current``):
+    found by an older Tarotmate (read without them, so their cards are not settled by their faces), or a
+    damaged note of how they were found (the profile is refused)."""
     from vision.deck_profiles import DeckProfileError, keypoints_current, list_profiles
 
-    older = set()
+    notes = {}
     for entry in list_profiles(decks_dir):
         try:
             if entry.manifest.get("keypoints") and not keypoints_current(entry.manifest):
-                older.add(entry.name)
+                notes[entry.name] = ("its faces' keypoints were found by an older Tarotmate: "
+                                     "enrol it again to settle its cards by them")
         except DeckProfileError:
-            older.add(entry.name)
-    return older
+            notes[entry.name] = "its keypoint_finder is damaged: enrol it again"
+    return notes
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,15 +77,15 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(rows))
         return 0
     width = max(len(r["name"]) for r in rows)
-    older = older_keypoints(args.decks_dir)
+    notes = keypoint_notes(args.decks_dir)
     for r in rows:
         if r["kind"] == "built-in":
             print(f"{r['name']:<{width}}  built-in  {r['note']}")
             continue
         alike = f", {r['similar_pairs']} pairs too alike" if r["similar_pairs"] else ""
         stale = "  [enrolled with another model: enrol it again]" if r["stale"] else ""
-        if not stale and r["name"] in older:
-            stale = "  [its faces' keypoints were found by an older Tarotmate: enrol it again to settle its cards by them]"
+        if not stale and r["name"] in notes:
+            stale = f"  [{notes[r['name']]}]"
         print(f"{r['name']:<{width}}  {r['kind']:<8}  {r['cards']} cards, {r['views']} views{alike}, "
               f"{(r['created'] or '')[:10]}  {r['path']}{stale}")
     return 0

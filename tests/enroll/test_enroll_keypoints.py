@@ -102,7 +102,7 @@ def test_a_profile_whose_faces_keypoints_an_older_tarotmate_found_is_read_withou
     assert json.loads(manifest.read_text())["keypoint_finder"] == FINDER
     caplog.clear()
     assert load_profile("engraved", tmp_path).keypoints == engraved.keypoints
-    assert decks.older_keypoints(tmp_path) == set() and "older Tarotmate" not in caplog.text
+    assert decks.keypoint_notes(tmp_path) == {} and "older Tarotmate" not in caplog.text
     written = {**json.loads(manifest.read_text()), "model": decks.current_model()}  # not stale: the model installed
     for older in (None, 1):  # enrolled before the finder was noted, or by the first finder
         m = {k: v for k, v in written.items() if k != "keypoint_finder"}
@@ -113,10 +113,11 @@ def test_a_profile_whose_faces_keypoints_an_older_tarotmate_found_is_read_withou
         back = load_profile("engraved", tmp_path)
         assert back.keypoints == {} and back.labels == engraved.labels  # named as a profile enrolled without them
         assert "found by an older Tarotmate and are set aside" in caplog.text  # said where the device logs
-        assert decks.older_keypoints(tmp_path) == {"engraved"}
+        assert list(decks.keypoint_notes(tmp_path)) == ["engraved"]
         decks.run(argparse.Namespace(decks_dir=str(tmp_path), json=False))
         assert "enrol it again to settle its cards by them" in capsys.readouterr().out
     for bad in ("2", True, 1.5, [2]):
         manifest.write_text(json.dumps({**written, "keypoint_finder": bad}))
         with pytest.raises(DeckProfileError, match="keypoint_finder of .*enrol the deck again"):
             load_profile("engraved", tmp_path)
+        assert decks.keypoint_notes(tmp_path) == {"engraved": "its keypoint_finder is damaged: enrol it again"}
