@@ -928,8 +928,7 @@ class Tracker:
         s = self.settings
         if s.memory_alone <= 0 or not votes or not all(v.alone for v in votes):
             return False
-        return conf >= s.memory_alone or (s.alone_sure_view > 0 and voting.first_on_every_view(votes, card)
-                                          and max(v.top[0][1] for v in votes) >= s.alone_sure_view)
+        return conf >= s.memory_alone or voting.one_view_settles(votes, card, s.alone_sure_view)
 
     def _unjudged_unsure(self, votes, card: str) -> bool:
         """Whether the deck in play is not judged yet (fewer than ``READ_CARDS`` cards decided) and the

@@ -273,9 +273,11 @@ def best_score(votes: Sequence[Vote]) -> float:
     return sum(p for v in votes for c, p in v.top if c == card) / len(votes)
 
 
-def first_on_every_view(votes: Sequence[Vote], card: str) -> bool:
-    """Whether every view puts ``card`` first."""
-    return bool(votes) and all(v.top and v.top[0][0] == card for v in votes)
+def one_view_settles(votes: Sequence[Vote], card: str, bar: float) -> bool:
+    """Whether every view puts ``card`` first and one of them names it at ``bar`` or more (0: never): a view
+    its face's or its kept views' keypoints settle (at 0.999) is that card, the others not against it."""
+    return (bar > 0 and bool(votes) and all(v.top and v.top[0][0] == card for v in votes)
+            and max(v.top[0][1] for v in votes) >= bar)
 
 
 def evidence(votes: Sequence[Vote], s: TrackerSettings) -> tuple[str, float] | None:
@@ -292,9 +294,8 @@ def evidence(votes: Sequence[Vote], s: TrackerSettings) -> tuple[str, float] | N
     score = scores(votes)
     mean = score.pop(card)
     other = max((p for c, p in score.items() if c is not None), default=0.0)
-    sure = s.sure_view > 0 and max(v.top[0][1] for v in votes) >= s.sure_view
-    if (mean >= s.evidence_score or sure) and mean >= s.evidence_margin * max(other, 0.01) \
-            and mean > score.get(None, 0.0):
+    if ((mean >= s.evidence_score or one_view_settles(votes, card, s.sure_view))
+            and mean >= s.evidence_margin * max(other, 0.01) and mean > score.get(None, 0.0)):
         return card, mean
     return None
 
