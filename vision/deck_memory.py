@@ -47,7 +47,7 @@ from engine.cards import CODES
 from engine.errors import TarotmateError
 from vision.calibration import fit_temperature, scaled
 from vision.card_keypoints import (FINDER, KEYPOINTS_DIM, MATCHING, card_keypoint_blocks, keypoints_of, kept_keypoints,
-                                   matches_in_place, packed)
+                                   matches_in_place, matches_in_place_many, packed)
 from vision.card_picture import PICTURE_DIM, card_pictures, picture_similarity
 from vision.deck_reading import READ_WINDOW, DeckReading
 from vision.votes import red_pip
@@ -112,6 +112,9 @@ LIKENESS_CARDS = 6
 VERIFIED = 20
 VERIFIED_RATIO = 0.5
 VERIFIED_SURE = 0.999
+# a card whose view most like the crop matches it in fewer places is not matched further (its other views seldom settle
+# it: docs/tracking.md "What the keypoints cost"), unless another card's views reach VERIFIED
+SCREEN = 8
 CODE_INDEX = {code: i for i, code in enumerate(CODES)}  # a card's column in the similarities (CODES order)
 
 
@@ -529,13 +532,19 @@ class DeckMemory:
         return best_per_card(sim, cards), best_per_card(ordering, cards), matches
 
     def matched(self, blocks: np.ndarray, mixed: np.ndarray, cards: np.ndarray, per_crop: int = VERIFY_CARDS,
-                per_card: int = VERIFY_VIEWS) -> tuple[np.ndarray, np.ndarray]:
+                per_card: int = VERIFY_VIEWS, screen: int = SCREEN) -> tuple[np.ndarray, np.ndarray]:
         """Two (N, 78) arrays: in how many places each crop (its keypoints, ``blocks``) matches the best
         of the ``per_card`` kept views it is most like (``mixed``: its mix with each kept view, whose
         cards are ``cards``) of each of the ``per_crop`` cards it is most like
         (:func:`vision.card_keypoints.matches_in_place`): among the views agreed with in place
         (:meth:`places_agreed`), beyond each view's :meth:`likeness` to other cards, and among all
-        views, as matched; -1 for the cards not checked."""
+        views, as matched; -1 for the cards not checked.
+
+        The views are matched in two steps, the cost of a crop no card's views settle kept low: first
+        each card's view most like the crop; then the others of the cards whose first matched it in
+        ``screen`` places or more; and once a card's count reaches :data:`VERIFIED`, every card's (what
+        :func:`verified` weighs that card against). A card whose first view matched fewer is given the
+        counts of that view alone (-1 among the views agreed with where it is not one)."""
         kept = self._kept_keypoints()
         agreed_out = np.full((len(blocks), len(CODES)), -1, np.int32)
         any_out = agreed_out.copy()
@@ -545,21 +554,31 @@ class DeckMemory:
             if len(query[0]) == 0:
                 continue
             best = bests[k]
-            counts: dict[int, int] = {}
+            checked = []  # each card checked: its column, its views most like the crop, those agreed with
             for j in np.argsort(-best)[:per_crop]:
                 if best[j] < -0.5:
                     break  # no view of that card, nor of those after it
                 idx = np.flatnonzero(cards == j)
                 order = np.argsort(-mixed[k, idx])
-                for v in idx[order][:per_card]:
-                    counts[v] = matches_in_place(query, kept[v])
-                any_out[k, j] = max(counts[v] for v in idx[order][:per_card])
-                trusted = idx[order][self.places_agreed(j, cards)[order]][:per_card]
-                for v in trusted:
-                    if v not in counts:
-                        counts[v] = matches_in_place(query, kept[v])
-                if len(trusted):
-                    agreed_out[k, j] = max(max(0, counts[v] - self.likeness(v)) for v in trusted)
+                checked.append((j, idx[order][:per_card], idx[order][self.places_agreed(j, cards)[order]][:per_card]))
+            counts: dict[int, int] = {}
+
+            def match(views) -> None:
+                new = [v for v in dict.fromkeys(int(v) for v in views) if v not in counts]
+                if new:
+                    counts.update(zip(new, matches_in_place_many(query, [kept[v] for v in new])))
+
+            def outcome(j, first, trusted) -> tuple[int, int]:
+                seen = [v for v in trusted if v in counts]
+                return (max(max(0, counts[v] - self.likeness(v)) for v in seen) if seen else -1,
+                        max(counts[v] for v in first if v in counts))
+
+            match(first[0] for _, first, _ in checked)
+            match(v for _, first, trusted in checked if counts[first[0]] >= screen for v in (*first, *trusted))
+            if any(max(outcome(*c)) >= VERIFIED for c in checked):
+                match(v for _, first, trusted in checked for v in (*first, *trusted))
+            for c in checked:
+                agreed_out[k, c[0]], any_out[k, c[0]] = outcome(*c)
         return agreed_out, any_out
 
     def likeness(self, view: int, others: int = LIKENESS_CARDS) -> int:

@@ -25,7 +25,7 @@ import numpy as np
 
 from engine.cards import CODES, BY_CODE
 from engine.errors import TarotmateError
-from vision.card_keypoints import card_keypoints, keypoints_of, kept_keypoints, matches_in_place, packed
+from vision.card_keypoints import card_keypoints, keypoints_of, kept_keypoints, matches_in_place, matches_in_place_many, packed
 from vision.deck_memory import CODE_INDEX, LIKENESS_CARDS, VERIFIED_SURE, VERIFY_CARDS, verified
 from vision.deck_profiles import TEMPERATURE_BOUNDS, DeckProfile, DeckProfileError, SimilarPair, load_profile
 from vision.namer import UNKNOWN, Naming
@@ -654,11 +654,10 @@ class PrototypeNamer:
             query = keypoints_of(card_keypoints(crops[k]) if keypoints is None else keypoints[k])
             if not len(query[0]):
                 continue
-            for j in np.argsort(-scores[k])[:VERIFY_CARDS]:
-                if faces[j] is not None:
-                    n = matches_in_place(query, faces[j])
-                    every[k, CODE_INDEX[codes[j]]] = n
-                    agreed[k, CODE_INDEX[codes[j]]] = max(0, n - likeness[j])
+            checked = [j for j in np.argsort(-scores[k])[:VERIFY_CARDS] if faces[j] is not None]
+            for j, n in zip(checked, matches_in_place_many(query, [faces[j] for j in checked])):
+                every[k, CODE_INDEX[codes[j]]] = n
+                agreed[k, CODE_INDEX[codes[j]]] = max(0, n - likeness[j])
         return verified(probs, (agreed, every), self.labels, hold=False)
 
     def _faces(self) -> tuple[list, list[str]]:

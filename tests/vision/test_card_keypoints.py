@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
-from vision.card_keypoints import (KEY_SIZE, KEYPOINTS, KEYPOINTS_DIM, MIN_MATCHES, ROW, card_keypoint_blocks,
-                                   card_keypoints, keypoints_of, kept_keypoints, matches_in_place, packed)
+from vision.card_keypoints import (KEY_SIZE, KEYPOINTS, KEYPOINTS_DIM, MIN_MATCHES, RADIUS, ROW, SHIFT,
+                                   card_keypoint_blocks, card_keypoints, keypoints_of, kept_keypoints, matches_in_place,
+                                   matches_in_place_many, packed)
 
 
 def engraving(seed: int, h: int = 192, w: int = 112) -> np.ndarray:
@@ -103,3 +104,76 @@ def test_any_crop_gives_a_well_formed_block(crop):
     assert np.all(places >= 0) and np.all(places[:, 0] < KEY_SIZE[0]) and np.all(places[:, 1] < KEY_SIZE[1])
     assert kept_keypoints(packed(block))[1].shape == desc.shape
     assert 0 <= matches_in_place((places, desc), (places, desc)) <= len(places)
+
+
+def brute_force_matches(a, b) -> int:
+    """matches_in_place as OpenCV's brute-force matcher with its cross-check finds the keypoints that are each
+    other's nearest: what the batched products must give, to the place."""
+    (pa, da), (pb, db) = a, b
+    if len(da) < MIN_MATCHES or len(db) < MIN_MATCHES:
+        return 0
+    found = cv2.BFMatcher(cv2.NORM_HAMMING, crossCheck=True).match(np.ascontiguousarray(da), np.ascontiguousarray(db))
+    if len(found) < MIN_MATCHES:
+        return 0
+    qa = np.float32([pa[m.queryIdx] for m in found])
+    qb = np.float32([pb[m.trainIdx] for m in found])
+    best = 0
+    for other in (qb, np.array(KEY_SIZE, np.float32) - 1.0 - qb):
+        moved = qa - other
+        shift = np.median(moved, axis=0)
+        if np.abs(shift).max() <= SHIFT:
+            best = max(best, int((np.linalg.norm(moved - shift, axis=1) <= RADIUS).sum()))
+    return best
+
+
+def crop_and_views(seed: int, views: int, ties: float):
+    """A crop's keypoints and views of them: each view some of the crop's keypoints, shifted together (turned
+    half a turn or not), each a little off and a few far off, their descriptors a bit or two changed, among
+    keypoints of other places; a share ``ties`` of all descriptors copies of others (equally near: the first
+    of equals must be picked as OpenCV picks it); a view in three is of another print."""
+    rng = np.random.default_rng(seed)
+    size = np.array(KEY_SIZE, np.float32) - 1
+
+    def described(n):
+        desc = rng.integers(0, 256, (n, 32), dtype=np.uint8)
+        copies = np.flatnonzero(rng.random(n) < ties)
+        desc[copies] = desc[rng.integers(0, n, len(copies))]
+        return desc
+
+    n = int(rng.integers(0, 60))
+    crop = (rng.uniform(0, size, (n, 2)).astype(np.float32), described(n))
+    out = []
+    for _ in range(views):
+        extra = int(rng.integers(0, 40))
+        places, desc = rng.uniform(0, size, (extra, 2)).astype(np.float32), described(extra)
+        if n and rng.random() > 1 / 3:
+            seen = rng.permutation(n)[: int(rng.integers(1, n + 1))]
+            moved = crop[0][seen] + rng.integers(-SHIFT, SHIFT + 1, 2) + rng.normal(0, 3, (len(seen), 2))
+            far = rng.random(len(seen)) < 0.2
+            moved[far] += rng.uniform(-40, 40, (int(far.sum()), 2))
+            if rng.random() < 0.5:
+                moved = size - moved
+            changed = crop[1][seen].copy()
+            changed[np.arange(len(seen)), rng.integers(0, 32, len(seen))] ^= np.uint8(1 << int(rng.integers(0, 8)))
+            places, desc = np.vstack([places, moved.astype(np.float32)]), np.vstack([desc, changed])
+        order = rng.permutation(len(desc))
+        out.append((np.clip(np.rint(places[order]), 0, 255).astype(np.uint8), desc[order]))
+    return crop, out
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.integers(0, 6), st.sampled_from([0.0, 0.2, 0.5]))
+def test_matching_many_views_at_once_counts_what_opencvs_matcher_counts_view_by_view(seed, views, ties):
+    crop, kept = crop_and_views(seed, views, ties)
+    counts = matches_in_place_many(crop, kept)
+    assert counts == [brute_force_matches(crop, v) for v in kept]
+    assert counts == [matches_in_place(crop, v) for v in kept]
+
+
+def test_real_views_match_at_once_as_one_by_one():
+    blocks = card_keypoint_blocks([engraving(s) for s in range(4)] + [seen_again(engraving(0), seed=2)])
+    views = [kept_keypoints(packed(b)) for b in blocks]
+    crop = keypoints_of(blocks[-1])
+    counts = matches_in_place_many(crop, views)
+    assert counts == [brute_force_matches(crop, v) for v in views]
+    assert counts[0] >= 40 and max(counts[1:4]) <= 8 and counts[4] == matches_in_place(crop, views[4])

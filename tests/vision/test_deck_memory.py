@@ -735,6 +735,34 @@ def test_the_memory_alone_names_surely_once_two_views_of_a_card_match_in_place(t
     memory.close()
 
 
+def test_a_crop_no_cards_first_view_matches_is_matched_no_further_and_one_that_settles_against_every_view(
+        tmp_path, monkeypatch):
+    from vision import deck_memory
+    from vision.deck_memory import SCREEN, VERIFIED, view_of
+
+    from tests.vision.test_card_keypoints import engraving, seen_again
+
+    e = np.array([1.0, 0, 0, 0], np.float32)
+    memory = DeckMemory(tmp_path / "m.db", "model-a", 4)
+    for k, card in enumerate(("S07", "S08", "S09")):  # two views of each card's print, agreed in place
+        for seed in (1, 2):
+            view = seen_again(engraving(20 + k), seed=seed, dx=seed, dy=-seed)
+            assert memory.learn(card, view_of(e[None], [view])[0], "answer", f"op {k} {seed}")
+    memory.derive()
+    matched = []
+    every_pair = deck_memory.matches_in_place_many
+    monkeypatch.setattr(deck_memory, "matches_in_place_many", lambda a, views: matched.append(len(views)) or every_pair(a, views))
+    crops = [engraving(99), seen_again(engraving(21), seed=7)]  # a print the memory never saw; S08 again
+    agreed, every = memory.keypoint_matches(view_of(np.stack([e, e]), crops))
+    s07, s08, s09 = (CODES.index(c) for c in ("S07", "S08", "S09"))
+    # the first crop: each card's view most like it, all under the screen: none further; the second: those three,
+    # then S08's other view, which settles it, then the other cards' (what S08 is weighed against)
+    assert matched == [3, 3, 1, 2]
+    assert every[0, [s07, s08, s09]].max() < SCREEN and (agreed[0, [s07, s08, s09]] <= every[0, [s07, s08, s09]]).all()
+    assert every[1, s08] >= 40 and agreed[1, s08] >= VERIFIED and every[1, [s07, s09]].max() <= 8
+    memory.close()
+
+
 def test_a_card_that_shares_its_print_with_others_is_not_settled_by_its_keypoints(tmp_path):
     from vision.deck_memory import VERIFIED, MemoryNamer, view_of
 
