@@ -142,8 +142,8 @@ def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.15, samples
     starts, ends = q, np.roll(q, -1, axis=0)
     d = (ends - starts) / np.maximum(np.linalg.norm(ends - starts, axis=1, keepdims=True), 1e-6)
     count = ok.sum(axis=1)
-    mid = masked_median(shift, ok, count)
-    spread = masked_median(np.abs(shift - mid[:, None]), ok, count)
+    mid = _masked_median(shift, ok, count)
+    spread = _masked_median(np.abs(shift - mid[:, None]), ok, count)
     move = (count >= 0.6 * samples) & (spread <= 1.5)
     if not move.any():
         return q
@@ -165,7 +165,7 @@ def corners_of_sides(lines, quad: np.ndarray, max_move: float) -> np.ndarray:
     return np.array(out, np.float32)
 
 
-def masked_median(values: np.ndarray, mask: np.ndarray, count: np.ndarray) -> np.ndarray:
+def _masked_median(values: np.ndarray, mask: np.ndarray, count: np.ndarray) -> np.ndarray:
     """Per row of ``values``, the median of the entries where ``mask`` holds (0 for none)."""
     v = np.sort(np.where(mask, values, np.inf), axis=1)
     rows = np.arange(len(v))

@@ -177,3 +177,21 @@ def test_real_views_match_at_once_as_one_by_one():
     counts = matches_in_place_many(crop, views)
     assert counts == [brute_force_matches(crop, v) for v in views]
     assert counts[0] >= 40 and max(counts[1:4]) <= 8 and counts[4] == matches_in_place(crop, views[4])
+
+
+def test_the_keypoint_benchmark_matches_a_decks_scans_one_by_one_and_at_once_alike(tmp_path, capsys):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_keypoints.py"
+    spec = importlib.util.spec_from_file_location("bench_keypoints", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    deck = tmp_path / "engravings"
+    deck.mkdir()
+    for k, code in enumerate(("S01", "S02", "S03", "S04")):
+        cv2.imwrite(str(deck / f"{code}.png"), engraving(30 + k))
+    cv2.imwrite(str(deck / "S05.png"), seen_again(engraving(30), seed=1))  # S01's print again: many places
+    assert bench.main([str(deck), "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "one by one / at once" in out and "differ" not in out and "most alike: S01/S05" in out
