@@ -155,42 +155,48 @@ def matches_in_place(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.n
 
 
 def matches_in_place_many(a: tuple[np.ndarray, np.ndarray], views: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[int]:
-    """:func:`matches_in_place` of ``a`` with each of ``views``: the same counts, the Hamming distances
-    of all their keypoints found at once, as one product of the descriptors' bits (:func:`_signs`)."""
+    """:func:`matches_in_place` of ``a`` with each of ``views``: the same counts, the Hamming distances of
+    all their keypoints found at once, as one product of the descriptors' bits (:data:`_BITS`)."""
     pa, da = a
     out = [0] * len(views)
     usable = [k for k, (_, db) in enumerate(views) if len(db) >= MIN_MATCHES]
     if len(da) < MIN_MATCHES or not usable:
         return out
-    dots = _signs(da) @ _signs(np.concatenate([views[k][1] for k in usable])).T  # a's keypoints, the views' side by side
+    rows = len(da)
+    query = np.zeros((rows, 33 * 8), np.float32)
+    query[:, :256] = 256 * np.take(_BITS, np.asarray(da, np.uint8), axis=0).reshape(rows, 256)
+    query[:, 256] = 255 - np.arange(rows)  # a's keypoints' slots: each one's rank, read back off a column's best
+    desc = np.concatenate([views[k][1] for k in usable])
+    codes = np.full((len(desc), 33), _SLOT, np.uint16)  # the views' keypoints' descriptors, and their slots
+    codes[:, :32] = desc
+    # 256 times each pair's dot product plus 255 less the rank of a's keypoint: the largest of a column is its
+    # nearest keypoint of a, the first of equals (as OpenCV's brute-force matcher with its cross-check picks)
+    key = query @ np.take(_BITS, codes, axis=0).reshape(len(desc), 33 * 8).T
+    back = (255 - np.mod(key.max(axis=0), 256)).astype(np.int64)  # each view keypoint's nearest in a
     start = 0
     for k in usable:
         pb, db = views[k]
-        out[k] = _in_place(pa, pb, dots[:, start: start + len(db)])
+        nearest = key[:, start: start + len(db)].argmax(axis=1)  # each of a's keypoints' nearest in the view
+        mutual = np.flatnonzero(back[start + nearest] == np.arange(rows))
+        out[k] = _in_place(pa[mutual], pb[nearest[mutual]])
         start += len(db)
     return out
 
 
-# each byte's eight bits, highest first, as -1 (0) or +1 (1): two descriptors' bits read so have the dot product
-# 256 less twice their Hamming distance, so the nearest in Hamming distance is the largest product
-_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1).astype(np.float32) * 2 - 1
+# Rows of eight numbers, one for each value of a descriptor's byte: its bits, highest first, as -1 (0) or +1 (1),
+# so that two descriptors' bits have the dot product 256 less twice their Hamming distance; then a view
+# keypoint's slot (matches_in_place_many), whose product with a keypoint of a's slot is that one's rank.
+_BITS = np.vstack([np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1).astype(np.float32) * 2 - 1,
+                   [[1, 0, 0, 0, 0, 0, 0, 0]]]).astype(np.float32)
+_SLOT = 256
 
 
-def _signs(desc: np.ndarray) -> np.ndarray:
-    """(n, 256) float32: each of ``desc``'s 32-byte descriptors as its bits, -1 or +1."""
-    return np.take(_BITS, np.asarray(desc, np.uint8), axis=0).reshape(len(desc), -1)
-
-
-def _in_place(pa: np.ndarray, pb: np.ndarray, dots: np.ndarray) -> int:
-    """:func:`matches_in_place` of keypoints at ``pa`` and ``pb`` whose descriptors' products are ``dots``
-    (:func:`_signs`, a row per keypoint at ``pa``): the keypoints each other's nearest (the first of equals,
-    as OpenCV's brute-force matcher with its cross-check picks), counted in place."""
-    nearest = dots.argmax(axis=1)
-    mutual = np.flatnonzero(dots.argmax(axis=0)[nearest] == np.arange(len(nearest)))
-    if len(mutual) < MIN_MATCHES:
+def _in_place(qa: np.ndarray, qb: np.ndarray) -> int:
+    """How many of the pairs of keypoints at ``qa`` and ``qb`` (each other's nearest) lie in place: within
+    :data:`RADIUS` of their median shift, of at most :data:`SHIFT`, ``qb`` as it is or turned half a turn."""
+    if len(qa) < MIN_MATCHES:
         return 0
-    qa = pa[mutual].astype(np.float32)
-    qb = pb[nearest[mutual]].astype(np.float32)
+    qa, qb = qa.astype(np.float32), qb.astype(np.float32)
     size = np.array(KEY_SIZE, np.float32) - 1.0
     best = 0
     for other in (qb, size - qb):
