@@ -30,9 +30,9 @@ descriptor's 32 bytes, one number each; -1 rows for none), and are kept on
 disk as bytes (:func:`packed`; read back with :func:`kept_keypoints`).
 About 0.7 ms a crop to find here; matched with several views at once
 (:func:`matches_in_place_many`: the Hamming distances of all their
-keypoints as one product of the descriptors' bits), about 0.1 ms a view
-(0.24 one by one with OpenCV's brute-force matcher, one thread). Keypoints found by
-another :data:`FINDER` are set aside by what keeps them.
+keypoints as one product of the descriptors' bits), about 0.15 ms a view
+(``benchmarks/bench_keypoints.py``). Keypoints found by another
+:data:`FINDER` are set aside by what keeps them.
 """
 
 from __future__ import annotations
@@ -163,6 +163,8 @@ def matches_in_place_many(a: tuple[np.ndarray, np.ndarray], views: Sequence[tupl
     if len(da) < MIN_MATCHES or not usable:
         return out
     rows = len(da)
+    if rows > 256:  # the slot below tells 256 keypoints apart
+        raise ValueError(f"{rows} keypoints to match: at most {KEYPOINTS} are found a crop, and 256 can be matched")
     query = np.zeros((rows, 33 * 8), np.float32)
     query[:, :256] = 256 * np.take(_BITS, np.asarray(da, np.uint8), axis=0).reshape(rows, 256)
     query[:, 256] = 255 - np.arange(rows)  # a's keypoints' slots: each one's rank, read back off a column's best

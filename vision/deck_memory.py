@@ -549,6 +549,17 @@ class DeckMemory:
         agreed_out = np.full((len(blocks), len(CODES)), -1, np.int32)
         any_out = agreed_out.copy()
         bests = best_per_card(mixed, cards)
+
+        def match(query, counts: dict[int, int], views) -> None:  # the views not matched yet, at once
+            new = [v for v in dict.fromkeys(int(v) for v in views) if v not in counts]
+            if new:
+                counts.update(zip(new, matches_in_place_many(query, [kept[v] for v in new])))
+
+        def outcome(counts: dict[int, int], first, trusted) -> tuple[int, int]:  # a card's two counts, as matched
+            seen = [v for v in trusted if v in counts]
+            return (max(max(0, counts[v] - self.likeness(v)) for v in seen) if seen else -1,
+                    max(counts[v] for v in first if v in counts))
+
         for k, block in enumerate(blocks):
             query = keypoints_of(block)
             if len(query[0]) == 0:
@@ -562,23 +573,13 @@ class DeckMemory:
                 order = np.argsort(-mixed[k, idx])
                 checked.append((j, idx[order][:per_card], idx[order][self.places_agreed(j, cards)[order]][:per_card]))
             counts: dict[int, int] = {}
-
-            def match(views) -> None:
-                new = [v for v in dict.fromkeys(int(v) for v in views) if v not in counts]
-                if new:
-                    counts.update(zip(new, matches_in_place_many(query, [kept[v] for v in new])))
-
-            def outcome(j, first, trusted) -> tuple[int, int]:
-                seen = [v for v in trusted if v in counts]
-                return (max(max(0, counts[v] - self.likeness(v)) for v in seen) if seen else -1,
-                        max(counts[v] for v in first if v in counts))
-
-            match(first[0] for _, first, _ in checked)
-            match(v for _, first, trusted in checked if counts[first[0]] >= screen for v in (*first, *trusted))
-            if any(max(outcome(*c)) >= VERIFIED for c in checked):
-                match(v for _, first, trusted in checked for v in (*first, *trusted))
-            for c in checked:
-                agreed_out[k, c[0]], any_out[k, c[0]] = outcome(*c)
+            match(query, counts, (first[0] for _, first, _ in checked))
+            match(query, counts, (v for _, first, trusted in checked if counts[first[0]] >= screen
+                                  for v in (*first, *trusted)))
+            if any(max(outcome(counts, first, trusted)) >= VERIFIED for _, first, trusted in checked):
+                match(query, counts, (v for _, first, trusted in checked for v in (*first, *trusted)))
+            for j, first, trusted in checked:
+                agreed_out[k, j], any_out[k, j] = outcome(counts, first, trusted)
         return agreed_out, any_out
 
     def likeness(self, view: int, others: int = LIKENESS_CARDS) -> int:

@@ -195,3 +195,11 @@ def test_the_keypoint_benchmark_matches_a_decks_scans_one_by_one_and_at_once_ali
     assert bench.main([str(deck), "--top", "1"]) == 0
     out = capsys.readouterr().out
     assert "one by one / at once" in out and "differ" not in out and "most alike: S01/S05" in out
+
+
+def test_more_keypoints_than_can_be_told_apart_are_a_clear_error():
+    rng = np.random.default_rng(0)
+    many = (rng.uniform(0, 100, (300, 2)).astype(np.float32), rng.integers(0, 256, (300, 32), dtype=np.uint8))
+    with pytest.raises(ValueError, match="300 keypoints"):
+        matches_in_place(many, many)
+    assert matches_in_place((many[0][:KEYPOINTS], many[1][:KEYPOINTS]), (many[0][:KEYPOINTS], many[1][:KEYPOINTS])) == KEYPOINTS
