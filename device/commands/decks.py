@@ -28,8 +28,9 @@ def current_model() -> str | None:
         return None
 
 
-def deck_rows(decks_dir=None) -> list[dict]:
-    """One row per deck: the built-in recognition first, then every profile found.
+def deck_rows(decks_dir=None, entries=None) -> list[dict]:
+    """One row per deck: the built-in recognition first, then every profile found (``entries``: those
+    :func:`vision.deck_profiles.list_profiles` found already).
 
     ``stale``: the profile was enrolled with another model than the
     installed one (it is refused until the deck is enrolled again).
@@ -38,7 +39,7 @@ def deck_rows(decks_dir=None) -> list[dict]:
 
     model = current_model()
     rows = [{"name": BUILTIN, "kind": "built-in", "cards": 78, "note": BUILTIN_NOTE}]
-    for entry in list_profiles(decks_dir):
+    for entry in list_profiles(decks_dir) if entries is None else entries:
         m = entry.manifest
         rows.append({
             "name": entry.name,
@@ -54,14 +55,14 @@ def deck_rows(decks_dir=None) -> list[dict]:
     return rows
 
 
-def keypoint_notes(decks_dir=None) -> dict[str, str]:
+def keypoint_notes(decks_dir=None, entries=None) -> dict[str, str]:
     """What to say of the profiles whose faces' keypoints are not read (``vision.deck_profiles.keypoints_current``):
     found by an older Tarotmate (read without them, so their cards are not settled by their faces), or a
-    damaged note of how they were found (the profile is refused)."""
+    damaged note of how they were found (the profile is refused). ``entries``: as :func:`deck_rows`."""
     from vision.deck_profiles import DeckProfileError, keypoints_current, list_profiles
 
     notes = {}
-    for entry in list_profiles(decks_dir):
+    for entry in list_profiles(decks_dir) if entries is None else entries:
         try:
             if entry.manifest.get("keypoints") and not keypoints_current(entry.manifest):
                 notes[entry.name] = ("its faces' keypoints were found by an older Tarotmate: "
@@ -72,12 +73,15 @@ def keypoint_notes(decks_dir=None) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = deck_rows(args.decks_dir)
+    from vision.deck_profiles import list_profiles
+
+    entries = list_profiles(args.decks_dir)  # the manifests, read once for the rows and the notes
+    rows = deck_rows(entries=entries)
     if args.json:
         print(json.dumps(rows))
         return 0
     width = max(len(r["name"]) for r in rows)
-    notes = keypoint_notes(args.decks_dir)
+    notes = keypoint_notes(entries=entries)
     for r in rows:
         if r["kind"] == "built-in":
             print(f"{r['name']:<{width}}  built-in  {r['note']}")
