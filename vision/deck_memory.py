@@ -34,6 +34,7 @@ the views kept with their embeddings and pictures.
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -240,6 +241,7 @@ class DeckMemory:
                 self._db.execute("UPDATE meta SET value = ? WHERE key = 'model'", (model_id,))
                 self._db.execute("UPDATE meta SET value = ? WHERE key = 'dimension'", (str(self.dimension),))
         self._cache: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._groups: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # the views card by card (card_groups)
         self._keypoints: list | None = None  # each kept view's keypoints (vision.card_keypoints.keypoints_of), read when needed
         self._places_agreed: dict[int, np.ndarray] = {}  # per card: whether another view of it matches each of its views
         self._likeness: dict[tuple[int, int], int] = {}  # per kept view (and others): its most places matched with other cards' views
@@ -419,6 +421,7 @@ class DeckMemory:
         views dropped or forgotten (:attr:`_dropped`: their row ids may be given again), or all when
         every view may have changed (``cards`` None)."""
         self._cache = None
+        self._groups = None
         self._keypoints = None
         self._ids = None
         self._red_inks = None
@@ -456,6 +459,13 @@ class DeckMemory:
             self._cache = (cards, emb, pictures, has, agreed(cards, emb, pictures))
         return self._cache
 
+    def _best_per_card(self, sim: np.ndarray) -> np.ndarray:
+        """:func:`best_per_card` of ``sim`` (crops x the kept views, in :meth:`_kept`'s order), the views
+        grouped card by card once after each change."""
+        if self._groups is None:
+            self._groups = card_groups(self._kept()[0])
+        return best_per_card(sim, self._kept()[0], self._groups)
+
     def _embeddings(self, views: np.ndarray) -> np.ndarray:
         """The unit embeddings of ``views`` (embeddings, or views with their pictures: :func:`view_of`)."""
         x = np.asarray(views, np.float32)
@@ -466,8 +476,8 @@ class DeckMemory:
         """(N, 78): each crop's best cosine to each card's kept views, in ``engine.cards.CODES``
         order; -1 for a card the memory has no view of. ``embeddings``: the crops' embeddings, or
         their views with pictures (only the embeddings are read)."""
-        cards, emb = self._views()
-        return best_per_card(self._embeddings(embeddings) @ emb.T, cards)
+        _, emb = self._views()
+        return self._best_per_card(self._embeddings(embeddings) @ emb.T)
 
     def recall_similarity(self, views: np.ndarray, mix: float = PICTURE_MIX) -> np.ndarray:
         """(N, 78): as :meth:`similarity`, for what the memory names the crops with alone
@@ -507,7 +517,7 @@ class DeckMemory:
         each kept view (:meth:`_mixed`); None where that is None or the views carry no keypoints."""
         if mixed is None or x.shape[1] != self.dimension + PICTURE_DIM + KEYPOINTS_DIM:
             return None
-        return self.matched(x[:, self.dimension + PICTURE_DIM:], mixed, self._kept()[0])
+        return self.matched(x[:, self.dimension + PICTURE_DIM:], mixed)
 
     def _mixed(self, x: np.ndarray, mix: float) -> np.ndarray | None:
         """Each crop's :func:`mixed_similarity` with each kept view (``x``: the crops' views, a row
@@ -524,18 +534,18 @@ class DeckMemory:
         x = x.reshape(len(x), -1)
         sim = self._mixed(x, mix)
         if sim is None:
-            return best_per_card(self._embeddings(x) @ emb.T, cards), None, None
+            return self._best_per_card(self._embeddings(x) @ emb.T), None, None
         matches = self._keypoints_matched(x, sim) if verify else None
         ordering = sim.copy()
         ordering[:, ~trusted] -= unagreed
         sim[:, ~trusted] = -1.0
-        return best_per_card(sim, cards), best_per_card(ordering, cards), matches
+        return self._best_per_card(sim), self._best_per_card(ordering), matches
 
-    def matched(self, blocks: np.ndarray, mixed: np.ndarray, cards: np.ndarray, per_crop: int = VERIFY_CARDS,
-                per_card: int = VERIFY_VIEWS, screen: int = SCREEN) -> tuple[np.ndarray, np.ndarray]:
+    def matched(self, blocks: np.ndarray, mixed: np.ndarray, per_crop: int = VERIFY_CARDS, per_card: int = VERIFY_VIEWS,
+                screen: int = SCREEN) -> tuple[np.ndarray, np.ndarray]:
         """Two (N, 78) arrays: in how many places each crop (its keypoints, ``blocks``) matches the best
-        of the ``per_card`` kept views it is most like (``mixed``: its mix with each kept view, whose
-        cards are ``cards``) of each of the ``per_crop`` cards it is most like
+        of the ``per_card`` kept views it is most like (``mixed``: its mix with each kept view, in
+        :meth:`_kept`'s order) of each of the ``per_crop`` cards it is most like
         (:func:`vision.card_keypoints.matches_in_place`): among the views agreed with in place
         (:meth:`places_agreed`), beyond each view's :meth:`likeness` to other cards, and among all
         views, as matched; -1 for the cards not checked.
@@ -546,9 +556,10 @@ class DeckMemory:
         :func:`verified` weighs that card against). A card whose first view matched fewer is given the
         counts of that view alone (-1 among the views agreed with where it is not one)."""
         kept = self._kept_keypoints()
+        cards = self._kept()[0]
         agreed_out = np.full((len(blocks), len(CODES)), -1, np.int32)
         any_out = agreed_out.copy()
-        bests = best_per_card(mixed, cards)
+        bests = self._best_per_card(mixed)
 
         def match(query, counts: dict[int, int], views) -> None:  # the views not matched yet, at once
             new = [v for v in dict.fromkeys(int(v) for v in views) if v not in counts]
@@ -710,7 +721,7 @@ class DeckMemory:
             cards, emb = self._views()
             sim = emb[mine] @ emb.T
             sim[np.arange(len(mine)), mine] = -1.0  # a view is not its own evidence
-            t = fit_temperature(fuse(probs, best_per_card(sim, cards), labels, sharpness, floor), truth)
+            t = fit_temperature(fuse(probs, self._best_per_card(sim), labels, sharpness, floor), truth)
         self._temperature = (key, t)
         return t
 
@@ -772,6 +783,22 @@ def card_columns(labels: Sequence[str]) -> list[int]:
     return [CODE_INDEX.get(lab, -1) for lab in labels]
 
 
+def label_cards(labels: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The labels that are cards (their indexes) and those cards' columns in ``CODES`` order
+    (:func:`card_columns`), found once for a namer's labels: what a crop's namings are weighed with."""
+    return _label_cards(tuple(labels))
+
+
+@functools.lru_cache(maxsize=8)
+def _label_cards(labels: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    cols = np.array(card_columns(labels), np.int64)
+    ks = np.flatnonzero(cols >= 0)
+    ks.flags.writeable = False
+    js = cols[ks]
+    js.flags.writeable = False
+    return ks, js
+
+
 def pictures_of(blobs: Sequence[bytes | None]) -> tuple[np.ndarray, np.ndarray]:
     """The kept views' pictures as stored (a blob of :data:`PICTURE_DIM` float16, or float32 as
     schema 3 kept them, or None): an (N, PICTURE_DIM) float32 array, zeros where a view has none,
@@ -813,18 +840,26 @@ def agreed(cards: np.ndarray, embeddings: np.ndarray, pictures: np.ndarray, mix:
     return out
 
 
-def best_per_card(sim: np.ndarray, cards: np.ndarray) -> np.ndarray:
+def best_per_card(sim: np.ndarray, cards: np.ndarray, groups: tuple | None = None) -> np.ndarray:
     """(N, 78): per row of ``sim`` (N crops x kept views), each card's best cosine to its views
-    (``cards``: each view's index in ``CODES``), in ``CODES`` order; -1 for a card without views."""
+    (``cards``: each view's index in ``CODES``; ``groups``: their :func:`card_groups`, when found
+    already), in ``CODES`` order; -1 for a card without views."""
     out = np.full((len(sim), len(CODES)), -1.0, np.float32)
-    cards = np.asarray(cards)
     if len(cards) == 0 or len(sim) == 0:
         return out
-    order = np.argsort(cards, kind="stable")  # the views card by card: each card's best in one reduction
-    grouped = cards[order]
-    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
-    out[:, grouped[starts]] = np.maximum.reduceat(np.asarray(sim)[:, order], starts, axis=1)
+    order, starts, columns = card_groups(cards) if groups is None else groups
+    out[:, columns] = np.maximum.reduceat(np.asarray(sim)[:, order], starts, axis=1)
     return out
+
+
+def card_groups(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The views card by card (``cards``: each view's index in ``CODES``): the views' order, where
+    each card's views start in it, and those cards' columns (what :func:`best_per_card` reduces by)."""
+    cards = np.asarray(cards)
+    order = np.argsort(cards, kind="stable")
+    grouped = cards[order]
+    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]]) if len(cards) else np.zeros(0, np.int64)
+    return order, starts, grouped[starts]
 
 
 def fuse(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sharpness: float = 20.0, floor: float = 0.6) -> np.ndarray:
@@ -833,12 +868,9 @@ def fuse(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sharp
     gains ``exp(sharpness · (cosine − floor))``; cards without views, and ``unknown``, keep
     their weight. With an empty memory this is ``probs`` unchanged."""
     p = np.asarray(probs, np.float64).copy()
-    for k, j in enumerate(card_columns(labels)):
-        if j < 0:
-            continue
-        s = similarity[:, j].astype(np.float64)
-        gain = np.where(s > floor, np.exp(sharpness * (s - floor)), 1.0)
-        p[:, k] *= gain
+    ks, js = label_cards(labels)
+    s = np.asarray(similarity)[:, js].astype(np.float64)
+    p[:, ks] *= np.where(s > floor, np.exp(sharpness * (s - floor)), 1.0)
     return (p / p.sum(1, keepdims=True)).astype(np.float32)
 
 
@@ -852,15 +884,14 @@ def recall(probs: np.ndarray, similarity: np.ndarray, labels: Sequence[str], sha
     an empty memory the cards are in the model's order. With a ``floor``, "not a card face" also
     competes as a card whose cosine were ``floor``: what it wins goes to ``unknown``."""
     p = np.asarray(probs, np.float64)
-    cols = card_columns(labels)
-    cards = np.array([j >= 0 for j in cols])
-    sim = np.asarray(similarity, np.float64).reshape(len(p), len(CODES))
+    ks, js = label_cards(labels)
+    cards = np.zeros(len(labels), bool)
+    cards[ks] = True
+    sim = np.asarray(similarity, np.float64).reshape(len(p), len(CODES))[:, js]
     cos = np.full((len(p), len(labels)), -np.inf)
     viewless = np.zeros(cos.shape, bool)
-    for k, j in enumerate(cols):
-        if j >= 0:
-            viewless[:, k] = sim[:, j] < -0.5  # -1: no view kept of that card
-            cos[:, k] = np.where(viewless[:, k], unseen, sim[:, j])
+    viewless[:, ks] = sim < -0.5  # -1: no view kept of that card
+    cos[:, ks] = np.where(sim < -0.5, unseen, sim)
     z = sharpness * (cos - cos[:, cards].max(1, keepdims=True))
     w = np.where(cards, np.exp(np.where(cards, z, 0.0)), 0.0)
     # the cards without a view, which the memory cannot tell apart, in the card model's order: each
