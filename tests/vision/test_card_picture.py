@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
-from vision.card_picture import PICTURE_DIM, card_picture, card_pictures, picture_similarity, turned
+from vision.card_picture import PICTURE_DIM, as_float32, card_picture, card_pictures, picture_similarity, turned
 
 
 def painting(seed: int, h: int = 192, w: int = 112) -> np.ndarray:
@@ -58,3 +58,23 @@ def test_any_crop_gives_a_finite_picture_of_unit_length_or_none(crop):
     assert v.shape == (PICTURE_DIM,) and np.all(np.isfinite(v))
     n = float(np.linalg.norm(v))
     assert n == pytest.approx(1.0, abs=1e-4) or n == 0.0
+
+
+def test_every_half_precision_value_is_read_as_numpy_reads_it():
+    halves = np.arange(2 ** 16, dtype=np.uint16).view(np.float16).reshape(256, 256)  # every one, infinities and NaNs too
+    with np.errstate(all="ignore"):
+        expected = halves.astype(np.float32)
+    got = as_float32(halves)
+    assert got.dtype == np.float32 and got.shape == expected.shape
+    assert np.array_equal(got, expected, equal_nan=True)
+    assert np.array_equal(np.signbit(got), np.signbit(expected))  # -0 stays -0
+    for other in (np.zeros((0, PICTURE_DIM), np.float16), halves[0], np.ones((2, 3), np.float64)):
+        assert np.array_equal(as_float32(other), np.asarray(other, np.float32)) and as_float32(other).dtype == np.float32
+
+
+def test_kept_pictures_in_half_precision_compare_as_in_full():
+    rng = np.random.default_rng(3)
+    kept = rng.normal(size=(40, PICTURE_DIM)).astype(np.float16)
+    crops = rng.normal(size=(3, PICTURE_DIM)).astype(np.float32)
+    assert np.array_equal(picture_similarity(crops, kept), picture_similarity(crops, kept.astype(np.float32)))
+
