@@ -117,6 +117,24 @@ def test_fusion_favours_the_card_the_crop_resembles_and_is_neutral_without_views
     assert fused[0, CODES.index("S08")] > 0.9 > fused[0, CODES.index("S07")]
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1))
+def test_fusion_weighs_each_label_by_its_own_cards_views_whatever_the_labels_order(seed):
+    rng = np.random.default_rng(seed)
+    labels = [str(c) for c in rng.permutation([*CODES, "unknown"])]  # a namer's labels, in its own order
+    probs = rng.dirichlet(np.ones(len(labels)), size=3)
+    sim = rng.uniform(-1, 1, (3, len(CODES))).astype(np.float32)
+    sim[rng.random(sim.shape) < 0.2] = -1.0  # cards without a view
+    expected = probs.copy()
+    for r in range(3):
+        for k, label in enumerate(labels):
+            s = float(sim[r, CODES.index(label)]) if label in CODES else -1.0
+            if s > 0.6:
+                expected[r, k] *= np.exp(20.0 * (s - 0.6))
+    expected /= expected.sum(1, keepdims=True)
+    assert np.allclose(fuse(probs, sim, labels, 20.0, 0.6), expected, rtol=1e-5, atol=1e-9)
+
+
 def test_the_memory_namer_weighs_its_views_as_told(tmp_path):
     from vision.deck_memory import MemoryNamer
 
