@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
+from vision import card_picture as picture_module
 from vision.card_picture import PICTURE_DIM, as_float32, card_picture, card_pictures, picture_similarity, turned
 
 
@@ -70,6 +71,19 @@ def test_every_half_precision_value_is_read_as_numpy_reads_it():
     assert np.array_equal(np.signbit(got), np.signbit(expected))  # -0 stays -0
     for other in (np.zeros((0, PICTURE_DIM), np.float16), halves[0], np.ones((2, 3), np.float64)):
         assert np.array_equal(as_float32(other), np.asarray(other, np.float32)) and as_float32(other).dtype == np.float32
+
+
+def test_an_opencv_that_reads_half_precision_otherwise_is_not_used(monkeypatch):
+    halves = np.array([[-0.0, 1.5, -3.0, 0.0]], np.float16)
+    monkeypatch.delattr(cv2, "convertFp16", raising=False)
+    monkeypatch.setattr(cv2, "multiply", lambda v, s, dtype=None: np.asarray(v, np.float32) + np.float32(0))  # -0 read as +0
+    picture_module.half_reader.cache_clear()
+    try:
+        assert picture_module.half_reader() is None
+        got = as_float32(halves)
+        assert np.array_equal(got, halves.astype(np.float32)) and np.signbit(got[0, 0])
+    finally:
+        picture_module.half_reader.cache_clear()
 
 
 def test_kept_pictures_in_half_precision_compare_as_in_full():
