@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.change_outline import change_image, gain_tables
+from vision.quad_fit import order_quad
 from vision.track_geometry import Quad
 
 
@@ -105,7 +106,10 @@ def regions_of(mask: np.ndarray, card: tuple[float, float], scale: float,
         aspect = b / a
         fill = float(stats[k, cv2.CC_STAT_AREA]) / (a * b)
         like = s.area[0] <= area <= s.area[1] and s.aspect[0] <= aspect <= s.aspect[1] and fill >= s.fill
-        quad = (cv2.boxPoints(rect) / scale).astype(np.float32)
+        # its corners in the order every quad keeps (clockwise, a short edge first), whichever corner this
+        # OpenCV's boxPoints starts at (4.x and 5.x start at different ones): the card found there later is then
+        # this region's, as it is compared corner by corner
+        quad = order_quad(cv2.boxPoints(rect) / scale)
         out.append((Region(quad, float(area), float(aspect), fill, bool(like)), pixels))
     return out
 

@@ -106,6 +106,25 @@ def test_no_card_on_a_table_that_only_changed_its_light(seed, gain, offset):
     assert audit.audit(after, WHERE, [], CARD) == []
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.floats(0, 180), st.floats(40, 70), st.floats(1.3, 1.9), st.floats(-20, 20), st.floats(-20, 20))
+def test_a_region_keeps_its_corners_in_the_order_every_quad_keeps(angle, short, aspect, dx, dy):
+    """Clockwise on screen, a short edge first, whichever corner this OpenCV's boxPoints starts at: the card
+    found there later is compared with it corner by corner (OpenCV 4's and 5's start at different corners)."""
+    from vision.landings import regions_of
+
+    rect = ((200 + dx, 150 + dy), (short, short * aspect), angle)
+    mask = np.zeros((300, 400), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(cv2.boxPoints(rect)).astype(np.int32), 1)
+    regions = regions_of(mask > 0, (short, short * aspect), 1.0)
+    assert len(regions) == 1
+    q = np.asarray(regions[0][0].quad, np.float64)
+    edges = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    assert edges[0] < edges[1] and edges[2] < edges[3]  # a short edge first
+    (ax, ay), (bx, by) = q[1] - q[0], q[2] - q[1]
+    assert ax * by - ay * bx > 0  # clockwise on screen (y down)
+
+
 # ------------------------------------------------------------ in the tracker, on the simulated table
 
 def play_trick(missed: str, audit: bool, seed: int = 2, until: int = 10**9):
