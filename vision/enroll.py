@@ -243,8 +243,14 @@ def card_confidences(scores: np.ndarray, temperature: float) -> np.ndarray:
     return e / e.sum(1, keepdims=True)
 
 
+# a cosine's rounding in float32: the same image enrolled under two codes reads 1 give or take a few 1e-7, and with
+# few views a card's own views may read 1 as well (pair_threshold then 1): the two must still be reported alike
+SIMILAR_SLACK = 1e-5
+
+
 def similar_pairs(prototypes: np.ndarray, labels: Sequence[str], min_similarity: float) -> list[SimilarPair]:
-    """Pairs of distinct cards with prototypes at least ``min_similarity`` alike, most alike first."""
+    """Pairs of distinct cards with prototypes at least ``min_similarity`` alike (to a cosine's rounding,
+    :data:`SIMILAR_SLACK`), most alike first."""
     scores, codes = card_scores(prototypes, prototypes, labels)
     per_card = np.full((len(codes), len(codes)), -1.0, np.float32)
     row_card = np.array([codes.index(code) for code in labels])
@@ -255,7 +261,7 @@ def similar_pairs(prototypes: np.ndarray, labels: Sequence[str], min_similarity:
         SimilarPair(codes[a], codes[b], float(per_card[a, b]))
         for a in range(len(codes))
         for b in range(a + 1, len(codes))
-        if per_card[a, b] >= min_similarity
+        if per_card[a, b] >= min_similarity - SIMILAR_SLACK
     ]
     return sorted(pairs, key=lambda p: -p.similarity)
 
