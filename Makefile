@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: demo test models bench clean
+.PHONY: demo test test-pi models bench clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,18 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q
 
+# The same tests with what a Pi runs: Raspberry Pi OS Bookworm's numpy and the OpenCV wheel pip picks beside it
+# (.ci/pi-constraints.txt; systemd/install.sh pins the same), in their own venv.
+.venv-pi/.installed: pyproject.toml .ci/pi-constraints.txt
+	$(PYTHON) -m venv .venv-pi
+	.venv-pi/bin/pip install --upgrade --quiet pip
+	.venv-pi/bin/pip install --quiet -c .ci/pi-constraints.txt -e '.[test]'
+	touch $@
+
+test-pi: .venv-pi/.installed
+	.venv-pi/bin/python -c 'import numpy, cv2; print(f"numpy {numpy.__version__}, OpenCV {cv2.__version__}")'
+	.venv-pi/bin/python -m pytest -q -p no:cacheprovider
+
 # Rebuild models/ from ../shared/decks (torch in its own venv, never a runtime dependency).
 models:
 	$(PYTHON) -m venv .venv-train
@@ -30,4 +42,4 @@ bench: $(VENV)/.installed
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) demo-out .pytest_cache
+	rm -rf $(VENV) .venv-pi demo-out .pytest_cache
