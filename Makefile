@@ -19,7 +19,7 @@ test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q
 
 # The same tests with what a Pi runs: Raspberry Pi OS Bookworm's numpy and the OpenCV wheel pip picks beside it
-# (.ci/pi-constraints.txt; systemd/install.sh pins the same), in their own venv.
+# (.ci/pi-constraints.txt: what systemd/install.sh's pins resolve to there), in their own venv.
 .venv-pi/.installed: pyproject.toml .ci/pi-constraints.txt
 	$(PYTHON) -m venv .venv-pi
 	.venv-pi/bin/pip install --upgrade --quiet pip

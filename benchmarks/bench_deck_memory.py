@@ -88,29 +88,28 @@ class Precomputed:
         return self.probs[rows], self.embeddings[rows]
 
 
+def best_ms(work, runs: int = 3) -> float:
+    """The best of ``runs`` timings of ``work()``, in ms."""
+    best = float("inf")
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - t0)
+    return 1000 * best
+
+
 def own_ms(namer, crops, runs: int = 3) -> float:
     """The memory's own time a crop: ``namer`` (over :class:`Precomputed`) naming ``crops`` all at once,
     the best of ``runs`` runs (as the model's time: the first run after another's pays for what that
     one left in the caches, and what the memory finds once after each change)."""
-    best = float("inf")
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        namer.run(crops)
-        best = min(best, time.perf_counter() - t0)
-    return 1000 * best / len(crops)
+    return best_ms(lambda: namer.run(crops), runs) / len(crops)
 
 
 def own_one_ms(namer, crops, runs: int = 3) -> float:
     """:func:`own_ms` with the crops named one at a time, as the table names them (a crop in most of
     its namings: the cards that came to rest in that frame), each naming paying for its own
     comparisons with every kept view."""
-    best = float("inf")
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        for crop in crops:
-            namer.run([crop])
-        best = min(best, time.perf_counter() - t0)
-    return 1000 * best / len(crops)
+    return best_ms(lambda: [namer.run([crop]) for crop in crops], runs) / len(crops)
 
 
 def crops_of(recipe: Recipe, n: int, first_seed: int, report) -> tuple[list[np.ndarray], np.ndarray]:

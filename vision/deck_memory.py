@@ -462,9 +462,10 @@ class DeckMemory:
     def _best_per_card(self, sim: np.ndarray) -> np.ndarray:
         """:func:`best_per_card` of ``sim`` (crops x the kept views, in :meth:`_kept`'s order), the views
         grouped card by card once after each change."""
+        cards = self._kept()[0]
         if self._groups is None:
-            self._groups = card_groups(self._kept()[0])
-        return best_per_card(sim, self._kept()[0], self._groups)
+            self._groups = card_groups(cards)
+        return best_per_card(sim, cards, self._groups)
 
     def _embeddings(self, views: np.ndarray) -> np.ndarray:
         """The unit embeddings of ``views`` (embeddings, or views with their pictures: :func:`view_of`)."""
@@ -918,7 +919,8 @@ def held_order(named: np.ndarray, ordering: np.ndarray, labels: Sequence[str], c
     ``cap``: a card only views the memory does not trust yet put first is asked, with it first."""
     out = np.asarray(named, np.float64).copy()
     order = np.asarray(ordering, np.float64)
-    cards = np.array([j >= 0 for j in card_columns(labels)])
+    cards = np.zeros(len(labels), bool)
+    cards[label_cards(labels)[0]] = True
     for k in range(len(out)):
         a, b = out[k, cards], order[k, cards]
         if int(np.argmax(a)) == int(np.argmax(b)):
@@ -943,7 +945,7 @@ def verified(probs: np.ndarray, matches: tuple[np.ndarray, np.ndarray], labels: 
     ``hold``, that card is put first but held at ``cap`` (:func:`held_order`: asked, that card its
     first candidate) unless the memory already put it first. Every other crop as it was."""
     out = np.asarray(probs, np.float64).copy()
-    column = {j: k for k, j in enumerate(card_columns(labels)) if j >= 0}
+    column = dict(zip(*(a.tolist() for a in reversed(label_cards(labels)))))  # a card's column in CODES -> its label's
     agreed, every = (np.asarray(m) for m in matches)
 
     def winner(counts: np.ndarray, k: int) -> int | None:
